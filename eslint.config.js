@@ -1,0 +1,63 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+/** Packages the pure core must never import: it runs in Node and in workers. */
+const NOT_IN_CORE = ['react', 'react-dom', 'd3', 'd3-*', 'idb', 'comlink', '@huggingface/transformers'];
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist',
+      'node_modules',
+      'coverage',
+      'playwright-report',
+      'test-results',
+      'public',
+      '**/*.min.js',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: NOT_IN_CORE,
+              message: 'src/core is pure TypeScript: no UI, storage, worker or model packages.',
+            },
+            { group: ['../*', '!../core/*'], message: 'src/core must not import from the rest of the app.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'window', message: 'src/core runs in Node and workers: no DOM.' },
+        { name: 'document', message: 'src/core runs in Node and workers: no DOM.' },
+        { name: 'indexedDB', message: 'Only src/storage owns IndexedDB.' },
+        { name: 'localStorage', message: 'src/core must not touch browser storage.' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,56 @@
+/**
+ * The one seeded random generator of Aerie. Every random choice (UMAP initialisation and sampling,
+ * k-means++ seeding, tie-breaking) draws from a generator made here, so the same seed gives the same tree.
+ */
+
+/** A source of uniform numbers in [0, 1), the shape umap-js accepts as `random`. */
+export type RandomFn = () => number;
+
+/** Mixes a 32-bit integer (the finaliser of MurmurHash3); used to derive independent seeds. */
+function mix32(x: number): number {
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/**
+ * A seeded generator (sfc32, a small fast counter-based generator that passes PractRand to 2^40 bytes).
+ * @param seed any finite number; non-integers are truncated, negatives wrap to 32 bits.
+ */
+export function seededRandom(seed: number): RandomFn {
+  let a = mix32(seed >>> 0 || 0x9e3779b9);
+  let b = mix32(a ^ 0x243f6a88);
+  let c = mix32(b ^ 0x85a308d3);
+  let d = 1;
+  const next: RandomFn = () => {
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  };
+  // Discard the first outputs: sfc32 mixes its state in the first few rounds.
+  for (let i = 0; i < 12; i++) next();
+  return next;
+}
+
+/**
+ * Derives a seed for a sub-task from a parent seed and labels (layer, cluster index, …), so that
+ * independent parts of a build get independent, order-insensitive streams.
+ */
+export function deriveSeed(seed: number, ...labels: number[]): number {
+  let h = mix32((seed >>> 0) ^ 0x5bd1e995);
+  for (const label of labels) h = mix32(h ^ mix32((label >>> 0) + 0x9e3779b9));
+  return h;
+}
+
+/** A uniform integer in [0, n). */
+export function randomInt(random: RandomFn, n: number): number {
+  return Math.min(n - 1, Math.floor(random() * n));
+}
