@@ -60,4 +60,18 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    files: ['src/llm/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*'], message: 'src/llm runs in browsers and workers.' }] },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'src/llm runs in browsers and workers.' },
+        { name: 'Buffer', message: 'src/llm runs in browsers and workers.' },
+      ],
+    },
+  },
 );

@@ -1,0 +1,63 @@
+/**
+ * Clients for the user's LLM endpoints (OpenAI-compatible and Anthropic): summaries for the tree build,
+ * cited streamed answers, optional remote embeddings. Runs in browsers, workers and Node 20.
+ */
+export type {
+  CallOptions,
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  LlmEndpoint,
+  LlmProtocol,
+  RetryInfo,
+  StreamOptions,
+  TokenUsage,
+} from './types';
+export { LlmError, MAX_SERVER_MESSAGE_CHARS, redactSecret, type LlmErrorCode } from './errors';
+export {
+  ANTHROPIC_VERSION,
+  DEFAULT_TIMEOUT_MS,
+  endpointLimiter,
+  resolveEndpoint,
+  type ResolvedEndpoint,
+} from './endpoint';
+export { DEFAULT_MAX_CONCURRENCY, Limiter } from './limiter';
+export {
+  backoffDelayMs,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  retryAfterMs,
+} from './retry';
+export { readSseEvents, SseParser, type SseEvent } from './sse';
+export {
+  chat,
+  listModels,
+  streamChat,
+  testConnection,
+  type ChatCallOptions,
+  type ConnectionOk,
+} from './chat';
+export {
+  ANSWER_SYSTEM_PROMPT,
+  ANSWER_USER_TEMPLATE,
+  answerMessages,
+  DEFAULT_ANSWER_MAX_TOKENS,
+  DEFAULT_SUMMARY_MAX_TOKENS,
+  fillTemplate,
+  numberedPassages,
+  SUMMARY_SYSTEM_PROMPT,
+  SUMMARY_USER_TEMPLATE,
+  summaryContext,
+  summaryMessages,
+} from './prompts';
+export { createLlmSummarizer, type LlmSummarizer, type LlmSummarizerOptions } from './summarizer';
+export { answerQuestion, parseCitations, type AnswerOptions, type AnswerResult } from './answer';
+export {
+  createOpenAiEmbedder,
+  DEFAULT_EMBEDDING_BATCH_SIZE,
+  type OpenAiEmbedder,
+  type OpenAiEmbedderOptions,
+} from './embeddings';
+export { UsageAccumulator, type UsageTotals } from './usage';

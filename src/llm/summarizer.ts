@@ -1,0 +1,90 @@
+/** The RAPTOR summariser on a user's LLM endpoint, with the paper's prompt. */
+import type { SummarizeFn, SummarizerInfo } from '../core/types';
+import { chat } from './chat';
+import { resolveEndpoint } from './endpoint';
+import { LlmError } from './errors';
+import {
+  checkTemplate,
+  DEFAULT_SUMMARY_MAX_TOKENS,
+  SUMMARY_SYSTEM_PROMPT,
+  SUMMARY_USER_TEMPLATE,
+  summaryMessages,
+} from './prompts';
+import type { LlmEndpoint, RetryInfo } from './types';
+import { UsageAccumulator } from './usage';
+
+/** Options of `createLlmSummarizer`. */
+export interface LlmSummarizerOptions {
+  /** System prompt. Default the paper's "You are a Summarizing Text Portal". */
+  systemPrompt?: string;
+  /** User prompt; must contain `{context}`. Default the paper's. */
+  userTemplate?: string;
+  /** Token limit used when a call passes no valid `maxTokens`. Default 100. */
+  defaultMaxTokens?: number;
+  /** Sampling temperature; the endpoint's (or the server's default) when unset. */
+  temperature?: number;
+  /** Where the token usage of every summary goes. Default a new accumulator, exposed as `.usage`. */
+  usage?: UsageAccumulator;
+  /** Called before each retry sleep. */
+  onRetry?: (info: RetryInfo) => void;
+  /** Remove `<think>…</think>` blocks that reasoning models (DeepSeek-R1, Qwen3) put in the reply. Default true. */
+  stripReasoning?: boolean;
+}
+
+/** A summariser that also exposes its token usage and what to record in the tree. */
+export type LlmSummarizer = SummarizeFn & {
+  /** Tokens used by every summary made so far. */
+  readonly usage: UsageAccumulator;
+  /** `{ kind: 'llm', model }` for `RaptorTree.summarizer`. */
+  readonly info: SummarizerInfo;
+};
+
+const THINK_BLOCK = /<think>[\s\S]*?(?:<\/think>|$)/gi;
+
+/**
+ * Makes a `SummarizeFn` that sends the paper's prompt (system "You are a Summarizing Text Portal", user
+ * "Write a summary of the following, including as many key details as possible: {context}:") with the
+ * cluster's texts joined like the reference's `get_text`, and `max_tokens` = the call's `maxTokens`.
+ * A failed request or a blank reply throws an `LlmError`; unlike the reference implementation, error text
+ * never becomes a summary.
+ * @throws LlmError INVALID_CONFIG at once when the endpoint or the template is unusable.
+ */
+export function createLlmSummarizer(
+  endpoint: LlmEndpoint,
+  options: LlmSummarizerOptions = {},
+): LlmSummarizer {
+  const ep = resolveEndpoint(endpoint);
+  const systemPrompt = options.systemPrompt ?? SUMMARY_SYSTEM_PROMPT;
+  const userTemplate = options.userTemplate ?? SUMMARY_USER_TEMPLATE;
+  checkTemplate(userTemplate, ['context']);
+  const usage = options.usage ?? new UsageAccumulator();
+  const fallbackTokens = options.defaultMaxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS;
+  const strip = options.stripReasoning ?? true;
+
+  const summarize: SummarizeFn = async (texts, { maxTokens, signal }) => {
+    if (texts.length === 0)
+      throw new LlmError('INVALID_CONFIG', 'There is nothing to summarise (no texts).', {});
+    const limit = Number.isInteger(maxTokens) && maxTokens > 0 ? maxTokens : fallbackTokens;
+    const result = await chat(
+      endpoint,
+      {
+        messages: summaryMessages(texts, systemPrompt, userTemplate),
+        maxTokens: limit,
+        temperature: options.temperature,
+      },
+      { signal, usage, onRetry: options.onRetry },
+    );
+    const summary = (strip ? result.text.replace(THINK_BLOCK, '') : result.text).trim();
+    if (!summary) {
+      throw new LlmError(
+        'EMPTY_RESPONSE',
+        `Model "${ep.model}" replied only with its reasoning, no summary. Raise the summary token limit or ` +
+          'choose a model that does not think aloud.',
+        { model: ep.model, finishReason: result.finishReason },
+        true,
+      );
+    }
+    return summary;
+  };
+  return Object.assign(summarize, { usage, info: { kind: 'llm', model: ep.model } as SummarizerInfo });
+}
