@@ -65,12 +65,30 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['node:*'], message: 'src/llm runs in browsers and workers.' }] },
+        {
+          paths: [{ name: 'idb', message: 'Only src/storage owns IndexedDB; use its functions.' }],
+          patterns: [{ group: ['node:*'], message: 'src/llm runs in browsers and workers.' }],
+        },
       ],
       'no-restricted-globals': [
         'error',
         { name: 'process', message: 'src/llm runs in browsers and workers.' },
         { name: 'Buffer', message: 'src/llm runs in browsers and workers.' },
+        { name: 'indexedDB', message: 'Only src/storage owns IndexedDB; use its functions.' },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts'],
+    ignores: ['src/storage/**', 'src/core/**', 'src/llm/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'idb', message: 'Only src/storage owns IndexedDB; use its functions.' }] },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'indexedDB', message: 'Only src/storage owns IndexedDB; use its functions.' },
       ],
     },
   },

@@ -1,0 +1,277 @@
+/**
+ * Caching wrappers that make resuming a build free. Every embedding and summary is stored under the SHA-256 of
+ * everything that determines it, as soon as the model returns it. The build is deterministic for a seed (same
+ * embeddings and summaries → same clusters), so re-running an interrupted build repeats no finished model call,
+ * rebuilding the same documents with the same settings calls no model at all, and adding a document pays only
+ * for its own leaves and for the clusters that changed.
+ */
+import { throwIfAborted } from '../core/abort';
+import { BuildError, EMBED_BATCH } from '../core/build';
+import type { EmbedFn, SummarizeFn } from '../core/types';
+import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm/prompts';
+import type { LlmProtocol } from '../llm/types';
+import { embeddingModelId, type EmbeddingChoice, type SummarizerChoice } from '../pipeline/types';
+import { hashParts } from './hash';
+import { DEFAULT_EMBEDDING_DTYPE, type AerieDb, type CacheEntry } from './schema';
+import { ownedVector } from './stats';
+import { forEachRequest, runTransaction } from './transaction';
+
+/** Part of every cache key; bump it when what goes into a key changes, so old entries are never misread. */
+const CACHE_KEY_VERSION = 1;
+
+/** What determines an embedding besides its text. */
+export interface EmbeddingCacheKey {
+  /** The model string recorded in trees. */
+  model: string;
+  /** Weight precision of browser models (`q8`, `fp32`); absent for endpoints. */
+  dtype?: string;
+}
+
+/** What determines a summary besides the cluster's texts and the token limit. */
+export type SummaryCacheKey =
+  | {
+      kind: 'llm';
+      protocol: LlmProtocol;
+      model: string;
+      systemPrompt: string;
+      userTemplate: string;
+      /** Sampling temperature when one is set. */
+      temperature?: number;
+    }
+  | { kind: 'extractive'; embeddingModel: string };
+
+/** The embedding cache key of a build's embedding choice (the default dtype made explicit). */
+export function embeddingCacheKeyFor(choice: EmbeddingChoice): EmbeddingCacheKey {
+  const model = embeddingModelId(choice);
+  return choice.kind === 'browser' ? { model, dtype: choice.dtype ?? DEFAULT_EMBEDDING_DTYPE } : { model };
+}
+
+/** The summary cache key of a build's summariser (default prompts made explicit, so both forms share entries). */
+export function summaryCacheKeyFor(choice: SummarizerChoice, embedding: EmbeddingChoice): SummaryCacheKey {
+  if (choice.kind === 'extractive')
+    return { kind: 'extractive', embeddingModel: embeddingModelId(embedding) };
+  const key: SummaryCacheKey = {
+    kind: 'llm',
+    protocol: choice.endpoint.protocol,
+    model: choice.endpoint.model,
+    systemPrompt: choice.systemPrompt ?? SUMMARY_SYSTEM_PROMPT,
+    userTemplate: choice.userTemplate ?? SUMMARY_USER_TEMPLATE,
+  };
+  if (choice.endpoint.temperature !== undefined) key.temperature = choice.endpoint.temperature;
+  return key;
+}
+
+function embeddingHash(key: EmbeddingCacheKey, text: string): Promise<string> {
+  return hashParts(['embedding', CACHE_KEY_VERSION, key.model, key.dtype ?? null, text]);
+}
+
+function summaryHash(key: SummaryCacheKey, texts: readonly string[], maxTokens: number): Promise<string> {
+  return key.kind === 'llm'
+    ? hashParts([
+        'summary',
+        CACHE_KEY_VERSION,
+        'llm',
+        key.protocol,
+        key.model,
+        key.systemPrompt,
+        key.userTemplate,
+        key.temperature ?? null,
+        maxTokens,
+        texts,
+      ])
+    : hashParts(['summary', CACHE_KEY_VERSION, 'extractive', key.embeddingModel, maxTokens, texts]);
+}
+
+/** Reads entries in one transaction, recording `treeId` as a user of each one found. */
+function lookup(db: AerieDb, keys: readonly string[], treeId: string): Promise<(CacheEntry | undefined)[]> {
+  return runTransaction(db, ['cache'], 'readwrite', 'read the cache', async (tx) => {
+    const found: (CacheEntry | undefined)[] = new Array(keys.length);
+    await forEachRequest(keys, async (key, i) => {
+      const entry = await tx.objectStore('cache').get(key);
+      found[i] = entry;
+      if (entry && !entry.treeIds.includes(treeId))
+        await tx.objectStore('cache').put({ ...entry, treeIds: [...entry.treeIds, treeId] });
+    });
+    return found;
+  });
+}
+
+/** Writes new entries in one transaction, merging the users of any another tab wrote meanwhile. */
+function save(db: AerieDb, entries: readonly CacheEntry[]): Promise<void> {
+  return runTransaction(db, ['cache'], 'readwrite', 'save to the cache', (tx) =>
+    forEachRequest(entries, async (entry) => {
+      const existing = await tx.objectStore('cache').get(entry.key);
+      const treeIds = existing ? [...new Set([...existing.treeIds, ...entry.treeIds])] : entry.treeIds;
+      await tx.objectStore('cache').put({ ...entry, treeIds });
+    }),
+  );
+}
+
+/** Hits (answered from the cache) and misses (answered by the model) of a cached model, counted per text. */
+export interface CacheStats {
+  hits: number;
+  misses: number;
+}
+
+/** What both wrappers add to the model function. */
+export interface CachedModel {
+  /** Counts so far. */
+  readonly stats: Readonly<CacheStats>;
+  /**
+   * Resolves once every call made so far has settled and its result is stored (a cancelled build leaves calls
+   * in flight; await this before marking the build paused, so their results are not paid for again).
+   */
+  flush(): Promise<void>;
+}
+
+function tracker() {
+  const pending = new Set<Promise<unknown>>();
+  return {
+    track<T>(work: Promise<T>): Promise<T> {
+      pending.add(work);
+      const forget = () => pending.delete(work);
+      work.then(forget, forget);
+      return work;
+    },
+    async flush(): Promise<void> {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+function badVector(vector: unknown): boolean {
+  return !(vector instanceof Float32Array) || vector.length === 0 || !vector.every(Number.isFinite);
+}
+
+/**
+ * Wraps an embedder with the cache. Each call looks all its texts up in one transaction, embeds only the
+ * misses (each distinct text once, in batches of `batchSize`) and stores each batch's vectors as soon as the
+ * batch returns, so a build stopped later keeps them.
+ * @param key the model and dtype (see `embeddingCacheKeyFor`).
+ * @param treeId the tree that uses these entries (deleting it removes entries no other tree used).
+ * @param options.batchSize texts per model call. Default 64 (the build's batch).
+ * @throws BuildError BAD_EMBEDDING for a wrong number of vectors or a non-finite one (nothing is cached);
+ *   StorageError QUOTA_EXCEEDED when the cache cannot grow (the build should stop: its tree could not be saved).
+ */
+export function cachedEmbedder(
+  db: AerieDb,
+  embed: EmbedFn,
+  key: EmbeddingCacheKey,
+  treeId: string,
+  options: { batchSize?: number } = {},
+): EmbedFn & CachedModel {
+  const batchSize = options.batchSize ?? EMBED_BATCH;
+  const stats: CacheStats = { hits: 0, misses: 0 };
+  const { track, flush } = tracker();
+
+  async function run(texts: string[], callOptions?: Parameters<EmbedFn>[1]): Promise<Float32Array[]> {
+    const keys = await Promise.all(texts.map((text) => embeddingHash(key, text)));
+    const found = await lookup(db, keys, treeId);
+    const out: Float32Array[] = new Array(texts.length);
+    const missing = new Map<string, number[]>();
+    found.forEach((entry, i) => {
+      if (entry?.kind === 'embedding') {
+        out[i] = entry.value;
+        stats.hits++;
+      } else {
+        const positions = missing.get(keys[i]);
+        if (positions) positions.push(i);
+        else missing.set(keys[i], [i]);
+      }
+    });
+    const missKeys = [...missing.keys()];
+    for (let start = 0; start < missKeys.length; start += batchSize) {
+      throwIfAborted(callOptions?.signal);
+      const batchKeys = missKeys.slice(start, start + batchSize);
+      const batchTexts = batchKeys.map((k) => texts[(missing.get(k) as number[])[0]]);
+      const vectors = await embed(batchTexts, callOptions);
+      if (!Array.isArray(vectors) || vectors.length !== batchTexts.length || vectors.some(badVector)) {
+        throw new BuildError(
+          'BAD_EMBEDDING',
+          `The embedder returned ${vectors?.length} vectors for ${batchTexts.length} texts, or a vector that is ` +
+            'empty or not finite.',
+          { expected: batchTexts.length, actual: vectors?.length },
+        );
+      }
+      const createdAt = Date.now();
+      await save(
+        db,
+        batchKeys.map((k, j) => ({
+          key: k,
+          kind: 'embedding',
+          value: ownedVector(vectors[j]),
+          treeIds: [treeId],
+          createdAt,
+        })),
+      );
+      stats.misses += batchKeys.length;
+      batchKeys.forEach((k, j) => {
+        // A text repeated within the call gets its own copy, so no two nodes share one mutable vector.
+        (missing.get(k) as number[]).forEach(
+          (pos, n) => (out[pos] = n === 0 ? vectors[j] : vectors[j].slice()),
+        );
+      });
+    }
+    return out;
+  }
+
+  const cached: EmbedFn = (texts, callOptions) => track(run(texts, callOptions));
+  return Object.assign(cached, { stats, flush });
+}
+
+/**
+ * Wraps a summariser with the cache: a cached summary answers without calling the model; a new one is stored
+ * as soon as it returns (before the call resolves); a failed call stores nothing. Concurrent calls for the
+ * same cluster share one model call.
+ * @param key what determines a summary (see `summaryCacheKeyFor`).
+ * @param treeId the tree that uses these entries.
+ * @throws whatever the summariser throws; StorageError QUOTA_EXCEEDED when the cache cannot grow.
+ */
+export function cachedSummarizer(
+  db: AerieDb,
+  summarize: SummarizeFn,
+  key: SummaryCacheKey,
+  treeId: string,
+): SummarizeFn & CachedModel {
+  const stats: CacheStats = { hits: 0, misses: 0 };
+  const { track, flush } = tracker();
+  const inFlight = new Map<string, Promise<string>>();
+
+  async function fromCacheOrModel(hash: string, texts: string[], options: Parameters<SummarizeFn>[1]) {
+    const [entry] = await lookup(db, [hash], treeId);
+    if (entry?.kind === 'summary') {
+      stats.hits++;
+      return entry.value;
+    }
+    throwIfAborted(options.signal);
+    const summary = await summarize(texts, options);
+    stats.misses++;
+    // A blank summary is an error the build reports; caching it would repeat the error on every resume.
+    if (typeof summary === 'string' && summary.trim()) {
+      await save(db, [
+        { key: hash, kind: 'summary', value: summary, treeIds: [treeId], createdAt: Date.now() },
+      ]);
+    }
+    return summary;
+  }
+
+  async function run(texts: string[], options: Parameters<SummarizeFn>[1]): Promise<string> {
+    const hash = await summaryHash(key, texts, options.maxTokens);
+    const shared = inFlight.get(hash);
+    if (shared) {
+      const summary = await shared;
+      stats.hits++;
+      return summary;
+    }
+    const work = fromCacheOrModel(hash, texts, options);
+    inFlight.set(hash, work);
+    try {
+      return await work;
+    } finally {
+      inFlight.delete(hash);
+    }
+  }
+
+  const cached: SummarizeFn = (texts, options) => track(run(texts, options));
+  return Object.assign(cached, { stats, flush });
+}

@@ -1,0 +1,89 @@
+/**
+ * Aerie's storage: the one module that owns IndexedDB. Open a connection with `openAerieDb`, then pass it to
+ * the typed functions below. Runs on the main thread and in workers (IndexedDB and crypto.subtle only).
+ * See docs/storage.md.
+ */
+export {
+  DB_NAME,
+  DB_VERSION,
+  DEFAULT_BLOCKED_TIMEOUT_MS,
+  openAerieDb,
+  type BlockedInfo,
+  type OpenOptions,
+  type VersionChangeInfo,
+} from './db';
+export {
+  BLOCKED_MESSAGE,
+  isQuotaError,
+  QUOTA_MESSAGE,
+  RELOAD_MESSAGE,
+  StorageError,
+  type StorageErrorCode,
+} from './errors';
+export type {
+  AerieDb,
+  AerieSchema,
+  CacheEntry,
+  CheckpointRecord,
+  DocumentRecord,
+  NodeRecord,
+  SettingsMap,
+  StoredBuildRequest,
+  StoredDocumentRef,
+  StoredEmbeddingChoice,
+  StoredEndpoint,
+  StoredSummarizerChoice,
+  StoreName,
+  TreeDocumentEntry,
+  TreeOrigin,
+  TreeRecord,
+  TreeStats,
+  TreeStatus,
+} from './schema';
+export { DEFAULT_EMBEDDING_DTYPE } from './schema';
+export { documentIdOf, getDocument, getDocuments, saveDocument, type NewDocument } from './documents';
+export {
+  createTree,
+  deleteTree,
+  getCheckpoint,
+  getTree,
+  listTrees,
+  markBuildStopped,
+  recordProgress,
+  renameTree,
+  updateTree,
+  type CreateTreeOptions,
+  type FileInfo,
+  type TreePatch,
+  type TreeSummary,
+} from './trees';
+export { completeTree, getNode, loadTree, saveTreeNodes } from './nodes';
+export {
+  duplicateTreeSettings,
+  resumeRequest,
+  withoutSecrets,
+  type BuildDraft,
+  type RestoreOptions,
+} from './requests';
+export { deleteSetting, getSetting, setSetting } from './settings';
+export {
+  cachedEmbedder,
+  cachedSummarizer,
+  embeddingCacheKeyFor,
+  summaryCacheKeyFor,
+  type CachedModel,
+  type CacheStats,
+  type EmbeddingCacheKey,
+  type SummaryCacheKey,
+} from './cache';
+export { checkImportSize, exportTree, importTree, MAX_IMPORT_BYTES, type ImportOptions } from './transfer';
+export {
+  countRecords,
+  estimateStorage,
+  isStoragePersisted,
+  requestPersistence,
+  type RecordCounts,
+  type StorageManagerLike,
+  type StorageUsage,
+} from './quota';
+export { estimateNodeBytes, utf8Length } from './stats';

@@ -1,0 +1,177 @@
+/**
+ * The shapes of Aerie's IndexedDB database, typed once for idb. `db.ts` opens it and owns versions and
+ * migrations; every other module reaches the records through typed functions. Everything here is plain data
+ * (structured clone): embeddings are Float32Array, never JSON arrays.
+ */
+import type { DBSchema, IDBPDatabase } from 'idb';
+import type { BuildParams, NodeSource, RaptorTree, SummarizerInfo, TreeDocument } from '../core/types';
+import type { LlmEndpoint } from '../llm/types';
+import type { ModelChoice } from '../models/embed-service';
+import type { PipelineProgress } from '../pipeline/types';
+
+/** The dtype a browser model runs with when a request names none (the embedder's default). */
+export const DEFAULT_EMBEDDING_DTYPE = 'q8';
+
+/** Where a tree is in its life. */
+export type TreeStatus = 'building' | 'paused' | 'ready' | 'failed';
+
+/** Whether a tree was built here or imported from a file (imports carry no document texts). */
+export type TreeOrigin = 'built' | 'imported';
+
+/** A document's text, stored once however many trees use it. */
+export interface DocumentRecord {
+  /** The SHA-256 of `text` (lower-case hex): the same text is stored once and shared by trees. */
+  id: string;
+  /** File name when it was first added. */
+  name: string;
+  /** MIME type of the original file, e.g. `text/plain`, `application/pdf`. */
+  type: string;
+  /** Size of the original file in bytes (a PDF's bytes, not its text's). */
+  size: number;
+  /** Same as `id`, kept as a field so the record says what it is. */
+  sha256: string;
+  text: string;
+  /** Start offsets of pages 2, 3, … in `text` (PDFs). */
+  pageStarts?: number[];
+  /** Milliseconds since the epoch. */
+  addedAt: number;
+}
+
+/** An endpoint as stored in a tree: no API key, no secret headers, no credentials in the URL. */
+export type StoredEndpoint = Omit<LlmEndpoint, 'apiKey'>;
+
+/** `EmbeddingChoice` without secrets. */
+export type StoredEmbeddingChoice =
+  ({ kind: 'browser' } & ModelChoice) | { kind: 'endpoint'; endpoint: StoredEndpoint };
+
+/** `SummarizerChoice` without secrets. */
+export type StoredSummarizerChoice =
+  | { kind: 'extractive' }
+  | { kind: 'llm'; endpoint: StoredEndpoint; systemPrompt?: string; userTemplate?: string };
+
+/** A document of a stored build request: a reference to its text in the documents store. */
+export interface StoredDocumentRef {
+  /** The id the build records in leaf sources (`BuildDocument.id`). */
+  id?: string;
+  name?: string;
+  /** Key of the text in the documents store. */
+  documentId: string;
+  pageStarts?: number[];
+}
+
+/** The `BuildRequest` needed to resume a build, without API keys and without document texts. */
+export interface StoredBuildRequest {
+  title: string;
+  documents: StoredDocumentRef[];
+  params: Partial<BuildParams> & { concurrency?: number };
+  embedding: StoredEmbeddingChoice;
+  summarizer: StoredSummarizerChoice;
+}
+
+/** A document as a tree lists it; `documentId` is absent when its text is not stored (imports). */
+export interface TreeDocumentEntry extends TreeDocument {
+  documentId?: string;
+}
+
+/** Sizes of a tree, kept on its record so the library lists trees without reading nodes. */
+export interface TreeStats {
+  /** Summary layers above the leaves (0 for leaves only). */
+  layers: number;
+  /** Node count of layer 0, 1, … */
+  nodesPerLayer: number[];
+  nodeCount: number;
+  /** Estimated bytes on disk: texts (UTF-8) + embeddings (4 B a float) + the other fields as JSON. */
+  bytes: number;
+}
+
+/** A tree's metadata; its nodes live in the nodes store. */
+export interface TreeRecord {
+  id: string;
+  title: string;
+  /** ISO 8601, as in the tree format. */
+  createdAt: string;
+  /** Milliseconds since the epoch of the last change (the library sorts by it). */
+  updatedAt: number;
+  status: TreeStatus;
+  origin: TreeOrigin;
+  /** Keys of the stored texts this tree uses (indexed, so a document shared by trees is kept). */
+  documentIds: string[];
+  documents: TreeDocumentEntry[];
+  params: RaptorTree['params'];
+  /** `dim` is known once the first vectors exist; `dtype` for browser models. */
+  embedding: { model: string; dim?: number; dtype?: string };
+  summarizer: SummarizerInfo;
+  /** What to run to resume (built trees only). */
+  request?: StoredBuildRequest;
+  stats: TreeStats;
+  error?: { code: string; message: string };
+  /** The last progress report of the build. */
+  progress?: PipelineProgress;
+}
+
+/** One node of one tree. */
+export interface NodeRecord {
+  treeId: string;
+  id: number;
+  layer: number;
+  text: string;
+  tokens: number;
+  children: number[];
+  /** A Float32Array with its own buffer of exactly dim × 4 bytes. */
+  embedding: Float32Array;
+  source?: NodeSource;
+}
+
+/** A cached model output, keyed by the SHA-256 of everything that determines it. */
+export type CacheEntry = {
+  key: string;
+  /** Trees that used this entry; deleting a tree removes entries no other tree uses. */
+  treeIds: string[];
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+} & ({ kind: 'embedding'; value: Float32Array } | { kind: 'summary'; value: string });
+
+/** Where a build stopped, for the library's "resume" display. */
+export interface CheckpointRecord {
+  treeId: string;
+  stage: PipelineProgress['event']['stage'];
+  /** Layer being built (0 for chunking, leaf embedding and model loading). */
+  layer: number;
+  done: number;
+  total: number;
+  /** Milliseconds since the epoch. */
+  updatedAt: number;
+}
+
+/**
+ * The typed settings. Other modules add keys by declaration merging
+ * (`declare module '../storage/schema' { interface SettingsMap { myKey: string } }`).
+ */
+export interface SettingsMap {
+  /** The LLM endpoints the user configured, WITH their API keys (never exported, never logged). */
+  llmEndpoints: LlmEndpoint[];
+  /** Colour theme. */
+  theme: 'light' | 'dark' | 'system';
+  /** The build parameters last used. */
+  buildParams: Partial<BuildParams>;
+}
+
+/** The current schema (version 2). */
+export interface AerieSchema extends DBSchema {
+  documents: { key: string; value: DocumentRecord };
+  trees: {
+    key: string;
+    value: TreeRecord;
+    indexes: { byUpdatedAt: number; byDocument: string };
+  };
+  nodes: { key: [string, number]; value: NodeRecord };
+  settings: { key: string; value: unknown };
+  cache: { key: string; value: CacheEntry; indexes: { byTree: string } };
+  checkpoints: { key: string; value: CheckpointRecord };
+}
+
+/** An open connection to the current schema. */
+export type AerieDb = IDBPDatabase<AerieSchema>;
+
+/** Names of the stores. */
+export type StoreName = 'documents' | 'trees' | 'nodes' | 'settings' | 'cache' | 'checkpoints';

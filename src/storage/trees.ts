@@ -1,0 +1,336 @@
+/**
+ * Tree records: create one when a build starts, update it as the build goes (each update one read-modify-write
+ * transaction, so two tabs never lose each other's changes), list them for the library, rename, and delete
+ * every record of a tree.
+ */
+import { isAbortError } from '../core/abort';
+import { TREE_LIMITS } from '../core/tree-format';
+import { DEFAULT_BUILD_PARAMS, type SummarizerInfo } from '../core/types';
+import { redactSecret } from '../llm/errors';
+import type { LlmEndpoint } from '../llm/types';
+import { embeddingModelId, type BuildRequest, type PipelineProgress } from '../pipeline/types';
+import { treeNodeRange } from './db';
+import { prepareDocument, putDocumentsIfAbsent, type NewDocument } from './documents';
+import { StorageError, treeNotFound } from './errors';
+import { toStoredRequest } from './requests';
+import {
+  DEFAULT_EMBEDDING_DTYPE,
+  type AerieDb,
+  type CheckpointRecord,
+  type TreeDocumentEntry,
+  type TreeRecord,
+  type TreeStatus,
+} from './schema';
+import { emptyStats, utf8Length } from './stats';
+import { forEachRequest, runTransaction } from './transaction';
+
+/** File facts a `BuildDocument` does not carry, by position in `request.documents`. */
+export interface FileInfo {
+  /** MIME type. Default `text/plain`. */
+  type?: string;
+  /** Bytes of the original file. */
+  size?: number;
+}
+
+/** Options of `createTree`. */
+export interface CreateTreeOptions {
+  /** File facts of each document, in the order of `request.documents`. */
+  files?: readonly FileInfo[];
+  /** Milliseconds since the epoch. Default now. */
+  now?: number;
+}
+
+function summarizerInfoOf(request: BuildRequest): SummarizerInfo {
+  return request.summarizer.kind === 'llm'
+    ? { kind: 'llm', model: request.summarizer.endpoint.model }
+    : { kind: 'extractive' };
+}
+
+/**
+ * Records a new build (status `building`): its documents' texts (once per distinct text), and its request
+ * without API keys or texts, so it can be resumed after the tab closes. The tree's id is `request.buildId`.
+ * @throws StorageError ALREADY_EXISTS, QUOTA_EXCEEDED.
+ */
+export async function createTree(
+  db: AerieDb,
+  request: BuildRequest,
+  options: CreateTreeOptions = {},
+): Promise<TreeRecord> {
+  const now = options.now ?? Date.now();
+  const docs = await Promise.all(
+    request.documents.map((doc, i) => {
+      const file = options.files?.[i];
+      const input: NewDocument = {
+        name: doc.name ?? doc.id ?? `doc-${i}`,
+        text: doc.text,
+        pageStarts: doc.pageStarts,
+      };
+      if (file?.type !== undefined) input.type = file.type;
+      if (file?.size !== undefined) input.size = file.size;
+      return prepareDocument(input, now);
+    }),
+  );
+  const documents: TreeDocumentEntry[] = request.documents.map((doc, i) => {
+    const id = doc.id ?? `doc-${i}`;
+    return { id, name: doc.name ?? id, chars: doc.text.length, documentId: docs[i].id };
+  });
+  const { concurrency: _concurrency, ...params } = request.params;
+  const embedding: TreeRecord['embedding'] = { model: embeddingModelId(request.embedding) };
+  if (request.embedding.kind === 'browser')
+    embedding.dtype = request.embedding.dtype ?? DEFAULT_EMBEDDING_DTYPE;
+  const record: TreeRecord = {
+    id: request.buildId,
+    title: checkTitle(request.title),
+    createdAt: new Date(now).toISOString(),
+    updatedAt: now,
+    status: 'building',
+    origin: 'built',
+    documentIds: [...new Set(docs.map((d) => d.id))],
+    documents,
+    params: { ...DEFAULT_BUILD_PARAMS, ...params },
+    embedding,
+    summarizer: summarizerInfoOf(request),
+    request: toStoredRequest(
+      request,
+      docs.map((d) => d.id),
+    ),
+    stats: emptyStats(docs.reduce((sum, d) => sum + utf8Length(d.text), 0)),
+  };
+  return runTransaction(db, ['trees', 'documents'], 'readwrite', 'record the new build', async (tx) => {
+    const trees = tx.objectStore('trees');
+    if (await trees.get(record.id)) {
+      throw new StorageError('ALREADY_EXISTS', `A tree with id "${record.id}" exists already.`, {
+        treeId: record.id,
+      });
+    }
+    await putDocumentsIfAbsent(tx.objectStore('documents'), docs);
+    await trees.put(record);
+    return record;
+  });
+}
+
+/** The fields of a tree record `updateTree` may change; a key given as undefined removes the field. */
+export type TreePatch = Partial<
+  Pick<TreeRecord, 'title' | 'status' | 'error' | 'progress' | 'embedding' | 'summarizer'>
+>;
+
+/**
+ * Changes a tree record in one transaction (read, change, write), so concurrent updates from two tabs or two
+ * workers both land. `change` may be a function of the current record; it must be synchronous.
+ * @returns the updated record.
+ * @throws StorageError NOT_FOUND.
+ */
+export async function updateTree(
+  db: AerieDb,
+  treeId: string,
+  change: TreePatch | ((current: Readonly<TreeRecord>) => TreePatch),
+  now = Date.now(),
+): Promise<TreeRecord> {
+  return runTransaction(db, ['trees'], 'readwrite', 'update the tree', async (tx) => {
+    const current = await tx.objectStore('trees').get(treeId);
+    if (!current) throw treeNotFound(treeId);
+    const patch = typeof change === 'function' ? change(current) : change;
+    const next: TreeRecord = { ...current, updatedAt: now };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) delete (next as unknown as Record<string, unknown>)[key];
+      else (next as unknown as Record<string, unknown>)[key] = value;
+    }
+    if (patch.title !== undefined) next.title = checkTitle(patch.title);
+    await tx.objectStore('trees').put(next);
+    return next;
+  });
+}
+
+function checkTitle(title: string): string {
+  const trimmed = typeof title === 'string' ? title.trim() : '';
+  if (!trimmed) throw new StorageError('INVALID_ARGUMENT', 'A tree needs a title.', {});
+  if (trimmed.length > TREE_LIMITS.maxNameChars) {
+    throw new StorageError(
+      'INVALID_ARGUMENT',
+      `A title may have at most ${TREE_LIMITS.maxNameChars} characters (this one has ${trimmed.length}).`,
+      { length: trimmed.length, limit: TREE_LIMITS.maxNameChars },
+    );
+  }
+  return trimmed;
+}
+
+/**
+ * Renames a tree (the title is trimmed; 1 … 1,000 characters).
+ * @throws StorageError NOT_FOUND, INVALID_ARGUMENT.
+ */
+export async function renameTree(db: AerieDb, treeId: string, title: string): Promise<TreeRecord> {
+  return updateTree(db, treeId, { title: checkTitle(title) });
+}
+
+/** The tree record, or undefined. */
+export function getTree(db: AerieDb, treeId: string): Promise<TreeRecord | undefined> {
+  return runTransaction(db, ['trees'], 'readonly', 'read the tree', (tx) =>
+    tx.objectStore('trees').get(treeId),
+  );
+}
+
+/** One row of the library. */
+export interface TreeSummary {
+  id: string;
+  title: string;
+  status: TreeStatus;
+  origin: TreeRecord['origin'];
+  /** Name, length and whether the text is stored, per document. */
+  documents: { name: string; chars: number; textStored: boolean }[];
+  /** Summary layers above the leaves. */
+  layers: number;
+  nodesPerLayer: number[];
+  nodeCount: number;
+  embeddingModel: string;
+  summarizer: SummarizerInfo;
+  /** ISO 8601. */
+  createdAt: string;
+  /** Milliseconds since the epoch. */
+  updatedAt: number;
+  /** Estimated size on disk in bytes (texts, embeddings, the rest as JSON). */
+  bytes: number;
+  error?: { code: string; message: string };
+  /** Where an unfinished build stopped. */
+  checkpoint?: CheckpointRecord;
+}
+
+/** Every tree, most recently changed first, with where unfinished builds stopped; reads no nodes. */
+export function listTrees(db: AerieDb): Promise<TreeSummary[]> {
+  return runTransaction(db, ['trees', 'checkpoints'], 'readonly', 'list the trees', async (tx) => {
+    const [records, checkpoints] = await Promise.all([
+      tx.objectStore('trees').index('byUpdatedAt').getAll(),
+      tx.objectStore('checkpoints').getAll(),
+    ]);
+    const byTree = new Map(checkpoints.map((c) => [c.treeId, c]));
+    return records.reverse().map((r) => {
+      const row: TreeSummary = {
+        id: r.id,
+        title: r.title,
+        status: r.status,
+        origin: r.origin,
+        documents: r.documents.map((d) => ({
+          name: d.name,
+          chars: d.chars,
+          textStored: d.documentId !== undefined,
+        })),
+        layers: r.stats.layers,
+        nodesPerLayer: r.stats.nodesPerLayer.slice(),
+        nodeCount: r.stats.nodeCount,
+        embeddingModel: r.embedding.model,
+        summarizer: { ...r.summarizer },
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+        bytes: r.stats.bytes,
+      };
+      if (r.error) row.error = { ...r.error };
+      const checkpoint = byTree.get(r.id);
+      if (checkpoint) row.checkpoint = checkpoint;
+      return row;
+    });
+  });
+}
+
+function checkpointOf(treeId: string, progress: PipelineProgress): CheckpointRecord {
+  const event = progress.event;
+  const layer = 'layer' in event && typeof event.layer === 'number' ? event.layer : 0;
+  const [done, total] =
+    event.stage === 'model-load'
+      ? [event.loaded, event.total]
+      : event.stage === 'done'
+        ? [event.nodes, event.nodes]
+        : [event.done, event.total];
+  return { treeId, stage: event.stage, layer, done, total, updatedAt: progress.at };
+}
+
+/** Records a build's progress: the tree's last progress snapshot and its checkpoint, in one transaction. */
+export function recordProgress(db: AerieDb, treeId: string, progress: PipelineProgress): Promise<void> {
+  return runTransaction(
+    db,
+    ['trees', 'checkpoints'],
+    'readwrite',
+    'record the build progress',
+    async (tx) => {
+      const record = await tx.objectStore('trees').get(treeId);
+      if (!record) throw treeNotFound(treeId);
+      await Promise.all([
+        tx.objectStore('trees').put({ ...record, progress, updatedAt: progress.at }),
+        tx.objectStore('checkpoints').put(checkpointOf(treeId, progress)),
+      ]);
+    },
+  );
+}
+
+/** Where the build of this tree stopped, or undefined. */
+export function getCheckpoint(db: AerieDb, treeId: string): Promise<CheckpointRecord | undefined> {
+  return runTransaction(db, ['checkpoints'], 'readonly', 'read the checkpoint', (tx) =>
+    tx.objectStore('checkpoints').get(treeId),
+  );
+}
+
+/**
+ * Records why a build stopped: a cancellation (an AbortError) makes the tree `paused`; anything else
+ * `failed` with the error's code and message. The message is scrubbed of every API key saved in settings
+ * before it is stored, whatever produced it.
+ */
+export function markBuildStopped(
+  db: AerieDb,
+  treeId: string,
+  reason: unknown,
+  now = Date.now(),
+): Promise<TreeRecord> {
+  return runTransaction(
+    db,
+    ['trees', 'settings'],
+    'readwrite',
+    'record why the build stopped',
+    async (tx) => {
+      const record = await tx.objectStore('trees').get(treeId);
+      if (!record) throw treeNotFound(treeId);
+      const next: TreeRecord = { ...record, updatedAt: now };
+      if (isAbortError(reason)) {
+        next.status = 'paused';
+        delete next.error;
+      } else {
+        const endpoints = (await tx.objectStore('settings').get('llmEndpoints')) as LlmEndpoint[] | undefined;
+        let message = reason instanceof Error ? reason.message : String(reason);
+        for (const endpoint of Array.isArray(endpoints) ? endpoints : [])
+          message = redactSecret(message, endpoint.apiKey);
+        const code = (reason as { code?: unknown } | null)?.code;
+        next.status = 'failed';
+        next.error = { code: typeof code === 'string' ? code : 'UNKNOWN', message };
+      }
+      await tx.objectStore('trees').put(next);
+      return next;
+    },
+  );
+}
+
+/**
+ * Removes every record of a tree in one transaction: its nodes, checkpoint and record, the document texts no
+ * other tree uses, and the cache entries no other tree used (others just forget this tree).
+ * @returns false when there was no such tree (its orphaned nodes and entries, if any, are removed anyway).
+ */
+export function deleteTree(db: AerieDb, treeId: string): Promise<boolean> {
+  const stores = ['trees', 'nodes', 'checkpoints', 'documents', 'cache'] as const;
+  return runTransaction(db, [...stores], 'readwrite', 'delete the tree', async (tx) => {
+    const trees = tx.objectStore('trees');
+    const record = await trees.get(treeId);
+    await Promise.all([
+      trees.delete(treeId),
+      tx.objectStore('nodes').delete(treeNodeRange(treeId)),
+      tx.objectStore('checkpoints').delete(treeId),
+    ]);
+    const documents = tx.objectStore('documents');
+    await forEachRequest(record?.documentIds ?? [], async (documentId) => {
+      const users = await trees.index('byDocument').count(documentId);
+      if (users === 0) await documents.delete(documentId);
+    });
+    const cache = tx.objectStore('cache');
+    const entries = await cache.index('byTree').getAll(treeId);
+    await forEachRequest(entries, (entry) => {
+      const treeIds = entry.treeIds.filter((id) => id !== treeId);
+      return treeIds.length === 0 ? cache.delete(entry.key) : cache.put({ ...entry, treeIds });
+    });
+    return record !== undefined;
+  });
+}
