@@ -1,0 +1,255 @@
+/**
+ * Text of a PDF, page by page, with PDF.js. The PDF.js module is injected (`PdfRuntime`), so the browser
+ * worker and Node tests run this same code with the same legacy build (see pdfjs-runtime.ts).
+ *
+ * Each page's text items are joined in reading order: a line break where PDF.js marks the end of a line, and
+ * a blank line (a paragraph break the chunker respects) where the gap to the next line is clearly larger than
+ * the page's usual line spacing. Pages are separated by a blank line and `pageStarts` records where each page
+ * after the first begins. Nothing here renders, evaluates code, or loads fonts.
+ */
+import { isAbortError, throwIfAborted, type AbortSignalLike } from '../core/abort';
+import type { getDocument } from 'pdfjs-dist';
+import type { DocumentInitParameters, TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api';
+import { IngestError, quoted } from './errors';
+import { formatCount, MIN_PDF_CHARS_PER_PAGE } from './limits';
+import { onAbort } from './signal';
+import { cleanText, nulWarning } from './text';
+import type { IngestProgress } from './types';
+
+/** The parts of the PDF.js module used here (`pdfjs-dist/legacy/build/pdf.mjs` satisfies it). */
+export interface PdfjsModule {
+  getDocument: typeof getDocument;
+}
+
+/** PDF.js, ready to use, with the extra `getDocument` parameters this environment needs (e.g. CMap loading). */
+export interface PdfRuntime {
+  pdfjs: PdfjsModule;
+  params?: Partial<DocumentInitParameters>;
+}
+
+/** Options of `extractPdfText`. */
+export interface PdfOptions {
+  /** The file name, for messages. */
+  name: string;
+  password?: string;
+  signal?: AbortSignalLike;
+  /** Most characters accepted; extraction stops with `TOO_LARGE` past it. */
+  maxChars: number;
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+/** A PDF's text. */
+export interface PdfText {
+  text: string;
+  /** Offsets in `text` where pages 2, 3, … start. */
+  pageStarts: number[];
+  pages: number;
+  warnings: string[];
+}
+
+/** Between pages, and between paragraphs. */
+const PARAGRAPH_BREAK = '\n\n';
+/** A gap between lines larger than this many times the page's usual line gap starts a paragraph. */
+const PARAGRAPH_GAP_RATIO = 1.4;
+/** Page ranges listed by number in a warning before the rest are summarised. */
+const MAX_LISTED_RANGES = 5;
+/** PDF.js `PasswordResponses.INCORRECT_PASSWORD`. */
+const INCORRECT_PASSWORD = 2;
+/** PDF.js verbosity: errors only (its warnings about fonts and images are not the user's concern). */
+const VERBOSITY_ERRORS = 0;
+
+/** Settings every document is opened with: no code evaluation, no fonts, no fetching beyond what is injected. */
+const SAFE_PARAMS: Partial<DocumentInitParameters> = {
+  isEvalSupported: false,
+  disableFontFace: true,
+  // Standard fonts are not needed for text (their encodings are built in): do not fetch them.
+  useSystemFonts: true,
+  // WebAssembly decoders serve images only.
+  useWasm: false,
+  useWorkerFetch: false,
+  enableXfa: false,
+  stopAtErrors: false,
+  verbosity: VERBOSITY_ERRORS,
+};
+
+interface Line {
+  text: string;
+  /** Baseline position (PDF units, up is positive) and font height of the line's first item. */
+  y: number;
+  height: number;
+}
+
+function isTextItem(item: TextItem | TextMarkedContent): item is TextItem {
+  return 'str' in item;
+}
+
+/** Groups a page's text items into lines, joined with a line break or a paragraph break. */
+export function pageText(items: (TextItem | TextMarkedContent)[]): string {
+  const lines: Line[] = [];
+  let current: Line | undefined;
+  for (const item of items) {
+    if (!isTextItem(item)) continue;
+    if (!current) {
+      current = { text: '', y: Number(item.transform[5]), height: item.height };
+      lines.push(current);
+    }
+    current.text += item.str;
+    if (item.hasEOL) current = undefined;
+  }
+  const kept = lines.filter((line) => line.text.trim().length > 0);
+  const gaps: number[] = [];
+  for (let i = 1; i < kept.length; i++) {
+    const gap = kept[i - 1].y - kept[i].y;
+    if (gap > 0) gaps.push(gap);
+  }
+  gaps.sort((a, b) => a - b);
+  // The lower median: on a page of prose, the usual distance between consecutive lines.
+  const usual = gaps.length >= 2 ? gaps[Math.floor((gaps.length - 1) / 2)] : Infinity;
+  let text = '';
+  kept.forEach((line, i) => {
+    if (i > 0) {
+      const gap = kept[i - 1].y - line.y;
+      text += gap > usual * PARAGRAPH_GAP_RATIO ? PARAGRAPH_BREAK : '\n';
+    }
+    text += line.text.trim();
+  });
+  return text;
+}
+
+/** "3, 7–9 and 12": page numbers as ranges. */
+function pageRanges(pages: number[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < pages.length;) {
+    let j = i;
+    while (j + 1 < pages.length && pages[j + 1] === pages[j] + 1) j++;
+    ranges.push(i === j ? `${pages[i]}` : `${pages[i]}–${pages[j]}`);
+    i = j + 1;
+  }
+  const listed = ranges.slice(0, MAX_LISTED_RANGES);
+  const more = ranges.length - listed.length;
+  if (more > 0) return `${listed.join(', ')} and ${more} more`;
+  return listed.length > 1 ? `${listed.slice(0, -1).join(', ')} and ${listed.at(-1)}` : listed[0];
+}
+
+function nonWhitespaceCount(text: string): number {
+  return text.replace(/\s+/g, '').length;
+}
+
+function openError(error: unknown, name: string): IngestError {
+  const pdfError = error as { name?: string; code?: number; message?: string };
+  if (pdfError?.name === 'PasswordException') {
+    const incorrect = pdfError.code === INCORRECT_PASSWORD;
+    return new IngestError(
+      'ENCRYPTED_PDF',
+      incorrect
+        ? `The password for ${quoted(name)} is incorrect.`
+        : `${quoted(name)} is password-protected. Enter its password, or save an unprotected copy and try again.`,
+      { name, reason: incorrect ? 'incorrect-password' : 'password-required' },
+    );
+  }
+  const reason = pdfError?.message ?? String(error);
+  return new IngestError(
+    'CORRUPT',
+    `${quoted(name)} could not be read as a PDF (${reason}). The file may be damaged or incomplete; open it in a PDF viewer and save a new copy.`,
+    { name, reason },
+  );
+}
+
+/**
+ * Extracts the text of a PDF.
+ * @throws IngestError `ENCRYPTED_PDF`, `CORRUPT`, `NO_TEXT_LAYER` (fewer than `MIN_PDF_CHARS_PER_PAGE`
+ *   non-whitespace characters per page), `TOO_LARGE`; AbortError when the signal fires.
+ */
+export async function extractPdfText(
+  data: Uint8Array,
+  runtime: PdfRuntime,
+  options: PdfOptions,
+): Promise<PdfText> {
+  const { name, signal } = options;
+  const task = runtime.pdfjs.getDocument({
+    ...runtime.params,
+    ...SAFE_PARAMS,
+    data,
+    ...(options.password !== undefined ? { password: options.password } : {}),
+  });
+  // Destroying the task rejects whatever PDF.js is doing, so a cancel takes effect mid-page.
+  const stopListening = onAbort(signal, () => void task.destroy());
+  try {
+    let doc;
+    try {
+      doc = await task.promise;
+    } catch (error) {
+      throwIfAborted(signal);
+      throw openError(error, name);
+    }
+    const pages = doc.numPages;
+    const warnings: string[] = [];
+    const emptyPages: number[] = [];
+    const failedPages: number[] = [];
+    const pageStarts: number[] = [];
+    let text = '';
+    let nul = 0;
+    let characters = 0;
+    for (let number = 1; number <= pages; number++) {
+      throwIfAborted(signal);
+      let raw = '';
+      try {
+        const page = await doc.getPage(number);
+        raw = pageText((await page.getTextContent()).items);
+        page.cleanup();
+      } catch (error) {
+        if (isAbortError(error)) throw error;
+        failedPages.push(number);
+      }
+      const cleaned = cleanText(raw);
+      nul += cleaned.nul;
+      const count = nonWhitespaceCount(cleaned.text);
+      characters += count;
+      if (count === 0) emptyPages.push(number);
+      if (number > 1) {
+        text += PARAGRAPH_BREAK;
+        pageStarts.push(text.length);
+      }
+      text += cleaned.text;
+      if (text.length > options.maxChars) {
+        throw new IngestError(
+          'TOO_LARGE',
+          `${quoted(name)} has more than ${formatCount(options.maxChars)} characters of text (reached on page ${number} of ${pages}), the most Aerie builds a tree from in the browser. Split it into smaller files.`,
+          { name, chars: text.length, maxChars: options.maxChars, page: number, pages },
+        );
+      }
+      options.onProgress?.({ stage: 'pages', done: number, total: pages });
+    }
+    throwIfAborted(signal);
+    if (failedPages.length === pages) {
+      throw new IngestError('CORRUPT', `No page of ${quoted(name)} could be read; the file is damaged.`, {
+        name,
+        pages,
+      });
+    }
+    if (characters < MIN_PDF_CHARS_PER_PAGE * pages) {
+      throw new IngestError(
+        'NO_TEXT_LAYER',
+        `${quoted(name)} has no text layer (${characters} characters on ${pages} page${pages === 1 ? '' : 's'}): it is probably a scan or pictures of text. Run it through OCR (text recognition) to add a text layer, then try again.`,
+        { name, pages, characters, minPerPage: MIN_PDF_CHARS_PER_PAGE },
+      );
+    }
+    if (failedPages.length > 0) {
+      warnings.push(
+        `Pages ${pageRanges(failedPages)} of ${quoted(name)} could not be read and were skipped.`,
+      );
+    }
+    const blank = emptyPages.filter((page) => !failedPages.includes(page));
+    if (blank.length > 0) {
+      const which = blank.length === 1 ? `Page ${blank[0]}` : `Pages ${pageRanges(blank)}`;
+      warnings.push(
+        `${which} of ${quoted(name)} ${blank.length === 1 ? 'has' : 'have'} no text (blank, or scanned images: run OCR to include scanned pages).`,
+      );
+    }
+    if (nul > 0) warnings.push(nulWarning(name, nul));
+    return { text, pageStarts, pages, warnings };
+  } finally {
+    stopListening();
+    await task.destroy();
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The last steps every extracted text goes through, so that all documents look alike to the chunker: line
+ * breaks become "\n" (leaf offsets index the text returned here, so this cannot wait until the build), a
+ * leading byte-order mark and NUL characters go; then the text is checked against the limits.
+ */
+import { IngestError, quoted } from './errors';
+import { formatCount, LARGE_TEXT_CHARS } from './limits';
+
+const BYTE_ORDER_MARK = '\ufeff';
+/** Approximate characters per cl100k token in English prose, for estimates shown to the user. */
+const CHARS_PER_TOKEN = 4;
+/** Leaf chunk size of the paper, in tokens, for the same estimates. */
+const TOKENS_PER_LEAF = 100;
+
+/** A cleaned text and what was removed from it. */
+export interface CleanText {
+  text: string;
+  /** NUL characters removed. */
+  nul: number;
+}
+
+/** CRLF and lone CR become LF; a leading byte-order mark and every NUL character are removed. */
+export function cleanText(raw: string): CleanText {
+  let text = raw.startsWith(BYTE_ORDER_MARK) ? raw.slice(1) : raw;
+  if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+  let nul = 0;
+  if (text.includes('\0')) {
+    const before = text.length;
+    text = text.replaceAll('\0', '');
+    nul = before - text.length;
+  }
+  return { text, nul };
+}
+
+/** The warning for removed NUL characters. */
+export function nulWarning(name: string, nul: number): string {
+  return `${formatCount(nul)} NUL character${nul === 1 ? ' was' : 's were'} removed from ${quoted(name)}.`;
+}
+
+/**
+ * Checks a finished text: throws `NO_TEXT` when it is blank and `TOO_LARGE` above `maxChars`; returns the
+ * warning for a long text (above `LARGE_TEXT_CHARS`), if any.
+ */
+export function checkText(name: string, text: string, maxChars: number): string | undefined {
+  if (!/\S/.test(text)) {
+    throw new IngestError('NO_TEXT', `${quoted(name)} contains no text, only blank space.`, {
+      name,
+      chars: text.length,
+    });
+  }
+  if (text.length > maxChars) {
+    throw new IngestError(
+      'TOO_LARGE',
+      `${quoted(name)} has ${formatCount(text.length)} characters of text, more than the ${formatCount(maxChars)} Aerie builds a tree from in the browser. Split it into smaller files.`,
+      { name, chars: text.length, maxChars },
+    );
+  }
+  if (text.length > LARGE_TEXT_CHARS) {
+    const leaves = Math.round(text.length / CHARS_PER_TOKEN / TOKENS_PER_LEAF);
+    return `${quoted(name)} is long (${formatCount(text.length)} characters, about ${formatCount(leaves)} leaf chunks): building its tree will take a long time and many summarisation calls.`;
+  }
+  return undefined;
+}
+
+/** Length of `text` in UTF-8 bytes (lone surrogates count as the 3 bytes of U+FFFD). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
