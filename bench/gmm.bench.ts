@@ -1,0 +1,148 @@
+/**
+ * The BIC sweep (selectClusterCount, k = 1 … 49) against the RAPTOR reference's scikit-learn sweep on the same
+ * points, timed in the same run. Points: a seeded mixture of 8 Gaussian blobs in 10-d with random anisotropic
+ * shapes and varied spreads (what UMAP output of clustered text looks like). Target: ours ≤ 0.5 × scikit-learn.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { seededRandom, type RandomFn } from '../src/core/random';
+import { selectClusterCount } from '../src/core/select-k';
+import type { BenchRow } from './report';
+
+const SIZES = [1000, 3000];
+const DIM = 10;
+const CLUSTERS = 8;
+const SEED = 224;
+const DATA_SEED = 20240610;
+/** Centres ~ N(0, 10²) per coordinate; cluster spreads uniform in [0.5, 2.5]; shape I + 0.3·G. */
+const CENTER_SPREAD = 10;
+const MIN_SPREAD = 0.5;
+const SPREAD_RANGE = 2;
+const SHAPE_MIX = 0.3;
+const TARGET_RATIO = 0.5;
+const WARMUP_POINTS = 200;
+/** scikit-learn's sweep at N = 3,000 took ~37 s on an idle machine; allow for a loaded one. */
+const REFERENCE_TIMEOUT_MS = 20 * 60 * 1000;
+/** gmm_sweep_timing.py's exit status when scikit-learn is missing. */
+const EXIT_NO_SKLEARN = 3;
+/** OpenBLAS settings of this machine's environment that skew numpy (../shared/ENVIRONMENT.md). */
+const SKEWING_ENV = ['OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE'];
+
+const SCRIPT = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'scripts',
+  'reference',
+  'gmm_sweep_timing.py',
+);
+
+function gaussian(random: RandomFn): number {
+  let u = 0;
+  while (u === 0) u = random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+}
+
+/** n points around CLUSTERS anisotropic Gaussian blobs of varied spread (seeded). */
+export function benchPoints(n: number, seed = DATA_SEED): Float64Array[] {
+  const random = seededRandom(seed);
+  const centers = Array.from({ length: CLUSTERS }, () =>
+    Array.from({ length: DIM }, () => CENTER_SPREAD * gaussian(random)),
+  );
+  const shapes = Array.from({ length: CLUSTERS }, () => {
+    const spread = MIN_SPREAD + SPREAD_RANGE * random();
+    return Array.from(
+      { length: DIM * DIM },
+      (_, i) => spread * ((i % (DIM + 1) === 0 ? 1 : 0) + SHAPE_MIX * gaussian(random)),
+    );
+  });
+  const points: Float64Array[] = [];
+  for (let i = 0; i < n; i++) {
+    const j = Math.floor(random() * CLUSTERS);
+    const z = Array.from({ length: DIM }, () => gaussian(random));
+    const p = new Float64Array(DIM);
+    for (let a = 0; a < DIM; a++) {
+      let s = centers[j][a];
+      for (let b = 0; b < DIM; b++) s += z[b] * shapes[j][b * DIM + a];
+      p[a] = s;
+    }
+    points.push(p);
+  }
+  return points;
+}
+
+export interface ReferenceTiming {
+  seconds: number;
+  k: number;
+  sklearn: string;
+}
+
+function pythonCandidates(): string[] {
+  const list = [process.env.AERIE_PYTHON, '/work/pyenv/bin/python', 'python3'].filter(
+    (p): p is string => !!p,
+  );
+  return list.filter((p) => !p.includes('/') || existsSync(p));
+}
+
+/** Runs the reference sweep in Python; a reason string when no interpreter with scikit-learn could run it. */
+export function timeReference(points: readonly ArrayLike<number>[]): ReferenceTiming | string {
+  const dir = mkdtempSync(join(tmpdir(), 'aerie-gmm-'));
+  try {
+    const file = join(dir, 'points.json');
+    writeFileSync(file, JSON.stringify(points.map((p) => Array.from(p))));
+    const env = { ...process.env };
+    for (const name of SKEWING_ENV) delete env[name];
+    let reason = 'no python found';
+    for (const python of pythonCandidates()) {
+      const run = spawnSync(python, [SCRIPT, file], { env, encoding: 'utf8', timeout: REFERENCE_TIMEOUT_MS });
+      if (run.status === 0) return JSON.parse(run.stdout) as ReferenceTiming;
+      reason =
+        run.status === EXIT_NO_SKLEARN
+          ? `no scikit-learn in ${python}`
+          : `${python} failed: ${run.error?.message ?? run.stderr.trim()}`;
+    }
+    return reason;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One row per N: our sweep's seconds beside scikit-learn's on the same points, with both chosen k. */
+export async function benchGmm(): Promise<BenchRow[]> {
+  // Compile the hot loops before timing, as a page that has already clustered once would have.
+  selectClusterCount(benchPoints(WARMUP_POINTS, DATA_SEED + 1), { seed: SEED });
+  const rows: BenchRow[] = [];
+  for (const n of SIZES) {
+    const points = benchPoints(n);
+    const start = performance.now();
+    const ours = selectClusterCount(points, { seed: SEED });
+    const seconds = (performance.now() - start) / 1000;
+    const reference = timeReference(points);
+    const name = `GMM BIC sweep k=1..${ours.bic.length}, N=${n}, d=${DIM}`;
+    if (typeof reference === 'string') {
+      rows.push({
+        name,
+        value: seconds,
+        unit: 's',
+        referenceLabel: reference,
+        higherIsBetter: false,
+        note: `chosen k: ours ${ours.k}`,
+      });
+      continue;
+    }
+    const same = reference.k === ours.k ? 'same' : 'DIFFERENT';
+    rows.push({
+      name,
+      value: seconds,
+      unit: 's',
+      reference: reference.seconds,
+      referenceLabel: `scikit-learn ${reference.sklearn} GaussianMixture`,
+      higherIsBetter: false,
+      target: TARGET_RATIO,
+      note: `chosen k: ours ${ours.k}, scikit-learn ${reference.k} (${same})`,
+    });
+  }
+  return rows;
+}

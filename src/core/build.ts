@@ -1,0 +1,347 @@
+/**
+ * Builds a RAPTOR tree bottom-up (paper §3): chunk the documents into leaves, embed them, then repeat —
+ * cluster the current layer, summarise each cluster, embed the summaries — until the layer is small, stops
+ * shrinking, or the layer cap is reached. The models are injected, so the same code runs with real models
+ * in a worker and with fakes in tests.
+ */
+import { throwIfAborted, type AbortSignalLike } from './abort';
+import { chunkText } from './chunk';
+import { clusterNodesAsync, DEFAULT_MAX_CLUSTERS, type ClusterProgress } from './cluster';
+import { AerieError } from './errors';
+import { mapWithConcurrency } from './pool';
+import { deriveSeed } from './random';
+import { countTokens } from './tokens';
+import {
+  DEFAULT_BUILD_PARAMS,
+  type BuildParams,
+  type EmbedFn,
+  type RaptorTree,
+  type SummarizeFn,
+  type SummarizerInfo,
+  type TreeDocument,
+  type TreeNode,
+} from './types';
+
+/** LLM calls in flight at once by default (the official code used an unbounded thread pool). */
+export const DEFAULT_CONCURRENCY = 4;
+
+/** Texts sent to `embed` per call; progress is reported after each call. */
+export const EMBED_BATCH = 64;
+
+/** A document to build from. */
+export interface BuildDocument {
+  /** Stable id recorded in leaf sources; defaults to `doc-<index>`. */
+  id?: string;
+  /** Display name; defaults to the id. */
+  name?: string;
+  text: string;
+  /** Start offsets of pages 2, 3, … in `text` (PDFs), so leaves can record their page. */
+  pageStarts?: number[];
+}
+
+/** What `buildTree` accepts: one text, one document or several documents (one tree). */
+export type BuildInput = string | BuildDocument | BuildDocument[];
+
+/** The injected models. */
+export interface BuildModels {
+  embed: EmbedFn;
+  summarize: SummarizeFn;
+}
+
+/** Options of `buildTree`: the paper's parameters (all optional) plus run settings. */
+export interface BuildOptions extends Partial<BuildParams> {
+  /** Tree title; defaults to the first document's name. */
+  title?: string;
+  /** Recorded in the tree; queries must use the same model. Default "unknown". */
+  embeddingModel?: string;
+  /** Recorded in the tree. Default `{ kind: 'llm' }`. */
+  summarizer?: SummarizerInfo;
+  /** Summaries requested at once. Default 4. */
+  concurrency?: number;
+  /** Most clusters BIC may choose per mixture. Default 50. */
+  maxClusters?: number;
+  /** Stops the build with an AbortError. */
+  signal?: AbortSignalLike;
+  /** Timestamp recorded as `createdAt`. Default now. */
+  createdAt?: string;
+}
+
+/** Progress of a build, stage by stage, with counts. */
+export type BuildProgress =
+  | { stage: 'chunk'; done: number; total: number }
+  | { stage: 'embed-leaves'; done: number; total: number }
+  | { stage: 'cluster'; layer: number; done: number; total: number; detail?: ClusterProgress }
+  | { stage: 'summarize'; layer: number; done: number; total: number }
+  | { stage: 'embed-summaries'; layer: number; done: number; total: number }
+  | { stage: 'done'; layers: number; nodes: number; stopReason: StopReason };
+
+/** Why a build stopped adding layers (recorded for the UI and statistics). */
+export type StopReason = 'small-layer' | 'no-reduction' | 'max-layers';
+
+/** Errors raised by the build itself (model errors pass through unchanged). */
+export class BuildError extends AerieError<
+  'EMPTY_INPUT' | 'BAD_EMBEDDING' | 'EMPTY_SUMMARY' | 'INVALID_PARAM'
+> {}
+
+interface NormalizedDocument {
+  id: string;
+  name: string;
+  text: string;
+  pageStarts?: number[];
+}
+
+function normalizeInput(input: BuildInput): NormalizedDocument[] {
+  const docs = typeof input === 'string' ? [{ text: input }] : Array.isArray(input) ? input : [input];
+  const seen = new Set<string>();
+  return docs.map((d, i) => {
+    const id = d.id ?? `doc-${i}`;
+    if (seen.has(id)) throw new BuildError('INVALID_PARAM', `Two documents share the id "${id}".`, { id });
+    seen.add(id);
+    return { id, name: d.name ?? id, text: d.text, pageStarts: d.pageStarts };
+  });
+}
+
+function validateParams(p: BuildParams, concurrency: number): void {
+  const positiveInts: (keyof BuildParams)[] = [
+    'chunkTokens',
+    'reductionDim',
+    'maxClusterTokens',
+    'summaryTokens',
+  ];
+  for (const key of positiveInts) {
+    if (!Number.isInteger(p[key]) || p[key] < 1) {
+      throw new BuildError('INVALID_PARAM', `${key} must be a positive integer (got ${p[key]}).`, {
+        [key]: p[key],
+      });
+    }
+  }
+  if (!Number.isInteger(p.maxLayers) || p.maxLayers < 0) {
+    throw new BuildError('INVALID_PARAM', `maxLayers must be a whole number ≥ 0 (got ${p.maxLayers}).`, {
+      maxLayers: p.maxLayers,
+    });
+  }
+  if (!(p.clusterThreshold > 0 && p.clusterThreshold < 1)) {
+    throw new BuildError(
+      'INVALID_PARAM',
+      `clusterThreshold must lie in (0, 1) (got ${p.clusterThreshold}).`,
+      {
+        clusterThreshold: p.clusterThreshold,
+      },
+    );
+  }
+  if (!Number.isFinite(p.seed))
+    throw new BuildError('INVALID_PARAM', 'seed must be a number.', { seed: p.seed });
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new BuildError('INVALID_PARAM', `concurrency must be a positive integer (got ${concurrency}).`, {
+      concurrency,
+    });
+  }
+}
+
+function pageOf(pageStarts: number[] | undefined, offset: number): number | undefined {
+  if (!pageStarts) return undefined;
+  let page = 1;
+  for (const start of pageStarts) if (offset >= start) page++;
+  return page;
+}
+
+/** Embeds texts in batches, checking every vector and reporting progress after each batch. */
+async function embedAll(
+  embed: EmbedFn,
+  texts: string[],
+  dim: number | undefined,
+  signal: AbortSignalLike | undefined,
+  onBatch: (done: number) => void,
+): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+    throwIfAborted(signal);
+    const batch = texts.slice(i, i + EMBED_BATCH);
+    const vectors = await embed(batch, { signal });
+    if (!Array.isArray(vectors) || vectors.length !== batch.length) {
+      throw new BuildError(
+        'BAD_EMBEDDING',
+        `The embedder returned ${vectors?.length} vectors for ${batch.length} texts.`,
+        {
+          expected: batch.length,
+          actual: vectors?.length,
+        },
+      );
+    }
+    for (const v of vectors) {
+      const expected = dim ?? out[0]?.length ?? vectors[0].length;
+      if (
+        !(v instanceof Float32Array) ||
+        v.length !== expected ||
+        v.length === 0 ||
+        !v.every(Number.isFinite)
+      ) {
+        throw new BuildError(
+          'BAD_EMBEDDING',
+          `The embedder returned an invalid vector (length ${v?.length}, expected ${expected}).`,
+          {
+            expected,
+            actual: v?.length,
+          },
+        );
+      }
+      out.push(v);
+    }
+    onBatch(out.length);
+  }
+  return out;
+}
+
+/**
+ * Builds a RAPTOR tree from one or more documents.
+ * @param input text or documents; several documents make one tree whose leaves keep their document.
+ * @param models `embed` and `summarize` (see `createExtractiveSummarizer` for a model-free summariser).
+ * @param options the paper's parameters (defaults: `DEFAULT_BUILD_PARAMS`) and run settings.
+ * @param onProgress called at every step with counts.
+ * @throws BuildError for empty input or broken model output; AbortError when `options.signal` fires;
+ *   any error thrown by the models, unchanged.
+ */
+export async function buildTree(
+  input: BuildInput,
+  models: BuildModels,
+  options: BuildOptions = {},
+  onProgress?: (progress: BuildProgress) => void,
+): Promise<RaptorTree> {
+  const { signal } = options;
+  const params: BuildParams = {
+    chunkTokens: options.chunkTokens ?? DEFAULT_BUILD_PARAMS.chunkTokens,
+    reductionDim: options.reductionDim ?? DEFAULT_BUILD_PARAMS.reductionDim,
+    clusterThreshold: options.clusterThreshold ?? DEFAULT_BUILD_PARAMS.clusterThreshold,
+    maxClusterTokens: options.maxClusterTokens ?? DEFAULT_BUILD_PARAMS.maxClusterTokens,
+    maxLayers: options.maxLayers ?? DEFAULT_BUILD_PARAMS.maxLayers,
+    summaryTokens: options.summaryTokens ?? DEFAULT_BUILD_PARAMS.summaryTokens,
+    seed: options.seed ?? DEFAULT_BUILD_PARAMS.seed,
+  };
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  validateParams(params, concurrency);
+  throwIfAborted(signal);
+
+  const docs = normalizeInput(input);
+  const documents: TreeDocument[] = docs.map((d) => ({ id: d.id, name: d.name, chars: d.text.length }));
+  const nodes: TreeNode[] = [];
+  docs.forEach((doc, i) => {
+    for (const chunk of chunkText(doc.text, { maxTokens: params.chunkTokens })) {
+      const page = pageOf(doc.pageStarts, chunk.start);
+      nodes.push({
+        id: nodes.length,
+        layer: 0,
+        text: chunk.text,
+        tokens: chunk.tokens,
+        children: [],
+        embedding: new Float32Array(0),
+        source: { doc: doc.id, start: chunk.start, end: chunk.end, ...(page ? { page } : {}) },
+      });
+    }
+    onProgress?.({ stage: 'chunk', done: i + 1, total: docs.length });
+  });
+  if (nodes.length === 0) {
+    throw new BuildError('EMPTY_INPUT', 'The documents contain no text to build a tree from.', {
+      documents: docs.length,
+    });
+  }
+
+  const leafVectors = await embedAll(
+    models.embed,
+    nodes.map((n) => n.text),
+    undefined,
+    signal,
+    (done) => onProgress?.({ stage: 'embed-leaves', done, total: nodes.length }),
+  );
+  leafVectors.forEach((v, i) => (nodes[i].embedding = v));
+  const dim = leafVectors[0].length;
+
+  let current = nodes.slice();
+  let layer = 0;
+  let stopReason: StopReason = 'max-layers';
+  while (layer < params.maxLayers) {
+    let clusters: number[][];
+    if (current.length <= params.reductionDim + 1) {
+      // Too few nodes to cluster (paper's stop rule). A document too short to cluster still gets one root
+      // summary over its leaves, so every tree has a top that covers the whole text.
+      stopReason = 'small-layer';
+      if (layer > 0 || current.length < 2) break;
+      clusters = [current.map((_, i) => i)];
+    } else {
+      const clusterLayer = layer + 1;
+      onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 0, total: 1 });
+      clusters = await clusterNodesAsync(
+        current.map((n) => n.embedding),
+        current.map((n) => n.tokens),
+        {
+          reductionDim: params.reductionDim,
+          threshold: params.clusterThreshold,
+          maxClusterTokens: params.maxClusterTokens,
+          maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
+          seed: deriveSeed(params.seed, layer),
+          signal,
+          onProgress: (detail) =>
+            onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 0, total: 1, detail }),
+        },
+      );
+      onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 1, total: 1 });
+      if (clusters.length >= current.length) {
+        stopReason = 'no-reduction';
+        break;
+      }
+    }
+    layer++;
+    const parents = current;
+    let summarized = 0;
+    onProgress?.({ stage: 'summarize', layer, done: 0, total: clusters.length });
+    const summaries = await mapWithConcurrency(
+      clusters.length,
+      concurrency,
+      async (c) => {
+        const text = await models.summarize(
+          clusters[c].map((i) => parents[i].text),
+          { maxTokens: params.summaryTokens, signal },
+        );
+        if (typeof text !== 'string' || !text.trim()) {
+          throw new BuildError(
+            'EMPTY_SUMMARY',
+            `The summariser returned an empty summary for a cluster of ${clusters[c].length} nodes.`,
+            {
+              layer,
+              cluster: c,
+            },
+          );
+        }
+        onProgress?.({ stage: 'summarize', layer, done: ++summarized, total: clusters.length });
+        return text.trim();
+      },
+      signal,
+    );
+    const vectors = await embedAll(models.embed, summaries, dim, signal, (done) =>
+      onProgress?.({ stage: 'embed-summaries', layer, done, total: summaries.length }),
+    );
+    current = summaries.map((text, c) => {
+      const node: TreeNode = {
+        id: nodes.length,
+        layer,
+        text,
+        tokens: countTokens(text),
+        children: clusters[c].map((i) => parents[i].id),
+        embedding: vectors[c],
+      };
+      nodes.push(node);
+      return node;
+    });
+  }
+  onProgress?.({ stage: 'done', layers: layer, nodes: nodes.length, stopReason });
+  return {
+    format: 'raptor-tree',
+    version: 1,
+    title: options.title ?? docs[0].name,
+    createdAt: options.createdAt ?? new Date().toISOString(),
+    embedding: { model: options.embeddingModel ?? 'unknown', dim },
+    summarizer: options.summarizer ?? { kind: 'llm' },
+    params: { ...params },
+    documents,
+    nodes,
+  };
+}

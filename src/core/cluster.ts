@@ -1,0 +1,316 @@
+/**
+ * RAPTOR's two-step soft clustering (paper §3, official cluster_utils.py): a global UMAP + Gaussian
+ * mixture over all nodes, then a local UMAP + Gaussian mixture inside each global cluster; soft membership
+ * where the posterior exceeds a threshold; clusters whose texts are too long are clustered again.
+ *
+ * Sturdier than the official code: every node lands in at least its most probable cluster (the official
+ * code drops nodes whose posteriors are all ≤ threshold), tiny and degenerate inputs never throw, and the
+ * re-clustering of oversized clusters always terminates.
+ */
+import { throwIfAborted, type AbortSignalLike } from './abort';
+import { DimensionError } from './errors';
+import { deriveSeed } from './random';
+import { selectClusterCount } from './select-k';
+import { reduceDimensions, type ReduceProgress } from './umap';
+import { runAsync, runSync } from './yield';
+import { DEFAULT_BUILD_PARAMS } from './types';
+
+/** Neighbours of the local (within a global cluster) UMAP, as in the official code. */
+export const LOCAL_NEIGHBORS = 10;
+
+/** The paper's cap on the number of mixture components tried by BIC. */
+export const DEFAULT_MAX_CLUSTERS = 50;
+
+/** Re-clustering an oversized cluster goes at most this deep before splitting it in document order. */
+export const MAX_RECLUSTER_DEPTH = 4;
+
+/** Cosine distance below which two unit vectors count as the same point. */
+const SAME_POINT_DISTANCE = 1e-9;
+
+/** Options of `clusterNodes`; defaults are the paper's. */
+export interface ClusterOptions {
+  /** UMAP target dimension; global clusters of ≤ reductionDim + 1 nodes are not split locally. Default 10. */
+  reductionDim?: number;
+  /** Soft membership: a node joins every cluster whose posterior exceeds this. Default 0.1. */
+  threshold?: number;
+  /** A cluster whose member tokens sum above this is clustered again. Default 3,500. */
+  maxClusterTokens?: number;
+  /** Most mixture components BIC may choose. Default 50. */
+  maxClusters?: number;
+  /** Seed for UMAP and the mixtures. Default 224. */
+  seed?: number;
+  /** Checked between steps; the async form rejects with an AbortError. */
+  signal?: AbortSignalLike;
+  /** Progress within the clustering of one layer. */
+  onProgress?: (progress: ClusterProgress) => void;
+}
+
+/** What the clustering is doing now. */
+export interface ClusterProgress {
+  step: 'global-umap' | 'global-gmm' | 'local-umap' | 'local-gmm';
+  /** Index of the global cluster (local steps only). */
+  group?: number;
+  /** Fraction of the current step done, 0…1, when known. */
+  fraction?: number;
+}
+
+type Steps<T> = Generator<void, T, void>;
+
+interface Resolved {
+  reductionDim: number;
+  threshold: number;
+  maxClusterTokens: number;
+  maxClusters: number;
+  seed: number;
+  onProgress?: (progress: ClusterProgress) => void;
+}
+
+function resolve(options: ClusterOptions): Resolved {
+  return {
+    reductionDim: options.reductionDim ?? DEFAULT_BUILD_PARAMS.reductionDim,
+    threshold: options.threshold ?? DEFAULT_BUILD_PARAMS.clusterThreshold,
+    maxClusterTokens: options.maxClusterTokens ?? DEFAULT_BUILD_PARAMS.maxClusterTokens,
+    maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
+    seed: options.seed ?? DEFAULT_BUILD_PARAMS.seed,
+    onProgress: options.onProgress,
+  };
+}
+
+/** Copies the vectors into one row-major buffer of unit vectors. */
+function toUnitMatrix(embeddings: ArrayLike<number>[]): { unit: Float32Array; dim: number } {
+  const n = embeddings.length;
+  const dim = n ? embeddings[0].length : 0;
+  const unit = new Float32Array(n * dim);
+  for (let i = 0; i < n; i++) {
+    const v = embeddings[i];
+    if (v.length !== dim) {
+      throw new DimensionError(
+        'DIMENSION_MISMATCH',
+        `Embedding ${i} has ${v.length} dimensions; embedding 0 has ${dim}.`,
+        { index: i, expected: dim, actual: v.length },
+      );
+    }
+    let s = 0;
+    for (let t = 0; t < dim; t++) s += v[t] * v[t];
+    const inv = s > 0 ? 1 / Math.sqrt(s) : 0;
+    for (let t = 0; t < dim; t++) unit[i * dim + t] = v[t] * inv;
+  }
+  return { unit, dim };
+}
+
+/** Rows `members` of a row-major matrix, as a new matrix. */
+function subset(unit: Float32Array, dim: number, members: number[]): Float32Array {
+  const out = new Float32Array(members.length * dim);
+  members.forEach((m, r) => out.set(unit.subarray(m * dim, (m + 1) * dim), r * dim));
+  return out;
+}
+
+/** True when every row is (numerically) the same direction: UMAP has nothing to lay out. */
+function allSamePoint(unit: Float32Array, n: number, dim: number): boolean {
+  for (let i = 1; i < n; i++) {
+    let s = 0;
+    for (let t = 0; t < dim; t++) s += unit[t] * unit[i * dim + t];
+    if (1 - s > SAME_POINT_DISTANCE) return false;
+  }
+  return true;
+}
+
+/**
+ * UMAP to `nComponents` dimensions, then a mixture sized by BIC; returns each row's cluster labels
+ * (posterior > threshold, and always the most probable one) and the number of clusters.
+ */
+function* reduceAndCluster(
+  unit: Float32Array,
+  n: number,
+  dim: number,
+  nNeighbors: number,
+  seed: number,
+  o: Resolved,
+  report: (step: 'umap' | 'gmm', fraction?: number) => void,
+): Steps<{ labels: number[][]; k: number }> {
+  const nComponents = Math.min(o.reductionDim, n - 2);
+  if (nComponents < 1 || allSamePoint(unit, n, dim)) {
+    return { labels: Array.from({ length: n }, () => [0]), k: 1 };
+  }
+  const reduce = reduceDimensions(unit, n, dim, { nComponents, nNeighbors, seed });
+  let r = reduce.next();
+  while (!r.done) {
+    const p: ReduceProgress = r.value;
+    report('umap', p.phase === 'knn' ? 0.3 * (p.done / p.total) : 0.3 + 0.7 * (p.done / p.total));
+    yield;
+    r = reduce.next();
+  }
+  const reduced = r.value;
+  if (!reduced.every(Number.isFinite)) {
+    // A layout that diverged says nothing about structure: keep the group together.
+    return { labels: Array.from({ length: n }, () => [0]), k: 1 };
+  }
+  const points: Float64Array[] = Array.from({ length: n }, (_, i) =>
+    reduced.subarray(i * nComponents, (i + 1) * nComponents),
+  );
+  report('gmm');
+  yield;
+  const { k, model } = selectClusterCount(points, { maxClusters: o.maxClusters, seed });
+  yield;
+  const probs = model.predictProba(points);
+  const labels = probs.map((row) => {
+    let best = 0;
+    for (let c = 1; c < row.length; c++) if (row[c] > row[best]) best = c;
+    const chosen: number[] = [];
+    for (let c = 0; c < row.length; c++) if (row[c] > o.threshold || c === best) chosen.push(c);
+    return chosen;
+  });
+  return { labels, k };
+}
+
+/** Members (as indices into `ids`) of each label 0…k−1, skipping empty labels. */
+function groupByLabel(labels: number[][], k: number): number[][] {
+  const groups: number[][] = Array.from({ length: k }, () => []);
+  labels.forEach((ls, i) => ls.forEach((l) => groups[l].push(i)));
+  return groups.filter((g) => g.length > 0);
+}
+
+/** One pass of global-then-local clustering over the nodes `ids` (indices into the full matrix). */
+function* clusterOnce(
+  unit: Float32Array,
+  dim: number,
+  ids: number[],
+  depth: number,
+  o: Resolved,
+): Steps<number[][]> {
+  const n = ids.length;
+  if (n <= 2) return [ids.slice()];
+  const sub = subset(unit, dim, ids);
+  const globalNeighbors = Math.floor(Math.sqrt(n - 1));
+  const global = yield* reduceAndCluster(
+    sub,
+    n,
+    dim,
+    globalNeighbors,
+    deriveSeed(o.seed, depth, 0),
+    o,
+    (s, f) => o.onProgress?.({ step: s === 'umap' ? 'global-umap' : 'global-gmm', fraction: f }),
+  );
+  const clusters: number[][] = [];
+  const groups = groupByLabel(global.labels, global.k);
+  for (let g = 0; g < groups.length; g++) {
+    const members = groups[g];
+    if (members.length <= o.reductionDim + 1) {
+      clusters.push(members.map((m) => ids[m]));
+      continue;
+    }
+    const local = yield* reduceAndCluster(
+      subset(sub, dim, members),
+      members.length,
+      dim,
+      LOCAL_NEIGHBORS,
+      deriveSeed(o.seed, depth, g + 1),
+      o,
+      (s, f) => o.onProgress?.({ step: s === 'umap' ? 'local-umap' : 'local-gmm', group: g, fraction: f }),
+    );
+    for (const localGroup of groupByLabel(local.labels, local.k)) {
+      clusters.push(localGroup.map((m) => ids[members[m]]));
+    }
+  }
+  return clusters;
+}
+
+/** Splits `ids` (kept in their order) into consecutive runs whose tokens fit `maxTokens` where possible. */
+function splitInOrder(ids: number[], tokens: ArrayLike<number>, maxTokens: number): number[][] {
+  const out: number[][] = [];
+  let current: number[] = [];
+  let sum = 0;
+  for (const id of ids) {
+    if (current.length > 0 && sum + tokens[id] > maxTokens) {
+      out.push(current);
+      current = [];
+      sum = 0;
+    }
+    current.push(id);
+    sum += tokens[id];
+  }
+  if (current.length) out.push(current);
+  return out;
+}
+
+function* clusterWithLimit(
+  unit: Float32Array,
+  dim: number,
+  ids: number[],
+  tokens: ArrayLike<number>,
+  depth: number,
+  o: Resolved,
+): Steps<number[][]> {
+  const result: number[][] = [];
+  for (const cluster of yield* clusterOnce(unit, dim, ids, depth, o)) {
+    cluster.sort((a, b) => a - b);
+    let total = 0;
+    for (const id of cluster) total += tokens[id];
+    if (cluster.length === 1 || total <= o.maxClusterTokens) {
+      result.push(cluster);
+    } else if (depth >= MAX_RECLUSTER_DEPTH || cluster.length === ids.length) {
+      // Clustering again would not make progress: cut the cluster in document order instead.
+      result.push(...splitInOrder(cluster, tokens, o.maxClusterTokens));
+    } else {
+      result.push(...(yield* clusterWithLimit(unit, dim, cluster, tokens, depth + 1, o)));
+    }
+  }
+  return result;
+}
+
+/** Removes clusters with exactly the same members as an earlier one (summarising them twice is waste). */
+function dedupe(clusters: number[][]): number[][] {
+  const seen = new Set<string>();
+  return clusters.filter((c) => {
+    const key = c.join(',');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function* clusterSteps(
+  embeddings: ArrayLike<number>[],
+  tokenCounts: ArrayLike<number>,
+  options: ClusterOptions,
+): Steps<number[][]> {
+  const n = embeddings.length;
+  if (tokenCounts.length !== n) {
+    throw new DimensionError(
+      'DIMENSION_MISMATCH',
+      `Got ${n} embeddings but ${tokenCounts.length} token counts.`,
+      { embeddings: n, tokenCounts: tokenCounts.length },
+    );
+  }
+  if (n === 0) return [];
+  const o = resolve(options);
+  const { unit, dim } = toUnitMatrix(embeddings);
+  const ids = Array.from({ length: n }, (_, i) => i);
+  return dedupe(yield* clusterWithLimit(unit, dim, ids, tokenCounts, 0, o));
+}
+
+/**
+ * Clusters nodes the RAPTOR way and returns clusters of node indices (a node may sit in several; every
+ * node sits in at least one; each cluster's indices ascend).
+ * @param embeddings one vector per node, all of the same length.
+ * @param tokenCounts tokens of each node's text (for the re-clustering of oversized clusters).
+ */
+export function clusterNodes(
+  embeddings: ArrayLike<number>[],
+  tokenCounts: ArrayLike<number>,
+  options: ClusterOptions = {},
+): number[][] {
+  return runSync(clusterSteps(embeddings, tokenCounts, options));
+}
+
+/**
+ * `clusterNodes` that returns to the event loop every few tens of milliseconds and stops with an
+ * AbortError soon after `options.signal` fires. Use it in workers.
+ */
+export function clusterNodesAsync(
+  embeddings: ArrayLike<number>[],
+  tokenCounts: ArrayLike<number>,
+  options: ClusterOptions = {},
+): Promise<number[][]> {
+  return runAsync(clusterSteps(embeddings, tokenCounts, options), () => throwIfAborted(options.signal));
+}

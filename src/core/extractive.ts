@@ -1,0 +1,78 @@
+/**
+ * The built-in extractive summariser, used when no LLM endpoint is configured: a cluster's summary is
+ * its most central sentences (closest to the mean of all its sentence embeddings), within the token
+ * budget, kept in their original order.
+ */
+import type { EmbedFn, SummarizeFn } from './types';
+import { sentenceSpans } from './sentences';
+import { countTokens, truncateToTokens } from './tokens';
+import { AerieError } from './errors';
+
+/** Identifies the extractive summariser in a tree's `summarizer` field. */
+export const EXTRACTIVE_SUMMARIZER = { kind: 'extractive' } as const;
+
+/**
+ * Makes a SummarizeFn that picks central sentences using `embed` (the tree's own embedding model).
+ * Deterministic: the same texts give the same summary.
+ */
+export function createExtractiveSummarizer(embed: EmbedFn): SummarizeFn {
+  return async (texts, { maxTokens, signal }) => {
+    const sentences: string[] = [];
+    for (const text of texts) {
+      for (const s of sentenceSpans(text)) sentences.push(text.slice(s.start, s.end).replace(/\s+/g, ' '));
+    }
+    if (sentences.length === 0) {
+      throw new AerieError('EMPTY_CLUSTER', 'There is no text to summarise in this cluster.', {
+        texts: texts.length,
+      });
+    }
+    const tokens = sentences.map(countTokens);
+    const vectors = sentences.length === 1 ? [] : await embed(sentences, { signal });
+    const scores = centrality(vectors, sentences.length);
+    const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
+    const chosen: number[] = [];
+    let used = 0;
+    // Sentences are joined by one space, which cl100k merges into the next word: counts stay additive
+    // to within a token per join, checked below.
+    for (const i of order) {
+      if (used + tokens[i] <= maxTokens) {
+        chosen.push(i);
+        used += tokens[i];
+      }
+    }
+    if (chosen.length === 0) return truncateToTokens(sentences[order[0]], maxTokens);
+    chosen.sort((a, b) => a - b);
+    let summary = chosen.map((i) => sentences[i]).join(' ');
+    while (chosen.length > 1 && countTokens(summary) > maxTokens) {
+      // Drop the least central chosen sentence until the joined text fits.
+      let worst = 0;
+      for (let c = 1; c < chosen.length; c++) if (scores[chosen[c]] < scores[chosen[worst]]) worst = c;
+      chosen.splice(worst, 1);
+      summary = chosen.map((i) => sentences[i]).join(' ');
+    }
+    return countTokens(summary) > maxTokens ? truncateToTokens(summary, maxTokens) : summary;
+  };
+}
+
+/** Cosine similarity of each vector to the mean of all (unit-normalised) vectors. */
+function centrality(vectors: Float32Array[], n: number): number[] {
+  if (vectors.length === 0) return new Array(n).fill(1);
+  const dim = vectors[0].length;
+  const mean = new Float64Array(dim);
+  const norms = vectors.map((v) => {
+    let s = 0;
+    for (let t = 0; t < dim; t++) s += v[t] * v[t];
+    return Math.sqrt(s) || 1;
+  });
+  vectors.forEach((v, i) => {
+    for (let t = 0; t < dim; t++) mean[t] += v[t] / norms[i];
+  });
+  let meanNorm = 0;
+  for (let t = 0; t < dim; t++) meanNorm += mean[t] * mean[t];
+  meanNorm = Math.sqrt(meanNorm) || 1;
+  return vectors.map((v, i) => {
+    let s = 0;
+    for (let t = 0; t < dim; t++) s += v[t] * mean[t];
+    return s / (norms[i] * meanNorm);
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * Aerie's RAPTOR engine: pure TypeScript that runs in Node and in workers. The names below are a contract
+ * used by external checks; extend freely, do not rename.
+ */
+export * from './types';
+export { AbortError, isAbortError, throwIfAborted, type AbortSignalLike } from './abort';
+export { AerieError, DimensionError } from './errors';
+export { seededRandom, deriveSeed, randomInt, type RandomFn } from './random';
+export { cosineSimilarity, dot, norm, normalized } from './vector';
+
+export { countTokens, truncateToTokens, TokenBudgetError } from './tokens';
+export {
+  chunkText,
+  splitSentences,
+  ChunkingError,
+  type Chunk,
+  type ChunkOptions,
+  type TextSpan,
+} from './chunk';
+
+export { kmeans, kmeansPlusPlus, type KMeansOptions, type KMeansResult } from './kmeans';
+export {
+  fitGmm,
+  gmmParameterCount,
+  GmmError,
+  DEFAULT_GMM_MAX_ITER,
+  DEFAULT_GMM_TOL,
+  DEFAULT_REG_COVAR,
+  type GaussianMixtureModel,
+  type GmmOptions,
+  type RegCovarMode,
+} from './gmm';
+export {
+  selectClusterCount,
+  DEFAULT_SELECT_MAX_CLUSTERS,
+  type ClusterCountSelection,
+  type SelectClusterCountOptions,
+} from './select-k';
+export { reduceDimensions, type ReduceOptions } from './umap';
+export {
+  clusterNodes,
+  clusterNodesAsync,
+  LOCAL_NEIGHBORS,
+  MAX_RECLUSTER_DEPTH,
+  type ClusterOptions,
+  type ClusterProgress,
+} from './cluster';
+
+export {
+  buildTree,
+  BuildError,
+  DEFAULT_CONCURRENCY,
+  type BuildDocument,
+  type BuildInput,
+  type BuildModels,
+  type BuildOptions,
+  type BuildProgress,
+  type StopReason,
+} from './build';
+export { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from './extractive';
+
+export {
+  retrieve,
+  formatContext,
+  RetrievalError,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_TRAVERSAL_TOP_K,
+  type RetrieveOptions,
+  type RetrievalResult,
+  type RetrievedNode,
+} from './retrieve';
+export {
+  parseTree,
+  serializeTree,
+  TreeFormatError,
+  TREE_FORMAT,
+  TREE_FORMAT_VERSION,
+  TREE_LIMITS,
+} from './tree-format';
+export { encodeFloat32LE, decodeFloat32LEInto, Base64Error } from './base64';
+export { treeStats, type TreeStats } from './stats';

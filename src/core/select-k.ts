@@ -1,0 +1,147 @@
+/**
+ * How many clusters: the RAPTOR reference's BIC sweep (cluster_utils.get_optimal_clusters), minus its
+ * degenerate choices. See docs/clustering.md for the measurements behind the rule.
+ */
+import type { AbortSignalLike } from './abort';
+import type { GaussianMixtureModel } from './gmm';
+import {
+  DEFAULT_GMM_MAX_ITER,
+  DEFAULT_GMM_TOL,
+  DEFAULT_REG_COVAR,
+  effectiveRegCovar,
+  fitGmmFlat,
+  flattenPoints,
+  GmmError,
+  gmmParameterCount,
+} from './gmm';
+import { createWorkspace, runEm } from './gmm-em';
+import { seededRandom } from './random';
+import { DEFAULT_BUILD_PARAMS } from './types';
+
+/** The reference's cap: k runs over 1 … min(maxClusters, N) − 1. */
+export const DEFAULT_SELECT_MAX_CLUSTERS = 50;
+
+/** Options of {@link selectClusterCount}. */
+export interface SelectClusterCountOptions {
+  /** k is searched over 1 … min(maxClusters, N) − 1, as in the reference. Default 50. */
+  maxClusters?: number;
+  /** Seed of every fit of the sweep (the same for each k, like the reference's random_state). Default 224. */
+  seed?: number;
+  /**
+   * Covariance regulariser relative to the mean per-dimension variance of the points (so the choice does not
+   * depend on their units; equal to scikit-learn's absolute 1e-6 on unit-variance data). Default 1e-6.
+   */
+  regCovar?: number;
+  /**
+   * Fewest points (effective, rounded) every component of an admissible fit must have. Default: the points'
+   * dimension d (see {@link selectClusterCount}).
+   */
+  minComponentSize?: number;
+  /** Cancels the sweep between EM iterations (throws AbortError). */
+  signal?: AbortSignalLike;
+  /** Called after each k with the number of fits done and the total. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** The outcome of the sweep. */
+export interface ClusterCountSelection {
+  /** The chosen number of clusters (1 when N ≤ 2). */
+  k: number;
+  /** BIC of the fit with k = i + 1 components at index i (NaN where the fit failed); length min(maxClusters, N) − 1. */
+  bic: number[];
+  /** Whether the fit with k = i + 1 components passed the component-size rule (k = 1 always does). */
+  admissible: boolean[];
+  /** The component-size threshold that was applied. */
+  minComponentSize: number;
+  /** The sweep's fit at the chosen k (relative regulariser), so callers need not fit it again. */
+  model: GaussianMixtureModel;
+}
+
+/**
+ * Chooses the number of Gaussian mixture components by BIC like the RAPTOR reference — a full-covariance
+ * mixture (scikit-learn defaults, k-means start, fixed seed) for each k = 1 … min(maxClusters, N) − 1 and the
+ * k of lowest BIC — except that only **admissible** fits compete: a fit is admissible when every component
+ * owns at least `minComponentSize` points (its effective size Σ responsibilities, rounded), d by default.
+ *
+ * Why: a component fitted to m points has a scatter matrix of rank ≤ m − 1. With m ≤ d − 1 at least two
+ * directions have zero variance, the covariance is only the regulariser there and each such direction adds
+ * ½ ln(variance / regCovar) per point to the log-likelihood — a gain set by an arbitrary constant, not by the
+ * data, which grows without bound as regCovar shrinks. That is how the reference picks 10–19 clusters for 60
+ * points from 3 well-separated 10-d Gaussians (every component then holds 1–9 points). Full rank needs
+ * m ≥ d + 1; we accept m = d (one zero-variance direction), because otherwise sets with only d points per
+ * cluster (e.g. 5 × 10 points in 10-d, common in RAPTOR's local clustering) could never be split, and because
+ * with the relative regulariser that one direction adds about ½ ln 10⁴ ≈ 4.6 nats per point for clusters a
+ * tenth of the data's spread, less than the BIC penalty of the extra component, which then decides as usual.
+ *
+ * The regulariser is relative to the data's variance and k-means, EM's stopping rule and BIC are unchanged by
+ * translating or scaling all points, so the choice is too (up to rounding).
+ * @param points N points of equal dimension (number[][], Float32Array[], Float64Array[] …).
+ * @throws DimensionError (empty input, dimension mismatch), GmmError NON_FINITE_INPUT or INVALID_OPTION,
+ *   AbortError.
+ */
+export function selectClusterCount(
+  points: readonly ArrayLike<number>[],
+  options: SelectClusterCountOptions = {},
+): ClusterCountSelection {
+  const flat = flattenPoints(points);
+  const { n, dim } = flat;
+  const seed = options.seed ?? DEFAULT_BUILD_PARAMS.seed;
+  const regCovar = options.regCovar ?? DEFAULT_REG_COVAR;
+  const minComponentSize = options.minComponentSize ?? dim;
+  const maxClusters = options.maxClusters ?? DEFAULT_SELECT_MAX_CLUSTERS;
+  if (!(Number.isInteger(maxClusters) && maxClusters >= 1 && minComponentSize >= 0 && regCovar >= 0)) {
+    throw new GmmError(
+      'INVALID_OPTION',
+      `Need an integer maxClusters ≥ 1, minComponentSize ≥ 0 and regCovar ≥ 0 ` +
+        `(got ${maxClusters}, ${minComponentSize}, ${regCovar}).`,
+      { maxClusters, minComponentSize, regCovar },
+    );
+  }
+  const maxK = Math.min(maxClusters, n) - 1;
+  const fitOptions = {
+    seed,
+    regCovar,
+    regCovarMode: 'relative' as const,
+    maxIter: DEFAULT_GMM_MAX_ITER,
+    tol: DEFAULT_GMM_TOL,
+    signal: options.signal,
+  };
+  const bic: number[] = [];
+  const admissible: boolean[] = [];
+  let best = 1;
+  let bestBic = Infinity;
+  if (maxK >= 1) {
+    const ws = createWorkspace(n, dim, maxK);
+    const reg = effectiveRegCovar(flat, regCovar, 'relative');
+    const emOptions = { maxIter: fitOptions.maxIter, tol: fitOptions.tol, reg, signal: options.signal };
+    for (let k = 1; k <= maxK; k++) {
+      let value = NaN;
+      let ok = false;
+      try {
+        const { logLikelihood } = runEm(flat.data, k, seededRandom(seed), emOptions, ws);
+        value = -2 * logLikelihood + gmmParameterCount(k, dim) * Math.log(n);
+        ok = k === 1 || smallestComponent(ws.mass, k) >= minComponentSize;
+      } catch (error) {
+        // A covariance that cannot be factored even with the regulariser rules that k out, not the sweep.
+        if (!(error instanceof GmmError && error.code === 'ILL_CONDITIONED_COVARIANCE')) throw error;
+      }
+      bic.push(value);
+      admissible.push(ok);
+      if (ok && value < bestBic) {
+        bestBic = value;
+        best = k;
+      }
+      options.onProgress?.(k, maxK);
+    }
+  }
+  // One more fit at the chosen k gives the caller a self-contained model (the workspace is scratch).
+  const model = fitGmmFlat(flat, best, fitOptions);
+  return { k: best, bic, admissible, minComponentSize, model };
+}
+
+/** The smallest effective component size of the last fit, rounded to whole points. */
+function smallestComponent(mass: Float64Array, k: number): number {
+  let min = Infinity;
+  for (let j = 0; j < k; j++) min = Math.min(min, Math.round(mass[j]));
+  return min;
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { clusterNodes, clusterNodesAsync } from '../../src/core/cluster';
+import { DimensionError } from '../../src/core/errors';
+import { blobs } from '../support/fake-embedder';
+
+function expectValidClusters(clusters: number[][], n: number) {
+  const covered = new Set<number>();
+  const keys = new Set<string>();
+  for (const c of clusters) {
+    expect(c.length).toBeGreaterThan(0);
+    for (let i = 1; i < c.length; i++) expect(c[i]).toBeGreaterThan(c[i - 1]);
+    for (const id of c) {
+      expect(Number.isInteger(id) && id >= 0 && id < n).toBe(true);
+      covered.add(id);
+    }
+    keys.add(c.join(','));
+  }
+  expect(covered.size).toBe(n); // every node in at least one cluster
+  expect(keys.size).toBe(clusters.length); // no cluster twice
+}
+
+/** Fraction of nodes whose cluster's majority group is their own group. */
+function purity(clusters: number[][], labels: number[]): number {
+  let agree = 0;
+  let total = 0;
+  for (const c of clusters) {
+    const counts = new Map<number, number>();
+    for (const id of c) counts.set(labels[id], (counts.get(labels[id]) ?? 0) + 1);
+    agree += Math.max(...counts.values());
+    total += c.length;
+  }
+  return agree / total;
+}
+
+describe('clusterNodes', () => {
+  it('never throws on tiny inputs and covers every node', () => {
+    expect(clusterNodes([], [])).toEqual([]);
+    for (const n of [1, 2, 3, 4, 5, 11, 12]) {
+      const { vectors } = blobs(2, Math.ceil(n / 2), 16, 0.3, n);
+      const v = vectors.slice(0, n);
+      const clusters = clusterNodes(v, new Array(n).fill(10), { seed: 1 });
+      expectValidClusters(clusters, n);
+    }
+  });
+
+  it('keeps identical embeddings together without throwing', () => {
+    const v = Array.from({ length: 30 }, () => Float32Array.from({ length: 32 }, (_, i) => (i % 3) - 1));
+    const clusters = clusterNodes(v, new Array(30).fill(50));
+    expectValidClusters(clusters, 30);
+    expect(clusters).toEqual([Array.from({ length: 30 }, (_, i) => i)]);
+  });
+
+  it('separates well-separated groups (global then local)', () => {
+    const { vectors, labels } = blobs(4, 25, 64, 0.15, 7);
+    const clusters = clusterNodes(vectors, new Array(100).fill(20), { seed: 3 });
+    expectValidClusters(clusters, 100);
+    expect(clusters.length).toBeGreaterThanOrEqual(4);
+    expect(purity(clusters, labels)).toBeGreaterThan(0.95);
+  });
+
+  it('re-clusters oversized clusters until each fits the token budget', () => {
+    const { vectors } = blobs(2, 40, 32, 0.2, 11);
+    const tokens = vectors.map((_, i) => 90 + (i % 20));
+    const clusters = clusterNodes(vectors, tokens, { maxClusterTokens: 400, seed: 5 });
+    expectValidClusters(clusters, 80);
+    for (const c of clusters) {
+      const sum = c.reduce((s, id) => s + tokens[id], 0);
+      if (c.length > 1) expect(sum).toBeLessThanOrEqual(400);
+    }
+  });
+
+  it('terminates on identical embeddings whose text exceeds the budget (splits in order)', () => {
+    const v = Array.from({ length: 20 }, () => Float32Array.of(1, 0, 0, 0));
+    const clusters = clusterNodes(v, new Array(20).fill(100), { maxClusterTokens: 350 });
+    expectValidClusters(clusters, 20);
+    expect(clusters.map((c) => c.length)).toEqual([3, 3, 3, 3, 3, 3, 2]);
+  });
+
+  it('is deterministic for a seed', () => {
+    const { vectors } = blobs(3, 20, 48, 0.4, 21);
+    const tokens = new Array(60).fill(30);
+    expect(clusterNodes(vectors, tokens, { seed: 9 })).toEqual(clusterNodes(vectors, tokens, { seed: 9 }));
+  });
+
+  it('does not depend on the length of the embedding vectors (cosine)', () => {
+    const { vectors } = blobs(3, 20, 48, 0.4, 22);
+    const tokens = new Array(60).fill(30);
+    const scaled = vectors.map((v) => v.map((x) => x * 4));
+    expect(clusterNodes(scaled, tokens, { seed: 2 })).toEqual(clusterNodes(vectors, tokens, { seed: 2 }));
+  });
+
+  it('puts every node in its most probable cluster even with a threshold no posterior exceeds', () => {
+    const { vectors } = blobs(3, 15, 24, 0.5, 4);
+    const clusters = clusterNodes(vectors, new Array(45).fill(10), { threshold: 0.999999, seed: 8 });
+    expectValidClusters(clusters, 45);
+  });
+
+  it('rejects embeddings of different lengths, naming both', () => {
+    expect(() => clusterNodes([new Float32Array(4), new Float32Array(5)], [1, 1])).toThrow(DimensionError);
+    expect(() => clusterNodes([new Float32Array(4), new Float32Array(5)], [1, 1])).toThrow(/5.*4/);
+    expect(() => clusterNodes([new Float32Array(4)], [1, 2])).toThrow(/1 embeddings but 2 token counts/);
+  });
+
+  it('async form gives the same clusters and stops when aborted', async () => {
+    const { vectors } = blobs(3, 20, 32, 0.3, 31);
+    const tokens = new Array(60).fill(10);
+    expect(await clusterNodesAsync(vectors, tokens, { seed: 4 })).toEqual(
+      clusterNodes(vectors, tokens, { seed: 4 }),
+    );
+    const controller = new AbortController();
+    const pending = clusterNodesAsync(vectors, tokens, { seed: 4, signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
