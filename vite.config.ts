@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { ortAssets } from './build/ort-assets.ts';
 
 /**
  * Cross-origin isolation lets ONNX Runtime Web use more than one WASM thread (SharedArrayBuffer).
@@ -10,9 +11,13 @@ export const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 } as const;
 
+/** Class names survive minification: typed errors are told apart by `name` (and `code`) across workers. */
+const keepNames = { output: { keepNames: true } };
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), ortAssets()],
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
-  worker: { format: 'es' },
+  build: { rolldownOptions: keepNames },
+  worker: { format: 'es', rolldownOptions: keepNames },
 });

@@ -1,0 +1,79 @@
+/**
+ * The page's handle on Aerie's workers. Workers start lazily on first use; a worker that fails to start
+ * or crashes is dropped so the next call starts a fresh one. The page imports only the API *types*.
+ */
+import '../rpc/errors';
+import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
+import type { EmbedApi } from '../models/embed-service';
+import type { BuildApi } from '../pipeline/build-service';
+
+interface Connection<T> {
+  worker: Worker;
+  api: Remote<T>;
+}
+
+let embedConnection: Connection<EmbedApi> | undefined;
+let buildConnection: Connection<BuildApi> | undefined;
+
+function start<T>(worker: Worker, onDead: () => void): Connection<T> {
+  worker.addEventListener('error', onDead);
+  return { worker, api: wrap<T>(worker) };
+}
+
+function stop<T>(connection: Connection<T> | undefined): void {
+  if (!connection) return;
+  connection.api[releaseProxy]();
+  connection.worker.terminate();
+}
+
+/** The embedding worker (one loaded model, shared by the page and the build worker). */
+export function embedWorker(): Remote<EmbedApi> {
+  if (!embedConnection) {
+    const worker = new Worker(new URL('../../workers/embed.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'aerie-embed',
+    });
+    embedConnection = start<EmbedApi>(worker, () => {
+      stop(embedConnection);
+      embedConnection = undefined;
+      stop(buildConnection);
+      buildConnection = undefined;
+    });
+  }
+  return embedConnection.api;
+}
+
+/** The build worker, connected to the embedding worker over a private MessageChannel. */
+export async function buildWorker(): Promise<Remote<BuildApi>> {
+  if (!buildConnection) {
+    const worker = new Worker(new URL('../../workers/build.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'aerie-build',
+    });
+    const connection = start<BuildApi>(worker, () => {
+      stop(buildConnection);
+      buildConnection = undefined;
+    });
+    const channel = new MessageChannel();
+    await embedWorker().connect(transfer(channel.port1, [channel.port1]));
+    await connection.api.connectEmbedder(transfer(channel.port2, [channel.port2]));
+    buildConnection = connection;
+  }
+  return buildConnection.api;
+}
+
+/**
+ * Ends the build worker at once (cancelling whatever it was doing). The next build starts a new one.
+ * Used when a cancel must take effect even in the middle of a long synchronous step.
+ */
+export function terminateBuildWorker(): void {
+  stop(buildConnection);
+  buildConnection = undefined;
+}
+
+/** Ends every worker (e.g. when the page unloads in tests). */
+export function terminateAll(): void {
+  terminateBuildWorker();
+  stop(embedConnection);
+  embedConnection = undefined;
+}

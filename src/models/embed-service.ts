@@ -1,0 +1,135 @@
+/**
+ * The embedding service a worker exposes: owns at most one loaded model, loads lazily, and embeds for every
+ * client (the page, and the build worker over a MessagePort). Plain object so it can be tested in Node.
+ */
+import { expose, transfer } from 'comlink';
+import { AbortError } from '../core/abort';
+import {
+  configureRuntime,
+  TransformersEmbedder,
+  type EmbeddingBatch,
+  type EmbeddingDevice,
+  type EmbedderInfo,
+  type ModelLoadProgress,
+  type RuntimeConfig,
+} from './embedder';
+import type { EmbeddingDtype } from './presets';
+
+/** Which model to use; the service reloads when it changes. */
+export interface ModelChoice {
+  model: string;
+  dtype?: EmbeddingDtype;
+  device?: EmbeddingDevice;
+}
+
+function keyOf(choice: ModelChoice): string {
+  return `${choice.model}|${choice.dtype ?? 'q8'}|${choice.device ?? 'auto'}`;
+}
+
+/**
+ * Makes the service. `runtime` is applied once before the first model loads.
+ * `transferResults` moves result buffers across the worker boundary instead of copying them.
+ */
+export function createEmbedService(runtime: RuntimeConfig, transferResults = true) {
+  let configured = false;
+  let current: { key: string; embedder: Promise<TransformersEmbedder> } | undefined;
+  /** Embed calls in flight per request id, and the ids cancelled while in flight. */
+  const active = new Map<string, number>();
+  const cancelled = new Set<string>();
+  const listeners = new Set<(p: ModelLoadProgress) => void>();
+
+  function ensure(choice: ModelChoice): Promise<TransformersEmbedder> {
+    if (!configured) {
+      configureRuntime(runtime);
+      configured = true;
+    }
+    const key = keyOf(choice);
+    if (current?.key !== key) {
+      const previous = current;
+      const embedder = TransformersEmbedder.load(choice.model, {
+        dtype: choice.dtype,
+        device: choice.device,
+        onProgress: (p) => listeners.forEach((l) => l(p)),
+      });
+      current = { key, embedder };
+      // A failed load is forgotten, so the next call retries instead of replaying the failure.
+      embedder.catch(() => {
+        if (current?.embedder === embedder) current = undefined;
+      });
+      void previous?.embedder.then((e) => e.dispose()).catch(() => undefined);
+    }
+    return current.embedder;
+  }
+
+  const api = {
+    /** Loads (or reuses) a model; `onProgress` receives per-file download progress. */
+    async load(choice: ModelChoice, onProgress?: (p: ModelLoadProgress) => void): Promise<EmbedderInfo> {
+      if (onProgress) listeners.add(onProgress);
+      try {
+        return (await ensure(choice)).info;
+      } finally {
+        if (onProgress) listeners.delete(onProgress);
+      }
+    },
+
+    /**
+     * Embeds texts with the chosen model (loading it if needed). `requestId` lets `cancel` stop it between
+     * batches.
+     */
+    async embed(
+      texts: string[],
+      choice: ModelChoice,
+      options: {
+        requestId?: string;
+        batchSize?: number;
+        onProgress?: (done: number, total: number) => void;
+      } = {},
+    ): Promise<EmbeddingBatch> {
+      const embedder = await ensure(choice);
+      const { requestId } = options;
+      const signal = {
+        get aborted() {
+          return requestId !== undefined && cancelled.has(requestId);
+        },
+        reason: new AbortError(),
+      };
+      if (requestId !== undefined) active.set(requestId, (active.get(requestId) ?? 0) + 1);
+      try {
+        const batch = await embedder.embed(texts, {
+          batchSize: options.batchSize,
+          signal,
+          onProgress: options.onProgress,
+        });
+        return transferResults ? transfer(batch, [batch.data.buffer]) : batch;
+      } finally {
+        if (requestId !== undefined) {
+          const left = (active.get(requestId) ?? 1) - 1;
+          if (left > 0) active.set(requestId, left);
+          else {
+            active.delete(requestId);
+            cancelled.delete(requestId);
+          }
+        }
+      }
+    },
+
+    /** Stops the embed calls in flight with this `requestId` at their next batch (later calls are unaffected). */
+    cancel(requestId: string): void {
+      if (active.has(requestId)) cancelled.add(requestId);
+    },
+
+    /** Serves this same service (and its loaded model) to another worker over `port`. */
+    connect(port: MessagePort): void {
+      expose(api, port);
+    },
+
+    /** What is loaded, if anything. */
+    async info(): Promise<EmbedderInfo | undefined> {
+      return current ? (await current.embedder.catch(() => undefined))?.info : undefined;
+    },
+  };
+  return api;
+}
+
+/** The API type, derived from the implementation (the page and the build worker use `Remote<EmbedApi>`). */
+export type EmbedApi = ReturnType<typeof createEmbedService>;

@@ -1,0 +1,217 @@
+/**
+ * Sentence embeddings with transformers.js (feature extraction, mean pooling, L2 normalisation), the
+ * SBERT recipe the paper uses. Runs in a Web Worker (ONNX Runtime Web: WebGPU or WASM) and in Node
+ * (onnxruntime-node) with the same code.
+ */
+import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from '@huggingface/transformers';
+import { throwIfAborted, type AbortSignalLike } from '../core/abort';
+import { AerieError } from '../core/errors';
+import { locateModel, type EmbeddingDtype } from './presets';
+
+/** Texts per forward pass. 32 keeps padding waste low after sorting by length and fits WASM memory. */
+export const DEFAULT_BATCH_SIZE = 32;
+
+/** Where the model runs. `auto` picks WebGPU when the browser offers an adapter, else WASM (CPU in Node). */
+export type EmbeddingDevice = 'auto' | 'webgpu' | 'wasm' | 'cpu';
+
+/** How to reach models and ONNX Runtime's files; set once per process before the first model loads. */
+export interface RuntimeConfig {
+  /** Base of self-hosted models: a URL path in browsers (`/models/`), a folder in Node. */
+  localModelPath: string;
+  /** URLs of ORT-web's asyncify `.mjs` and `.wasm` on the app's origin (browsers only). */
+  wasmPaths?: { mjs: string; wasm: string };
+  /** WASM threads; more than 1 needs cross-origin isolation. */
+  numThreads?: number;
+  /** Use Cache Storage for downloaded files (browsers). Default: the library's (true in browsers). */
+  useBrowserCache?: boolean;
+}
+
+/** Download progress of one model file, in bytes. */
+export interface ModelLoadProgress {
+  file: string;
+  loaded: number;
+  total: number;
+  status: 'initiate' | 'download' | 'progress' | 'done';
+}
+
+/** Why a model could not be used. */
+export class EmbedderError extends AerieError<
+  'MODEL_NOT_FOUND' | 'HUB_UNREACHABLE' | 'LOAD_FAILED' | 'NOT_LOADED' | 'UNSUPPORTED_MODEL' | 'EMBED_FAILED'
+> {}
+
+/** What a loaded embedder is. */
+export interface EmbedderInfo {
+  model: string;
+  dtype: EmbeddingDtype;
+  device: Exclude<EmbeddingDevice, 'auto'>;
+  dim: number;
+  threads: number;
+}
+
+/** Embeddings of several texts in one row-major buffer (transferable as a whole). */
+export interface EmbeddingBatch {
+  data: Float32Array;
+  dim: number;
+}
+
+/** Applies `config` to transformers.js's shared environment (fields are mutated, never replaced). */
+export function configureRuntime(config: RuntimeConfig): void {
+  env.localModelPath = config.localModelPath;
+  if (config.useBrowserCache !== undefined) env.useBrowserCache = config.useBrowserCache;
+  const wasm = env.backends.onnx.wasm;
+  if (wasm) {
+    if (config.wasmPaths) wasm.wasmPaths = { ...config.wasmPaths };
+    if (config.numThreads) wasm.numThreads = config.numThreads;
+  }
+}
+
+async function pickDevice(requested: EmbeddingDevice): Promise<Exclude<EmbeddingDevice, 'auto'>> {
+  if (requested !== 'auto') return requested;
+  const scope = globalThis as {
+    navigator?: { gpu?: { requestAdapter(): Promise<unknown> } };
+    process?: { versions?: { node?: string } };
+  };
+  // Node (tests, CLI) runs ONNX Runtime's native CPU backend.
+  if (scope.process?.versions?.node || !scope.navigator) return 'cpu';
+  const nav = scope.navigator;
+  try {
+    if (nav.gpu && (await nav.gpu.requestAdapter())) return 'webgpu';
+  } catch {
+    // No usable adapter: fall through to WASM.
+  }
+  return 'wasm';
+}
+
+function classifyLoadError(error: unknown, model: string): EmbedderError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/not found|404|could not locate|no such file/i.test(message)) {
+    return new EmbedderError(
+      'MODEL_NOT_FOUND',
+      `The embedding model "${model}" was not found (${message}).`,
+      {
+        model,
+      },
+    );
+  }
+  if (error instanceof TypeError || /fetch|network|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/i.test(message)) {
+    return new EmbedderError(
+      'HUB_UNREACHABLE',
+      `The model hub could not be reached to download "${model}". Check the connection, or use the offline model.`,
+      { model },
+    );
+  }
+  return new EmbedderError('LOAD_FAILED', `The embedding model "${model}" could not be loaded: ${message}`, {
+    model,
+  });
+}
+
+/**
+ * One loaded embedding model. Create with `TransformersEmbedder.load`.
+ */
+export class TransformersEmbedder {
+  private constructor(
+    private readonly extractor: FeatureExtractionPipeline,
+    readonly info: EmbedderInfo,
+  ) {}
+
+  /**
+   * Loads a model (see presets.ts for model strings) and measures its dimension with one tiny input.
+   * @param onProgress per-file download progress in bytes.
+   */
+  static async load(
+    model: string,
+    options: {
+      dtype?: EmbeddingDtype;
+      device?: EmbeddingDevice;
+      onProgress?: (p: ModelLoadProgress) => void;
+    } = {},
+  ): Promise<TransformersEmbedder> {
+    const location = locateModel(model);
+    if (location.kind === 'endpoint') {
+      throw new EmbedderError('UNSUPPORTED_MODEL', `"${model}" is an endpoint model, not a browser model.`, {
+        model,
+      });
+    }
+    const dtype = options.dtype ?? 'q8';
+    const device = await pickDevice(options.device ?? 'auto');
+    // A local model must never fall back to the hub silently, and a hub model should not probe our origin.
+    env.allowLocalModels = location.kind === 'local';
+    env.allowRemoteModels = location.kind === 'hub';
+    const name = location.kind === 'local' ? location.folder : location.repo;
+    let extractor: FeatureExtractionPipeline;
+    try {
+      extractor = (await pipeline('feature-extraction', name, {
+        dtype,
+        device,
+        progress_callback: (p: ProgressInfo) => {
+          if (!options.onProgress || !('file' in p)) return;
+          const loaded = 'loaded' in p ? p.loaded : 0;
+          const total = 'total' in p ? p.total : 0;
+          options.onProgress({
+            file: p.file,
+            loaded,
+            total,
+            status: p.status as ModelLoadProgress['status'],
+          });
+        },
+      })) as FeatureExtractionPipeline;
+    } catch (error) {
+      throw classifyLoadError(error, model);
+    }
+    const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: true });
+    const dim = probe.dims[1];
+    const threads = device === 'wasm' ? Number(env.backends.onnx.wasm?.numThreads ?? 1) : 1;
+    return new TransformersEmbedder(extractor, { model, dtype, device, dim, threads });
+  }
+
+  /**
+   * Embeds texts: sorted by length so each batch pads little, then restored to input order.
+   * @param onProgress texts done so far.
+   * @returns one row per text, unit length.
+   */
+  async embed(
+    texts: string[],
+    options: {
+      batchSize?: number;
+      signal?: AbortSignalLike;
+      onProgress?: (done: number, total: number) => void;
+    } = {},
+  ): Promise<EmbeddingBatch> {
+    const { dim } = this.info;
+    const out = new Float32Array(texts.length * dim);
+    const order = texts.map((_, i) => i).sort((a, b) => texts[b].length - texts[a].length || a - b);
+    const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    for (let start = 0; start < order.length; start += batchSize) {
+      throwIfAborted(options.signal);
+      const ids = order.slice(start, start + batchSize);
+      try {
+        const tensor = await this.extractor(
+          ids.map((i) => texts[i]),
+          { pooling: 'mean', normalize: true },
+        );
+        const data = tensor.data as Float32Array;
+        ids.forEach((textIndex, row) => out.set(data.subarray(row * dim, (row + 1) * dim), textIndex * dim));
+        tensor.dispose?.();
+      } catch (error) {
+        throw new EmbedderError(
+          'EMBED_FAILED',
+          `Embedding failed: ${error instanceof Error ? error.message : String(error)}`,
+          { batch: ids.length },
+        );
+      }
+      options.onProgress?.(Math.min(start + batchSize, texts.length), texts.length);
+    }
+    return { data: out, dim };
+  }
+
+  /** Frees the ONNX session. */
+  async dispose(): Promise<void> {
+    await this.extractor.dispose();
+  }
+}
+
+/** Splits a row-major batch into per-text views (no copy). */
+export function splitRows(batch: EmbeddingBatch): Float32Array[] {
+  const n = batch.dim ? batch.data.length / batch.dim : 0;
+  return Array.from({ length: n }, (_, i) => batch.data.subarray(i * batch.dim, (i + 1) * batch.dim));
+}

@@ -1,0 +1,141 @@
+/**
+ * The build pipeline end to end in Node: real transformers.js with the committed GloVe model, a real HTTP
+ * server speaking the OpenAI protocol (the FAKE LLM server), and a FAKE IndexedDB (fake-indexeddb).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmbedService } from '../../src/models/embed-service';
+import { OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { createBuildService } from '../../src/pipeline/build-service';
+import type { BuildRequest, PipelineProgress } from '../../src/pipeline/types';
+import { getTree, listTrees, loadTree, setSetting, type AerieDb } from '../../src/storage';
+import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
+import { openFixture } from '../support/storage-fixture';
+
+const cinderella = readFileSync(new URL('../fixtures/cinderella.txt', import.meta.url), 'utf8');
+const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
+const embedService = createEmbedService({ localModelPath: MODELS }, false);
+
+let llm: FakeLlmServer;
+beforeAll(async () => {
+  llm = await startFakeLlmServer({ apiKey: 'sk-test-key', models: ['fake-model'] });
+});
+afterAll(() => llm.close());
+beforeEach(() => llm.reset());
+
+function request(buildId: string, text = cinderella): BuildRequest {
+  return {
+    buildId,
+    title: 'Cinderella',
+    documents: [{ id: 'cinderella', name: 'cinderella.txt', text }],
+    params: { concurrency: 2 },
+    embedding: { kind: 'browser', model: OFFLINE_MODEL_ID, dtype: 'q8' },
+    summarizer: {
+      kind: 'llm',
+      endpoint: {
+        protocol: 'openai',
+        baseUrl: llm.openaiBaseUrl,
+        apiKey: 'sk-test-key',
+        model: 'fake-model',
+      },
+    },
+  };
+}
+
+/** The app saves endpoints (with their keys) in settings; a resumed build takes its key from there. */
+async function saveEndpoint(db: AerieDb): Promise<void> {
+  const llm = request('x').summarizer;
+  if (llm.kind === 'llm') await setSetting(db, 'llmEndpoints', [llm.endpoint]);
+}
+
+/** Bodies of the summary requests the fake server received, as comparable strings. */
+function summaryBodies(): string[] {
+  return llm.modelRequests
+    .filter((r) => r.path.endsWith('/chat/completions'))
+    .map((r) => JSON.stringify(r.body));
+}
+
+describe('build service (GloVe model, fake LLM server, fake IndexedDB)', () => {
+  it('builds and stores a tree with the paper prompt, reporting progress and token usage', async () => {
+    const { db } = await openFixture({ empty: true });
+    const service = createBuildService({ embedService, openDb: async () => db });
+    const events: PipelineProgress[] = [];
+    const outcome = await service.build(
+      request('t1'),
+      [{ type: 'text/plain', size: cinderella.length }],
+      (p) => events.push(p),
+    );
+    expect(outcome.layers).toBeGreaterThanOrEqual(1);
+    const tree = await loadTree(db, 't1');
+    expect(tree.nodes.length).toBe(outcome.nodes);
+    expect(tree.embedding).toMatchObject({ model: OFFLINE_MODEL_ID, dim: 100 });
+    expect(tree.summarizer).toMatchObject({ kind: 'llm', model: 'fake-model' });
+    expect((await getTree(db, 't1'))?.status).toBe('ready');
+    const first = llm.modelRequests[0].body as { messages: { role: string; content: string }[] };
+    expect(first.messages[0]).toEqual({ role: 'system', content: 'You are a Summarizing Text Portal' });
+    expect(first.messages[1].content).toMatch(
+      /^Write a summary of the following, including as many key details as possible: /,
+    );
+    const stages = new Set(events.map((e) => e.event.stage));
+    for (const s of ['embed-leaves', 'cluster', 'summarize', 'embed-summaries', 'done'])
+      expect(stages).toContain(s);
+    expect(events.at(-1)!.usage.requests).toBe(summaryBodies().length);
+    expect(events.at(-1)!.usage.totalTokens).toBeGreaterThan(0);
+  });
+
+  it('rebuilding the same document with the same settings makes no LLM call', async () => {
+    const { db } = await openFixture({ empty: true });
+    const service = createBuildService({ embedService, openDb: async () => db });
+    await service.build(request('a'));
+    const firstCalls = summaryBodies().length;
+    expect(firstCalls).toBeGreaterThan(0);
+    llm.reset();
+    const again = await service.build(request('b'));
+    expect(summaryBodies()).toEqual([]);
+    expect(again.cache.summaryMisses).toBe(0);
+    const [a, b] = [await loadTree(db, 'a'), await loadTree(db, 'b')];
+    expect(b.nodes.map((n) => [n.text, n.children])).toEqual(a.nodes.map((n) => [n.text, n.children]));
+  });
+
+  it('a build that fails when the endpoint goes down resumes without requesting any summary twice', async () => {
+    const { db } = await openFixture({ empty: true });
+    await saveEndpoint(db);
+    const service = createBuildService({ embedService, openDb: async () => db });
+    // Two summaries succeed, then the endpoint rejects the key (a final error: no retries).
+    const down = { kind: 'error' as const, status: 401 };
+    llm.enqueue(
+      { kind: 'reply', text: 'First summary of the ashes.' },
+      { kind: 'reply', text: 'Second summary of the ball.' },
+      down,
+      down,
+      down,
+      down,
+    );
+    await expect(service.build(request('r'))).rejects.toMatchObject({ code: 'AUTH' });
+    const stopped = (await listTrees(db)).find((t) => t.id === 'r');
+    expect(stopped?.status).toBe('failed');
+    llm.reset();
+    const outcome = await service.resume('r');
+    expect(outcome.cache.summaryHits).toBeGreaterThanOrEqual(2);
+    const bodies = summaryBodies();
+    expect(new Set(bodies).size).toBe(bodies.length); // no summary requested twice after resuming
+    expect((await getTree(db, 'r'))?.status).toBe('ready');
+  });
+
+  it('cancel stops the build (paused) and resume finishes it', async () => {
+    const { db } = await openFixture({ empty: true });
+    await saveEndpoint(db);
+    const service = createBuildService({ embedService, openDb: async () => db });
+    llm.configure({ latencyMs: 30 });
+    const pending = service.build(request('c'), undefined, (p) => {
+      if (p.event.stage === 'summarize' && p.event.done === 1) service.cancel('c');
+    });
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect((await getTree(db, 'c'))?.status).toBe('paused');
+    llm.configure({ latencyMs: 0 });
+    const outcome = await service.resume('c');
+    expect(outcome.cache.summaryHits).toBeGreaterThanOrEqual(1);
+    expect((await getTree(db, 'c'))?.status).toBe('ready');
+  });
+});

@@ -1,0 +1,5 @@
+import '../src/rpc/errors';
+import { expose } from 'comlink';
+import { createBuildService } from '../src/pipeline/build-service';
+
+expose(createBuildService());
