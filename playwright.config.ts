@@ -1,8 +1,10 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
-/** Port of the production preview the browser tests run against. */
-const PORT = Number(process.env.AERIE_E2E_PORT ?? 4173);
+/** Port of the production preview the app's journeys run against. */
+const APP_PORT = Number(process.env.AERIE_E2E_PORT ?? 4173);
+/** Port of the dev server that serves the component harness pages under /dev/. */
+const DEV_PORT = Number(process.env.AERIE_E2E_DEV_PORT ?? 5173);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -15,20 +17,42 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: 'test-results',
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  webServer: {
-    // The production build, as a user gets it (COOP/COEP headers come from vite.config.ts's `preview`).
-    command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
-    url: `http://127.0.0.1:${PORT}`,
-    reuseExistingServer: false,
-    timeout: 300_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  projects: [
+    {
+      name: 'app',
+      testIgnore: '**/components.spec.ts',
+      use: { baseURL: `http://127.0.0.1:${APP_PORT}` },
+    },
+    {
+      name: 'components',
+      testMatch: '**/components.spec.ts',
+      use: { baseURL: `http://localhost:${DEV_PORT}` },
+    },
+  ],
+  webServer: [
+    {
+      // The production build, as a user gets it (COOP/COEP headers come from vite.config.ts's `preview`).
+      command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${APP_PORT} --strictPort`,
+      url: `http://127.0.0.1:${APP_PORT}`,
+      reuseExistingServer: false,
+      timeout: 300_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // Component harness pages exist only on the dev server.
+      command: `npx vite --port ${DEV_PORT} --strictPort`,
+      url: `http://localhost:${DEV_PORT}/dev/components.html`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 });
