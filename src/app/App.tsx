@@ -1,9 +1,364 @@
-/** Placeholder shell; the full app arrives with issue #5. */
+/**
+ * The app shell: lays out the panels and connects them to the state hooks. Orchestration lives in the hooks
+ * (src/app/state) and the workers; this component only renders and forwards.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { treeStats } from '../core/stats';
+import { RETRIEVAL_MODES, type ModeSelections, type RetrievalMode } from './modes';
+import { DocumentView } from './document/DocumentView';
+import { TreeView } from './tree/TreeView';
+import { SelectionHistogram } from './tree/SelectionHistogram';
+import { NodeInspector } from './tree/NodeInspector';
+import { SettingsDialog } from './settings/SettingsDialog';
+import { ProgressView } from './build/ProgressView';
+import { TreeStatsPanel } from './build/TreeStatsPanel';
+import { LibraryPanel } from './library/LibraryPanel';
+import { AskPanel } from './ask/AskPanel';
+import { IngestPanel } from './ingest/IngestPanel';
+import { DropOverlay } from './ingest/DropOverlay';
+import { NoticeStack } from './notices/Notice';
+import { useNotices } from './state/useNotices';
+import { useDatabase } from './state/useDatabase';
+import { useSettings } from './state/useSettings';
+import { useLibrary } from './state/useLibrary';
+import { useDocuments } from './state/useDocuments';
+import { useBuild } from './state/useBuild';
+import { useOpenTree } from './state/useOpenTree';
+import { defaultRetrievalSettings, queryBlocker, useAsk } from './state/useAsk';
+import { useLibraryActions } from './state/useLibraryActions';
+import { useTheme } from './state/useTheme';
+import { answerEndpoint, isConfigured } from './settings';
+import { titleFor } from './state/request';
+import type { RetrievalSettings } from './state/types';
+import './app.css';
+
+type View = 'tree' | 'document';
+
 export function App() {
+  const { notices, notify, dismiss } = useNotices();
+  const { db, error: dbError } = useDatabase(notify);
+  const { settings, save: saveSettings } = useSettings(db, notify);
+  useTheme(settings.theme);
+  const library = useLibrary(db, notify);
+  const docs = useDocuments();
+  const [openId, setOpenId] = useState<string>();
+  const [version, setVersion] = useState(0);
+  const onBuilt = useCallback(
+    (treeId: string) => {
+      setOpenId(treeId);
+      setVersion((v) => v + 1);
+      docs.clear();
+      void library.refresh();
+    },
+    [docs, library],
+  );
+  const build = useBuild(db, notify, onBuilt);
+  const open = useOpenTree(db, openId, version);
+  const tree = open.tree;
+  const maxLayer = tree ? Math.max(0, ...tree.nodes.map((n) => n.layer)) : 0;
+  const ask = useAsk(tree, open.record, settings);
+  const [retrieval, setRetrieval] = useState<RetrievalSettings>(() => defaultRetrievalSettings(0));
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [inspected, setInspected] = useState<number>();
+  const [view, setView] = useState<View>('tree');
+  const [scrollLeaf, setScrollLeaf] = useState<number>();
+  const actions = useLibraryActions(db, notify, library.refresh, {
+    onOpen: setOpenId,
+    onDeleted: (id) => id === openId && setOpenId(undefined),
+    onDraft: async (draft) => {
+      await saveSettings({ ...settings, params: { ...settings.params, ...draft.params } });
+      for (const d of draft.documents) docs.addPaste(d.text, d.name ?? 'Document');
+    },
+  });
+
+  // A new tree starts with the paper's retrieval settings for its height.
+  useEffect(() => {
+    setRetrieval(defaultRetrievalSettings(maxLayer));
+    setInspected(undefined);
+    ask.reset();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when another tree opens
+  }, [tree]);
+
+  const selections: ModeSelections = useMemo(() => {
+    const out: ModeSelections = {};
+    for (const [mode, result] of Object.entries(ask.results?.results ?? {})) {
+      out[mode as RetrievalMode] = result.passages.map((p) => ({ id: p.id, layer: p.layer, score: p.score }));
+    }
+    return out;
+  }, [ask.results]);
+
+  const highlights = useMemo(() => {
+    const out: Partial<Record<RetrievalMode, number[]>> = {};
+    for (const mode of RETRIEVAL_MODES) {
+      const list = selections[mode];
+      if (list && tree) out[mode] = list.filter((s) => tree.nodes[s.id].layer === 0).map((s) => s.id);
+    }
+    return out;
+  }, [selections, tree]);
+
+  const stats = useMemo(() => (tree ? treeStats(tree) : undefined), [tree]);
+  const rootSummary = useMemo(() => {
+    if (!tree || maxLayer === 0) return undefined;
+    return tree.nodes
+      .filter((n) => n.layer === maxLayer)
+      .map((n) => n.text)
+      .join(' ');
+  }, [tree, maxLayer]);
+  const leaves = useMemo(
+    () =>
+      tree
+        ? tree.nodes.filter((n) => n.layer === 0 && n.source).map((n) => ({ id: n.id, source: n.source! }))
+        : [],
+    [tree],
+  );
+  const documentText = useCallback(
+    (docId: string) => open.documents.find((d) => d.id === docId)?.text || undefined,
+    [open.documents],
+  );
+
+  const building = build.progress?.status === 'running' || build.progress?.status === 'cancelling';
+  const canBuild = docs.ready.length > 0 && !docs.reading && !building && !!db;
+  const startBuild = () => {
+    void build.start(docs.ready, settings, titleFor(docs.ready));
+  };
+  const addToOpenTree = () => {
+    if (!openId || !open.record) return;
+    void actions.rebuildWith(openId, docs.ready, build.startRequest);
+  };
+
+  const blocker = dbError ? `Storage is unavailable: ${dbError}` : queryBlocker(tree, settings);
+  const onAsk = (question: string) =>
+    void ask
+      .ask(question, retrieval)
+      .catch((e: unknown) => actions.report('The question could not be answered', e));
+  const onCompare = (question: string) =>
+    void ask
+      .compare(question, retrieval)
+      .catch((e: unknown) => actions.report('The question could not be answered', e));
+  const openNode = (id: number) => {
+    setInspected(id);
+  };
+
   return (
-    <main>
-      <h1>Aerie</h1>
-      <p>RAPTOR tree retrieval that runs entirely in your browser.</p>
-    </main>
+    <div className="app">
+      <DropOverlay onFiles={docs.addFiles} disabled={building} />
+      <header className="app-header">
+        <div className="brand">
+          <svg aria-hidden="true" viewBox="0 0 32 32" width="28" height="28">
+            <rect width="32" height="32" rx="6" fill="var(--accent, #1f4e79)" />
+            <path d="M16 5 L27 25 H5 Z" fill="none" stroke="#fff" strokeWidth="2.5" strokeLinejoin="round" />
+            <circle cx="16" cy="5" r="2.5" fill="#f5b942" />
+          </svg>
+          <h1>Aerie</h1>
+          <span className="tagline">RAPTOR tree retrieval, entirely in your browser</span>
+        </div>
+        <div className="header-actions">
+          {tree && (
+            <span className="open-title" title={tree.title}>
+              {tree.title}
+            </span>
+          )}
+          <label className="theme-picker">
+            <span>Theme</span>
+            <select
+              value={settings.theme}
+              onChange={(e) =>
+                void saveSettings({ ...settings, theme: e.target.value as typeof settings.theme })
+              }
+            >
+              <option value="system">System</option>
+              <option value="light">Light</option>
+              <option value="dark">Dark</option>
+            </select>
+          </label>
+          <button type="button" onClick={() => setSettingsOpen(true)}>
+            Settings
+          </button>
+        </div>
+      </header>
+
+      <NoticeStack notices={notices} onDismiss={dismiss} />
+
+      <main className="workspace">
+        <aside className="left-column" aria-label="Documents and library">
+          <IngestPanel
+            documents={docs.pending}
+            onAddFiles={docs.addFiles}
+            onPaste={docs.addPaste}
+            onTrySample={() => void docs.addSample()}
+            onRemove={docs.remove}
+            disabled={building}
+          />
+          <div className="build-actions">
+            <button type="button" className="primary" disabled={!canBuild} onClick={startBuild}>
+              Build tree
+            </button>
+            {tree && open.record?.request && docs.ready.length > 0 && (
+              <button type="button" disabled={!canBuild} onClick={addToOpenTree}>
+                Add to “{tree.title}”
+              </button>
+            )}
+            <p className="build-hint">
+              {settings.summarizer.useLlm && isConfigured(settings.summarizer.endpoint)
+                ? `Summaries by ${settings.summarizer.endpoint.model}.`
+                : 'Summaries: built-in extractive summarizer (set an LLM in Settings).'}{' '}
+              Embeddings: {settings.embedding.model}.
+            </p>
+          </div>
+          {build.progress && (
+            <ProgressView
+              progress={build.progress}
+              onCancel={() => void build.cancel()}
+              onResume={() => void build.resume(build.progress!.treeId, build.progress!.title)}
+            />
+          )}
+          <LibraryPanel
+            trees={library.trees}
+            activeTreeId={openId}
+            runningTreeIds={library.running}
+            storage={library.storage}
+            onOpen={setOpenId}
+            onRename={actions.rename}
+            onDelete={actions.remove}
+            onExport={actions.exportTree}
+            onResume={(id) => void build.resume(id, library.trees.find((t) => t.id === id)?.title ?? 'Tree')}
+            onDuplicate={actions.duplicate}
+            onImport={actions.importFile}
+            onRequestPersistence={actions.persist}
+          />
+        </aside>
+
+        <section className="center-column" aria-label="Tree">
+          {tree && stats ? (
+            <>
+              <TreeStatsPanel
+                stats={stats}
+                rootSummary={rootSummary}
+                summarizer={tree.summarizer}
+                embeddingModel={tree.embedding.model}
+              />
+              <div className="view-tabs" role="tablist" aria-label="View">
+                {(['tree', 'document'] as const).map((v) => (
+                  <button
+                    key={v}
+                    type="button"
+                    role="tab"
+                    id={`tab-${v}`}
+                    aria-selected={view === v}
+                    aria-controls={`panel-${v}`}
+                    tabIndex={view === v ? 0 : -1}
+                    onClick={() => setView(v)}
+                  >
+                    {v === 'tree' ? 'Tree' : 'Document'}
+                  </button>
+                ))}
+              </div>
+              <div id="panel-tree" role="tabpanel" aria-labelledby="tab-tree" hidden={view !== 'tree'}>
+                <TreeView tree={tree} selections={selections} onOpenNode={openNode} focusNodeId={inspected} />
+                {Object.keys(selections).length > 0 && (
+                  <SelectionHistogram tree={tree} selections={selections} />
+                )}
+              </div>
+              <div
+                id="panel-document"
+                role="tabpanel"
+                aria-labelledby="tab-document"
+                hidden={view !== 'document'}
+              >
+                {open.documents.some((d) => d.text) ? (
+                  <DocumentView
+                    documents={open.documents.filter((d) => d.text)}
+                    leaves={leaves}
+                    highlights={highlights}
+                    scrollToLeafId={scrollLeaf}
+                    onOpenNode={openNode}
+                  />
+                ) : (
+                  <p className="empty">This tree was imported without its documents’ text.</p>
+                )}
+              </div>
+            </>
+          ) : (
+            <div className="welcome">
+              {open.loading ? (
+                <p>Opening the tree…</p>
+              ) : open.error ? (
+                <p role="alert">{open.error}</p>
+              ) : (
+                <>
+                  <h2>Build a RAPTOR tree from your documents</h2>
+                  <ol>
+                    <li>
+                      Drop a document anywhere on this page, or use “Add documents” (or “Try the sample”).
+                    </li>
+                    <li>Press “Build tree”. Everything runs in this browser; nothing is uploaded.</li>
+                    <li>
+                      Ask questions: compare collapsed-tree retrieval, tree traversal and plain leaf search.
+                    </li>
+                  </ol>
+                  <p>
+                    For LLM summaries and answers, set an OpenAI-compatible, Anthropic, Ollama or LM Studio
+                    endpoint in Settings. Without one, Aerie summarises extractively and shows the retrieved
+                    passages.
+                  </p>
+                </>
+              )}
+            </div>
+          )}
+        </section>
+
+        <aside className="right-column" aria-label="Ask panel">
+          <AskPanel
+            disabledReason={blocker}
+            settings={retrieval}
+            maxLayer={maxLayer}
+            onSettingsChange={setRetrieval}
+            busy={ask.busy}
+            onAsk={onAsk}
+            onCompare={onCompare}
+            onStop={ask.stop}
+            results={ask.results}
+            onOpenNode={openNode}
+            hasAnswerModel={!!answerEndpoint(settings)}
+            activeNodeId={inspected}
+          />
+          {tree && inspected !== undefined && tree.nodes[inspected] && (
+            <div className="inspector-wrap">
+              <NodeInspector
+                tree={tree}
+                nodeId={inspected}
+                documentText={documentText}
+                selections={selections}
+                onOpenNode={openNode}
+                onShowInDocument={(leafId) => {
+                  setView('document');
+                  setScrollLeaf(leafId);
+                }}
+                onClose={() => setInspected(undefined)}
+              />
+              <button
+                type="button"
+                className="find-similar"
+                onClick={() =>
+                  void ask
+                    .similarTo(inspected, retrieval)
+                    .catch((e: unknown) => actions.report('Retrieval failed', e))
+                }
+              >
+                Find similar
+              </button>
+            </div>
+          )}
+        </aside>
+      </main>
+
+      <SettingsDialog
+        open={settingsOpen}
+        settings={settings}
+        onSave={(next) => void saveSettings(next)}
+        onClose={() => setSettingsOpen(false)}
+        testConnection={actions.testConnection}
+      />
+    </div>
   );
 }

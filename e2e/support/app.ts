@@ -1,0 +1,104 @@
+/**
+ * Steps the browser journeys share: configure Aerie through its Settings dialog, add the sample, build, ask,
+ * and watch every request the page (and its workers) makes.
+ */
+import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { startFakeLlmServer, type FakeLlmServer } from '../../tests/support/llm-server';
+
+/** The API key the fake LLM server expects. */
+export const LLM_KEY = 'sk-e2e-secret-key-123';
+/** The model the fake LLM server knows. */
+export const LLM_MODEL = 'fake-model';
+
+/** Starts the FAKE LLM server (OpenAI and Anthropic protocols) on 127.0.0.1 — the only stand-in allowed. */
+export function startLlm(): Promise<FakeLlmServer> {
+  return startFakeLlmServer({ apiKey: LLM_KEY, models: [LLM_MODEL] });
+}
+
+/** Every URL requested in the context (pages and workers). */
+export function recordRequests(context: BrowserContext): string[] {
+  const urls: string[] = [];
+  context.on('request', (request) => urls.push(request.url()));
+  return urls;
+}
+
+/** Asserts that every request went to this machine (the app's origin or the fake LLM server). */
+export function expectOnlyLocalRequests(urls: string[]): void {
+  const foreign = urls.filter((u) => {
+    if (u.startsWith('data:') || u.startsWith('blob:')) return false;
+    const host = new URL(u).hostname;
+    return host !== '127.0.0.1' && host !== 'localhost';
+  });
+  expect(foreign, 'requests that left this machine').toEqual([]);
+}
+
+/** Settings for a journey: the offline model, and (optionally) the fake LLM for summaries and answers. */
+export async function configure(
+  page: Page,
+  llm?: FakeLlmServer,
+  options: { answers?: boolean } = {},
+): Promise<void> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Embedding model').selectOption(OFFLINE_MODEL_ID);
+  if (llm) {
+    const summaries = dialog.getByRole('group', { name: 'Summarization', exact: true });
+    await summaries.getByLabel('Summarize with an LLM').check();
+    await summaries.getByLabel('Endpoint URL').fill(llm.openaiBaseUrl);
+    await summaries.getByLabel('API key').fill(LLM_KEY);
+    await summaries.getByLabel('Model').fill(LLM_MODEL);
+    const answering = dialog.getByRole('group', { name: 'Answering' });
+    const same = answering.getByLabel('Same endpoint as summarization');
+    if (options.answers === false) await same.uncheck();
+    else await same.check();
+  }
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** Adds the Cinderella sample and waits until it is read. */
+export async function addSample(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Try the sample' }).click();
+  await expect(page.getByRole('region', { name: 'Documents' }).getByText('cinderella.txt')).toBeVisible();
+}
+
+/** Starts a build and waits for the tree view of the finished tree. */
+export async function buildAndWait(page: Page, timeout = 180_000): Promise<void> {
+  await page.getByRole('button', { name: 'Build tree' }).click();
+  await expect(page.getByRole('region', { name: 'Build progress' })).toBeVisible();
+  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({ timeout });
+}
+
+/** Asks a question in one mode (by its radio label) and waits for the retrieved passages. */
+export async function ask(page: Page, question: string, modeLabel?: string): Promise<void> {
+  if (modeLabel) await page.getByRole('radio', { name: modeLabel }).check();
+  await page.getByLabel('Question', { exact: true }).fill(question);
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+}
+
+/** The node ids in the tree view whose data-selected lists `mode`. */
+export async function highlighted(page: Page, mode: string): Promise<number[]> {
+  return page
+    .locator('svg[aria-label="Tree view"] [data-node-id]')
+    .evaluateAll(
+      (els, m) =>
+        els
+          .filter((el) => (el.getAttribute('data-selected') ?? '').split(' ').includes(m))
+          .map((el) => Number(el.getAttribute('data-node-id'))),
+      mode,
+    );
+}
+
+/** The node ids of the passages listed for `mode`, in rank order. */
+export async function listedPassages(page: Page, mode: string): Promise<number[]> {
+  return page
+    .locator(`[data-node-id][data-mode="${mode}"]`)
+    .evaluateAll((els) => [...new Set(els.map((el) => Number(el.getAttribute('data-node-id'))))]);
+}
+
+/** Saves a screenshot of a main state under docs/screenshots/ (reviewed by people). */
+export async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: false });
+}

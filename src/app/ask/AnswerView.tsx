@@ -1,0 +1,105 @@
+/**
+ * An answer written by the user's LLM, streaming in: its text with every citation "[n]" a button that opens
+ * the node of passage n, the model's failure when it failed (the context stays on screen below), and the
+ * tokens it used. The text is untrusted model output and is rendered as text, never as HTML. The answer box
+ * keeps a minimum height and the line under it is always there, so nothing jumps while the text arrives.
+ */
+import { useId, useMemo } from 'react';
+import type { UsageTotals } from '../../llm/usage';
+import { formatCount } from '../format';
+import { MODE_LABELS, modeColorVar } from '../modes';
+import { Notice } from '../notices/Notice';
+import type { AnswerState, RetrievedPassage } from '../state/types';
+import { citationNodeIds, nowrapCitations, splitCitations, type AnswerSegment } from './citations';
+import './ask.css';
+
+/** Props of `AnswerView`. */
+export interface AnswerViewProps {
+  answer: AnswerState;
+  /** The passages sent as context, in the order they were numbered ([1] is the first). */
+  passages: readonly RetrievedPassage[];
+  onOpenNode(id: number): void;
+}
+
+/** "1,234 prompt + 210 answer = 1,444 tokens", with a note when the server did not report some usage. */
+export function usageText(usage: UsageTotals): string {
+  const sum = `${formatCount(usage.promptTokens)} prompt + ${formatCount(usage.completionTokens)} answer = ${formatCount(usage.totalTokens)} tokens`;
+  if (usage.unreported === 0) return sum;
+  const requests = usage.unreported === 1 ? '1 request' : `${usage.unreported} requests`;
+  return `${sum} (the server did not report usage for ${requests})`;
+}
+
+/** The answer; see the module comment. */
+export function AnswerView({ answer, passages, onOpenNode }: AnswerViewProps) {
+  const headingId = useId();
+  const nodeIds = useMemo(() => citationNodeIds(passages, answer.citations), [passages, answer.citations]);
+  // Re-split from the whole text on every change: a citation cut across two streamed chunks joins up here.
+  const pieces = useMemo(() => nowrapCitations(splitCitations(answer.text, nodeIds)), [answer.text, nodeIds]);
+  const empty = answer.text.length === 0;
+
+  return (
+    <section className="answer" aria-labelledby={headingId} data-mode={answer.mode}>
+      <h3 className="answer-heading" id={headingId}>
+        Answer
+        <span className="answer-source">
+          <span className="mode-dot" style={{ background: modeColorVar(answer.mode) }} aria-hidden="true" />
+          from {MODE_LABELS[answer.mode]} context
+        </span>
+      </h3>
+      <div
+        className="answer-text"
+        aria-live="polite"
+        aria-busy={answer.streaming}
+        data-streaming={answer.streaming || undefined}
+        data-failed={answer.error !== undefined || undefined}
+      >
+        {empty && answer.streaming && <span className="ask-muted">Waiting for the model…</span>}
+        {empty && !answer.streaming && answer.error === undefined && (
+          <span className="ask-muted">The model returned no text.</span>
+        )}
+        {pieces.map((piece) =>
+          piece.kind === 'nowrap' ? (
+            <span key={piece.start} className="answer-nowrap">
+              {piece.segments.map((segment) => renderSegment(segment, onOpenNode))}
+            </span>
+          ) : (
+            renderSegment(piece, onOpenNode)
+          ),
+        )}
+        {answer.streaming && <span className="answer-caret" aria-hidden="true" />}
+      </div>
+      {answer.error !== undefined && (
+        <Notice kind="error" title="The answering model failed.">
+          <p>{answer.error}</p>
+          <p>The retrieved context is shown below.</p>
+        </Notice>
+      )}
+      {(answer.streaming || answer.usage !== undefined || answer.error === undefined) && (
+        <p className="answer-usage">
+          {answer.streaming
+            ? 'Writing…'
+            : answer.usage !== undefined
+              ? usageText(answer.usage)
+              : 'The server did not report token usage.'}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Text as text; a citation as a button that opens its passage's node. */
+function renderSegment(segment: AnswerSegment, onOpenNode: (id: number) => void) {
+  if (segment.kind === 'text') return <span key={segment.start}>{segment.text}</span>;
+  return (
+    <button
+      key={segment.start}
+      type="button"
+      className="answer-cite"
+      aria-label={`Citation ${segment.n}: open node ${segment.nodeId}`}
+      title={`Passage ${segment.n} (node ${segment.nodeId})`}
+      onClick={() => onOpenNode(segment.nodeId)}
+    >
+      {segment.text}
+    </button>
+  );
+}

@@ -1,0 +1,226 @@
+/**
+ * The progress of one build: a row per stage (a progress bar named after the stage, with "done / total
+ * unit · rate · ETA"), the LLM tokens spent, the elapsed time, and Cancel while running or the reason and
+ * Resume once it stopped. Rows have a fixed height and numbers use tabular figures, so nothing jumps as
+ * counts change.
+ */
+import { useEffect, useState } from 'react';
+import {
+  formatCount,
+  formatDecimal,
+  formatDuration,
+  formatDurationMs,
+  formatPercent,
+  formatRate,
+} from '../format';
+import type { UsageTotals } from '../../llm/usage';
+import type { BuildProgressState, StageProgress } from '../state/types';
+import type { TrackedStage } from './progress-reducer';
+import './build.css';
+
+/** Props of `ProgressView`. */
+export interface ProgressViewProps {
+  progress: BuildProgressState;
+  /** Asks the build to stop; the button then shows "Cancelling…" until the state changes. */
+  onCancel(): void;
+  /** Restarts a failed or cancelled build from its checkpoint; without it there is no Resume button. */
+  onResume?(): void;
+}
+
+/** How often the elapsed time is refreshed while the build runs. */
+const TICK_MS = 1000;
+const MS_PER_SECOND = 1000;
+/** Decimals of MB counts ("12.3 / 23.0 MB"). */
+const MB_DECIMALS = 1;
+
+const STAGE_ICONS: Record<StageProgress['status'] | 'stopped', string> = {
+  pending: '○',
+  active: '●',
+  done: '✓',
+  stopped: '■',
+};
+
+const STATUS_TEXT: Record<BuildProgressState['status'], string> = {
+  running: 'Building…',
+  cancelling: 'Cancelling…',
+  done: 'Done',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+
+function amount(value: number, unit: string): string {
+  return unit === 'MB' ? formatDecimal(value, MB_DECIMALS, MB_DECIMALS) : formatCount(value);
+}
+
+/** What a stage row says: its counts ("12 / 40 chunks") and its pace ("3.1/s · ETA 10 s"). */
+export interface StageTexts {
+  counts: string;
+  pace: string;
+}
+
+/** The counts and pace of a stage, as its row shows them. */
+export function stageTexts(stage: StageProgress): StageTexts {
+  const tracked = stage as Partial<TrackedStage>;
+  if (stage.status === 'pending') return { counts: 'Waiting', pace: '' };
+  const took = stage.status === 'done' ? stageDuration(tracked) : undefined;
+  if (stage.id === 'cluster') {
+    if (stage.status === 'done') return { counts: 'Done', pace: took ?? '' };
+    return { counts: tracked.detail ?? 'Working…', pace: '' };
+  }
+  const counts =
+    stage.total > 0
+      ? `${amount(stage.done, stage.unit)} / ${amount(stage.total, stage.unit)} ${stage.unit}`
+      : `${amount(stage.done, stage.unit)} ${stage.unit}`;
+  const pace: string[] = [];
+  // A finished stage says how long it took; its average rate would only crowd the line.
+  if (stage.ratePerSecond !== undefined && !took) {
+    pace.push(formatRate(stage.ratePerSecond, stage.unit === 'MB' ? 'MB' : ''));
+  }
+  if (took) pace.push(took);
+  else if (stage.status !== 'done' && stage.etaSeconds !== undefined) {
+    pace.push(`ETA ${formatDuration(stage.etaSeconds)}`);
+  }
+  return { counts, pace: pace.join(' · ') };
+}
+
+/** The whole line of a stage: "12 / 40 chunks · 3.1/s · ETA 10 s" (the progress bar's value text). */
+export function stageSummary(stage: StageProgress): string {
+  const { counts, pace } = stageTexts(stage);
+  return pace ? `${counts} · ${pace}` : counts;
+}
+
+function stageDuration(stage: Partial<TrackedStage>): string | undefined {
+  if (stage.firstAt === undefined || stage.lastAt === undefined || stage.lastAt <= stage.firstAt)
+    return undefined;
+  return `took ${formatDurationMs(stage.lastAt - stage.firstAt)}`;
+}
+
+/** "LLM tokens: 12,345 (prompt 10,000 + completion 2,345)" or the extractive note. */
+export function usageSummary(usage: UsageTotals): string {
+  if (usage.requests === 0) return 'No LLM calls (extractive summaries)';
+  const base =
+    `LLM tokens: ${formatCount(usage.totalTokens)} ` +
+    `(prompt ${formatCount(usage.promptTokens)} + completion ${formatCount(usage.completionTokens)})`;
+  if (usage.unreported === 0) return base;
+  return `${base}; ${formatCount(usage.unreported)} of ${formatCount(usage.requests)} responses reported no usage`;
+}
+
+function StageRow({ stage, stopped }: { stage: StageProgress; stopped: boolean }) {
+  // A stage still active when the build failed or was cancelled is shown halted, not working.
+  const state = stopped && stage.status === 'active' ? 'stopped' : stage.status;
+  const summary = stageSummary(stage);
+  const indeterminate = stage.total <= 0 || (stage.id === 'cluster' && stage.status !== 'done');
+  const fraction = indeterminate ? 0 : Math.min(1, stage.done / stage.total);
+  const valueNow = stage.unit === 'MB' ? Number(stage.done.toFixed(MB_DECIMALS)) : stage.done;
+  const valueMax = stage.unit === 'MB' ? Number(stage.total.toFixed(MB_DECIMALS)) : stage.total;
+  return (
+    <li className={`progress-stage is-${state}`}>
+      <span className="progress-stage-icon" aria-hidden="true">
+        {STAGE_ICONS[state]}
+      </span>
+      <span className="progress-stage-label">{stage.label}</span>
+      <span className="progress-stage-percent" aria-hidden="true">
+        {indeterminate ? '' : formatPercent(fraction)}
+      </span>
+      <div
+        className={`progress-bar${indeterminate ? ' is-indeterminate' : ''}`}
+        role="progressbar"
+        aria-label={stage.label}
+        aria-valuemin={0}
+        aria-valuemax={stage.total > 0 ? valueMax : undefined}
+        aria-valuenow={indeterminate ? undefined : valueNow}
+        aria-valuetext={summary}
+      >
+        <div
+          className="progress-bar-fill"
+          style={indeterminate ? undefined : { transform: `scaleX(${fraction})` }}
+        />
+      </div>
+      <span className="progress-stage-text">{summary}</span>
+    </li>
+  );
+}
+
+/** Milliseconds since the epoch, refreshed every second while `live`. */
+function useNow(live: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
+  }, [live]);
+  return now;
+}
+
+/** The build progress region; see the module comment. */
+export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps) {
+  const running = progress.status === 'running' || progress.status === 'cancelling';
+  // Which run the Cancel click was for: a resumed build (same tree, new start) gets its button back.
+  const run = `${progress.treeId}@${progress.startedAt}`;
+  const [cancelClickedFor, setCancelClickedFor] = useState<string | undefined>(undefined);
+  const now = useNow(running);
+  const cancelling =
+    progress.status === 'cancelling' || (progress.status === 'running' && cancelClickedFor === run);
+  const end = running ? Math.max(now, progress.updatedAt) : progress.updatedAt;
+  const elapsed = Math.max(0, end - progress.startedAt) / MS_PER_SECOND;
+  const stopped = progress.status === 'failed' || progress.status === 'cancelled';
+
+  return (
+    <section className={`progress-view is-${progress.status}`} aria-label="Build progress">
+      <header className="progress-header">
+        <h2 className="progress-title">{progress.title}</h2>
+        <span className={`progress-status is-${progress.status}`}>{STATUS_TEXT[progress.status]}</span>
+      </header>
+      {progress.stages.length === 0 ? (
+        <p className="progress-waiting">Starting…</p>
+      ) : (
+        <ol className="progress-stages">
+          {progress.stages.map((stage) => (
+            <StageRow key={`${stage.id}:${stage.layer ?? 0}`} stage={stage} stopped={stopped} />
+          ))}
+        </ol>
+      )}
+      <dl className="progress-facts">
+        <div>
+          <dt>Elapsed</dt>
+          <dd>{formatDuration(elapsed)}</dd>
+        </div>
+        <div>
+          <dt className="progress-sr-only">Tokens</dt>
+          <dd>{usageSummary(progress.usage)}</dd>
+        </div>
+      </dl>
+      {stopped && (
+        <p
+          className={`progress-message is-${progress.status}`}
+          role={progress.status === 'failed' ? 'alert' : 'status'}
+        >
+          {progress.message ??
+            (progress.status === 'failed'
+              ? 'The build stopped with an error.'
+              : 'The build was cancelled. Finished stages are kept; Resume continues from there.')}
+        </p>
+      )}
+      <div className="progress-actions">
+        {running && (
+          <button
+            type="button"
+            className="progress-button"
+            disabled={cancelling}
+            onClick={() => {
+              setCancelClickedFor(run);
+              onCancel();
+            }}
+          >
+            {cancelling ? 'Cancelling…' : 'Cancel'}
+          </button>
+        )}
+        {stopped && onResume && (
+          <button type="button" className="progress-button progress-button-primary" onClick={onResume}>
+            Resume
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

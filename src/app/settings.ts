@@ -1,0 +1,110 @@
+/**
+ * The user's settings: models, endpoints, build parameters, the summarisation prompt and the theme. Stored in
+ * IndexedDB (settings store, key `appSettings`); API keys never leave this browser except to their endpoint.
+ */
+import { DEFAULT_BUILD_PARAMS, type BuildParams } from '../core/types';
+import { DEFAULT_CONCURRENCY } from '../core/build';
+import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE, type LlmEndpoint } from '../llm';
+import { DEFAULT_MODEL_ID, type EmbeddingDtype } from '../models/presets';
+import type { EmbeddingDevice } from '../models/embedder';
+
+/** One endpoint as the user types it. Empty `baseUrl` or `model` means "not configured". */
+export interface EndpointSettings {
+  protocol: 'openai' | 'anthropic';
+  /** e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio). */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+}
+
+/** Build parameters the user can change (the paper's defaults, plus LLM concurrency). */
+export type BuildSettings = BuildParams & { concurrency: number };
+
+/** Everything in the Settings dialog. */
+export interface AppSettings {
+  embedding: { model: string; dtype: EmbeddingDtype; device: EmbeddingDevice };
+  /** Optional OpenAI-compatible /v1/embeddings endpoint (used when `embedding.model` starts with `openai:`). */
+  embeddingsEndpoint: EndpointSettings;
+  /** Summaries: the user's LLM when `useLlm` and configured, else the built-in extractive summariser. */
+  summarizer: { useLlm: boolean; endpoint: EndpointSettings };
+  /** Answers: the user's LLM (`sameAsSummarizer` reuses that endpoint). Without one, Aerie shows the context. */
+  answer: { sameAsSummarizer: boolean; endpoint: EndpointSettings };
+  params: BuildSettings;
+  prompt: { system: string; user: string };
+  theme: 'system' | 'light' | 'dark';
+}
+
+/** An endpoint nobody configured yet. */
+export const EMPTY_ENDPOINT: EndpointSettings = Object.freeze({
+  protocol: 'openai',
+  baseUrl: '',
+  apiKey: '',
+  model: '',
+}) as EndpointSettings;
+
+/** The paper's defaults; no LLM configured. */
+export const DEFAULT_SETTINGS: AppSettings = Object.freeze({
+  embedding: { model: DEFAULT_MODEL_ID, dtype: 'q8', device: 'auto' },
+  embeddingsEndpoint: { ...EMPTY_ENDPOINT },
+  summarizer: { useLlm: false, endpoint: { ...EMPTY_ENDPOINT } },
+  answer: { sameAsSummarizer: true, endpoint: { ...EMPTY_ENDPOINT } },
+  params: { ...DEFAULT_BUILD_PARAMS, concurrency: DEFAULT_CONCURRENCY },
+  prompt: { system: SUMMARY_SYSTEM_PROMPT, user: SUMMARY_USER_TEMPLATE },
+  theme: 'system',
+}) as AppSettings;
+
+/** True when the endpoint has what a request needs (a key is optional: local servers need none). */
+export function isConfigured(endpoint: EndpointSettings): boolean {
+  return endpoint.baseUrl.trim() !== '' && endpoint.model.trim() !== '';
+}
+
+/** The LLM client's endpoint for these settings (key omitted when empty). */
+export function toLlmEndpoint(endpoint: EndpointSettings): LlmEndpoint {
+  const out: LlmEndpoint = {
+    protocol: endpoint.protocol,
+    baseUrl: endpoint.baseUrl.trim(),
+    model: endpoint.model.trim(),
+  };
+  if (endpoint.apiKey.trim()) out.apiKey = endpoint.apiKey.trim();
+  return out;
+}
+
+/** The endpoint that writes answers, or undefined when none is configured. */
+export function answerEndpoint(settings: AppSettings): EndpointSettings | undefined {
+  const endpoint = settings.answer.sameAsSummarizer ? settings.summarizer.endpoint : settings.answer.endpoint;
+  return isConfigured(endpoint) ? endpoint : undefined;
+}
+
+/** Every configured endpoint (the storage module takes API keys from these when a build resumes). */
+export function configuredEndpoints(settings: AppSettings): LlmEndpoint[] {
+  return [settings.summarizer.endpoint, settings.answer.endpoint, settings.embeddingsEndpoint]
+    .filter(isConfigured)
+    .map(toLlmEndpoint);
+}
+
+/** Fills fields missing from stored settings (older versions) with defaults. */
+export function withDefaults(stored: Partial<AppSettings> | undefined): AppSettings {
+  const s = stored ?? {};
+  return {
+    embedding: { ...DEFAULT_SETTINGS.embedding, ...s.embedding },
+    embeddingsEndpoint: { ...EMPTY_ENDPOINT, ...s.embeddingsEndpoint },
+    summarizer: {
+      useLlm: s.summarizer?.useLlm ?? false,
+      endpoint: { ...EMPTY_ENDPOINT, ...s.summarizer?.endpoint },
+    },
+    answer: {
+      sameAsSummarizer: s.answer?.sameAsSummarizer ?? true,
+      endpoint: { ...EMPTY_ENDPOINT, ...s.answer?.endpoint },
+    },
+    params: { ...DEFAULT_SETTINGS.params, ...s.params },
+    prompt: { ...DEFAULT_SETTINGS.prompt, ...s.prompt },
+    theme: s.theme ?? 'system',
+  };
+}
+
+declare module '../storage/schema' {
+  interface SettingsMap {
+    /** Everything in the Settings dialog (API keys included: they stay in this browser). */
+    appSettings: AppSettings;
+  }
+}

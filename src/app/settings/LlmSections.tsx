@@ -1,0 +1,180 @@
+/**
+ * Settings sections for the user's endpoints: "Summarization" (LLM or the built-in extractive
+ * summariser), "Answering" (the same endpoint or another) and "Embeddings endpoint (optional)".
+ */
+import { useId } from 'react';
+import { isConfigured, type EndpointSettings } from '../settings';
+import type { SectionProps, SettingsDraft } from './draft';
+import { EndpointFields, type TestConnection } from './EndpointFields';
+
+/** Props of the endpoint sections. */
+export interface LlmSectionProps extends SectionProps {
+  testConnection: TestConnection;
+  /** This page's origin, for the Ollama hint (OLLAMA_ORIGINS). */
+  pageOrigin: string;
+}
+
+const CHAT_MODEL_EXAMPLES = 'e.g. gpt-4o-mini, llama3.2, claude-3-5-haiku-latest';
+
+function errorsOf(errorFor: SectionProps['errorFor'], prefix: string) {
+  return { baseUrl: errorFor(`${prefix}.baseUrl`), model: errorFor(`${prefix}.model`) };
+}
+
+/** Where popular servers listen, and what each needs before a web page may call it. */
+function EndpointExamples({ pageOrigin }: { pageOrigin: string }) {
+  return (
+    <div className="settings-examples settings-field-wide">
+      <p>Examples:</p>
+      <ul>
+        <li>
+          OpenAI <code>https://api.openai.com/v1</code>
+        </li>
+        <li>
+          Ollama <code>http://localhost:11434/v1</code> (start it with{' '}
+          <code>OLLAMA_ORIGINS={pageOrigin}</code>)
+        </li>
+        <li>
+          LM Studio <code>http://localhost:1234/v1</code> (enable CORS in its server settings)
+        </li>
+        <li>
+          Anthropic <code>https://api.anthropic.com</code> (protocol Anthropic)
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+function Checkbox({
+  id,
+  label,
+  checked,
+  onChange,
+  describedBy,
+}: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onChange(checked: boolean): void;
+  describedBy: string;
+}) {
+  return (
+    <div className="settings-check settings-field-wide">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}
+
+/** The "Summarization" fieldset. */
+export function SummarizationSection({
+  draft,
+  update,
+  errorFor,
+  idPrefix,
+  testConnection,
+  pageOrigin,
+}: LlmSectionProps) {
+  const noteId = useId();
+  const { useLlm, endpoint } = draft.summarizer;
+  const setSummarizer = (patch: Partial<SettingsDraft['summarizer']>) =>
+    update((d) => ({ ...d, summarizer: { ...d.summarizer, ...patch } }));
+  return (
+    <fieldset className="settings-section">
+      <legend>Summarization</legend>
+      <Checkbox
+        id={`${idPrefix}-use-llm`}
+        label="Summarize with an LLM"
+        checked={useLlm}
+        onChange={(checked) => setSummarizer({ useLlm: checked })}
+        describedBy={noteId}
+      />
+      <p id={noteId} className="settings-note settings-field-wide">
+        {useLlm
+          ? 'Each cluster is summarized by the model below (the paper used gpt-3.5-turbo). Cluster texts are sent to that endpoint.'
+          : 'Unchecked: the built-in extractive summarizer writes each summary from the cluster’s most central sentences. No LLM is called and nothing leaves the browser.'}
+      </p>
+      <EndpointFields
+        idPrefix={`${idPrefix}-summarizer`}
+        endpoint={endpoint}
+        onChange={(next) => setSummarizer({ endpoint: next })}
+        errors={errorsOf(errorFor, 'summarizer')}
+        purpose="chat"
+        testConnection={testConnection}
+        urlExamples={<EndpointExamples pageOrigin={pageOrigin} />}
+        modelPlaceholder={CHAT_MODEL_EXAMPLES}
+      />
+    </fieldset>
+  );
+}
+
+/** The "Answering" fieldset. */
+export function AnsweringSection({ draft, update, errorFor, idPrefix, testConnection }: LlmSectionProps) {
+  const noteId = useId();
+  const { sameAsSummarizer, endpoint } = draft.answer;
+  const setAnswer = (patch: Partial<SettingsDraft['answer']>) =>
+    update((d) => ({ ...d, answer: { ...d.answer, ...patch } }));
+  const effective: EndpointSettings = sameAsSummarizer ? draft.summarizer.endpoint : endpoint;
+  return (
+    <fieldset className="settings-section">
+      <legend>Answering</legend>
+      <Checkbox
+        id={`${idPrefix}-same`}
+        label="Same endpoint as summarization"
+        checked={sameAsSummarizer}
+        onChange={(checked) => setAnswer({ sameAsSummarizer: checked })}
+        describedBy={noteId}
+      />
+      <p id={noteId} className="settings-note settings-field-wide">
+        {isConfigured(effective)
+          ? 'Answers are written by this endpoint from the retrieved passages, citing them.'
+          : 'Without an endpoint, Aerie shows the retrieved passages instead of writing an answer.'}
+      </p>
+      {!sameAsSummarizer && (
+        <EndpointFields
+          idPrefix={`${idPrefix}-answer`}
+          endpoint={endpoint}
+          onChange={(next) => setAnswer({ endpoint: next })}
+          errors={errorsOf(errorFor, 'answer')}
+          purpose="chat"
+          testConnection={testConnection}
+          modelPlaceholder={CHAT_MODEL_EXAMPLES}
+        />
+      )}
+    </fieldset>
+  );
+}
+
+/** The "Embeddings endpoint (optional)" fieldset. */
+export function EmbeddingsEndpointSection({
+  draft,
+  update,
+  errorFor,
+  idPrefix,
+  testConnection,
+}: LlmSectionProps) {
+  return (
+    <fieldset className="settings-section">
+      <legend>Embeddings endpoint (optional)</legend>
+      <p className="settings-note settings-field-wide">
+        An OpenAI-compatible <code>/v1/embeddings</code> endpoint. Use it for corpora too large to embed in
+        the browser, or to ask questions of trees built with OpenAI embeddings. To build with it, choose
+        “Embeddings endpoint” as the embedding model.
+      </p>
+      <EndpointFields
+        idPrefix={`${idPrefix}-embeddings`}
+        endpoint={draft.embeddingsEndpoint}
+        onChange={(next) => update((d) => ({ ...d, embeddingsEndpoint: { ...next, protocol: 'openai' } }))}
+        errors={errorsOf(errorFor, 'embeddingsEndpoint')}
+        purpose="embeddings"
+        testConnection={testConnection}
+        modelPlaceholder="e.g. text-embedding-3-small, nomic-embed-text"
+      />
+    </fieldset>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * Shapes shared by the app's state hooks and its presentational components.
+ */
+import type { RetrievalMode } from '../modes';
+import type { UsageTotals } from '../../llm/usage';
+
+/** A document added by the user, before or while it is being read. */
+export interface PendingDocument {
+  /** Stable key within the session (list rendering, removal). */
+  key: string;
+  name: string;
+  type: 'txt' | 'md' | 'html' | 'pdf' | 'docx' | 'paste';
+  /** Bytes of the file. */
+  size: number;
+  /** Characters of extracted text (0 while reading). */
+  chars: number;
+  status: 'reading' | 'ready' | 'error';
+  /** Non-fatal notes to show (e.g. "decoded as Windows-1252"). */
+  warnings: string[];
+  /** Why it could not be read (status 'error'): a sentence the user can act on. */
+  error?: string;
+}
+
+/** Options of each retrieval mode as the Ask panel edits them. */
+export interface RetrievalSettings {
+  /** The mode "Ask" uses. */
+  mode: RetrievalMode;
+  /** Collapsed tree: token budget of the context (paper: 2,000). */
+  collapsedMaxTokens: number;
+  /** Tree traversal: nodes kept per layer (paper: top-k). */
+  traversalTopK: number;
+  /** Tree traversal: the layer to start from (default the top layer). */
+  traversalStartLayer: number;
+  /** Tree traversal: how many layers to descend, start layer included (default down to the leaves). */
+  traversalLayers: number;
+  /** Leaves only: token budget of the context. */
+  leavesMaxTokens: number;
+}
+
+/** One retrieved passage as the UI shows it. */
+export interface RetrievedPassage {
+  id: number;
+  layer: number;
+  score: number;
+  tokens: number;
+  text: string;
+}
+
+/** What one mode retrieved for the question. */
+export interface ModeResult {
+  mode: RetrievalMode;
+  passages: RetrievedPassage[];
+  /** Sum of the passages' tokens. */
+  tokens: number;
+}
+
+/** An answer written by the user's LLM, streamed in. */
+export interface AnswerState {
+  /** The mode whose passages were the context. */
+  mode: RetrievalMode;
+  text: string;
+  streaming: boolean;
+  /** Citations found in the text: passage number n (1-based, as written "[n]") → node id. */
+  citations: { n: number; nodeId: number }[];
+  /** Set when the LLM failed; the retrieved context is still shown. */
+  error?: string;
+  usage?: UsageTotals;
+}
+
+/** The results of the last question. */
+export interface AskResults {
+  question: string;
+  /** One entry per mode that ran ("Ask": one; "Compare modes": all three). */
+  results: Partial<Record<RetrievalMode, ModeResult>>;
+  answer?: AnswerState;
+}
+
+/** One stage of the build as the progress view shows it. */
+export interface StageProgress {
+  id: 'model-load' | 'chunk' | 'embed-leaves' | 'cluster' | 'summarize' | 'embed-summaries';
+  /** e.g. "Summarizing layer 2". */
+  label: string;
+  /** Layer for per-layer stages. */
+  layer?: number;
+  done: number;
+  total: number;
+  /** Unit of done/total, e.g. "chunks", "clusters", "MB". */
+  unit: string;
+  status: 'pending' | 'active' | 'done';
+  /** Items per second over the stage so far (undefined until measurable). */
+  ratePerSecond?: number;
+  /** Estimated seconds left in this stage (undefined until measurable). */
+  etaSeconds?: number;
+}
+
+/** The whole progress view. */
+export interface BuildProgressState {
+  treeId: string;
+  title: string;
+  /** Stages in the order they started. */
+  stages: StageProgress[];
+  /** LLM tokens spent by this build so far. */
+  usage: UsageTotals;
+  startedAt: number;
+  /** Milliseconds since the epoch of the latest event. */
+  updatedAt: number;
+  status: 'running' | 'cancelling' | 'done' | 'cancelled' | 'failed';
+  /** A sentence the user can act on when the build failed or was paused. */
+  message?: string;
+}

@@ -1,0 +1,181 @@
+/**
+ * Runs a build in the build worker and follows its progress; cancels, resumes, and falls back to the
+ * built-in offline model (saying so) when the model hub cannot be reached.
+ */
+import { proxy } from 'comlink';
+import { useCallback, useRef, useState } from 'react';
+import { buildWorker, embedWorker, terminateBuildWorker } from '../../client/workers';
+import { AbortError } from '../../core/abort';
+import type { IngestedDocument } from '../../ingest';
+import { UsageAccumulator } from '../../llm/usage';
+import type { ModelLoadProgress } from '../../models/embedder';
+import { OFFLINE_MODEL_ID } from '../../models/presets';
+import type { BuildRequest, PipelineProgress } from '../../pipeline/types';
+import { markBuildStopped, type AerieDb } from '../../storage';
+import { initialProgress, reduceProgress } from '../build/progress-reducer';
+import type { AppSettings } from '../settings';
+import { randomId } from './ids';
+import { errorCode, errorMessage, isCancel } from './messages';
+import { buildRequestOf, embeddingChoiceOf } from './request';
+import type { BuildProgressState } from './types';
+import { announceLibraryChange } from './useLibrary';
+import type { NoticeInput } from './useNotices';
+
+/** After asking the worker to cancel, how long to wait before terminating it (a long synchronous step). */
+const CANCEL_GRACE_MS = 3000;
+
+/** Build state and actions. `onBuilt` receives the id of each finished tree. */
+export function useBuild(
+  db: AerieDb | undefined,
+  notify: (n: NoticeInput) => void,
+  onBuilt: (treeId: string) => void,
+) {
+  const [progress, setProgress] = useState<BuildProgressState>();
+  const current = useRef<string | undefined>(undefined);
+
+  const onEvent = useCallback((p: PipelineProgress) => {
+    setProgress((state) => (state && state.treeId === current.current ? reduceProgress(state, p) : state));
+  }, []);
+
+  const modelEvent = useCallback(
+    (p: ModelLoadProgress) =>
+      onEvent({
+        event: { stage: 'model-load', ...p },
+        usage: new UsageAccumulator().snapshot(),
+        at: Date.now(),
+      }),
+    [onEvent],
+  );
+
+  /** Loads the browser model first, so an unreachable hub can fall back to the offline model before building. */
+  const prepareEmbedding = useCallback(
+    async (settings: AppSettings) => {
+      const choice = embeddingChoiceOf(settings);
+      if (choice.kind !== 'browser') return choice;
+      try {
+        await embedWorker().load(choice, proxy(modelEvent));
+        return choice;
+      } catch (error) {
+        if (errorCode(error) !== 'HUB_UNREACHABLE' || choice.model === OFFLINE_MODEL_ID) throw error;
+        notify({
+          kind: 'warning',
+          key: 'model-fallback',
+          title: 'Using the built-in offline model',
+          body:
+            `The model hub could not be reached to download ${choice.model}, so this tree is built with the ` +
+            'offline GloVe model (weaker, but it works without a network). Check the connection and build again ' +
+            'to use the SBERT model.',
+        });
+        const offline = { ...choice, model: OFFLINE_MODEL_ID, dtype: 'q8' as const };
+        await embedWorker().load(offline, proxy(modelEvent));
+        return offline;
+      }
+    },
+    [modelEvent, notify],
+  );
+
+  const run = useCallback(
+    async (treeId: string, title: string, start: () => Promise<unknown>) => {
+      current.current = treeId;
+      setProgress(initialProgress(treeId, title, Date.now()));
+      try {
+        await start();
+        setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'done' } : s));
+        onBuilt(treeId);
+      } catch (error) {
+        const cancelled = isCancel(error);
+        setProgress((s) =>
+          s && s.treeId === treeId
+            ? {
+                ...s,
+                status: cancelled ? 'cancelled' : 'failed',
+                message: cancelled
+                  ? 'Build paused. Everything finished so far is kept: resume to continue.'
+                  : `${errorMessage(error)} Everything finished so far is kept: resume when the problem is fixed.`,
+              }
+            : s,
+        );
+      } finally {
+        announceLibraryChange();
+      }
+    },
+    [onBuilt],
+  );
+
+  const start = useCallback(
+    async (documents: IngestedDocument[], settings: AppSettings, title: string, treeId = randomId('t')) => {
+      await run(treeId, title, async () => {
+        const embedding = await prepareEmbedding(settings);
+        const request: BuildRequest = buildRequestOf(treeId, title, documents, settings, embedding);
+        const files = documents.map((d) => ({ type: mimeOf(d.type), size: d.size }));
+        const worker = await buildWorker();
+        return worker.build(request, files, proxy(onEvent));
+      });
+      return treeId;
+    },
+    [run, prepareEmbedding, onEvent],
+  );
+
+  /** Builds from an explicit request (e.g. an open tree's documents plus new ones, with that tree's settings). */
+  const startRequest = useCallback(
+    async (request: BuildRequest, files: { type: string; size: number }[]) => {
+      await run(request.buildId, request.title, async () => {
+        if (request.embedding.kind === 'browser')
+          await embedWorker().load(request.embedding, proxy(modelEvent));
+        return (await buildWorker()).build(request, files, proxy(onEvent));
+      });
+      return request.buildId;
+    },
+    [run, modelEvent, onEvent],
+  );
+
+  const resume = useCallback(
+    async (treeId: string, title: string) => {
+      await run(treeId, title, async () => (await buildWorker()).resume(treeId, proxy(onEvent)));
+    },
+    [run, onEvent],
+  );
+
+  const cancel = useCallback(async () => {
+    const treeId = current.current;
+    if (!treeId) return;
+    setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'cancelling' } : s));
+    const worker = await buildWorker();
+    void worker.cancel(treeId);
+    // A cancel reaches the worker between steps; if a long step holds it, end the worker instead.
+    setTimeout(() => {
+      setProgress((s) => {
+        if (!s || s.treeId !== treeId || s.status !== 'cancelling') return s;
+        terminateBuildWorker();
+        if (db) void markBuildStopped(db, treeId, new AbortError()).finally(announceLibraryChange);
+        return {
+          ...s,
+          status: 'cancelled',
+          message: 'Build paused. Everything finished so far is kept: resume to continue.',
+        };
+      });
+    }, CANCEL_GRACE_MS);
+  }, [db]);
+
+  const clear = useCallback(() => {
+    current.current = undefined;
+    setProgress(undefined);
+  }, []);
+
+  return { progress, start, startRequest, resume, cancel, clear };
+}
+
+function mimeOf(type: IngestedDocument['type']): string {
+  switch (type) {
+    case 'pdf':
+      return 'application/pdf';
+    case 'docx':
+      return 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    case 'html':
+      return 'text/html';
+    case 'md':
+      return 'text/markdown';
+    default:
+      return 'text/plain';
+  }
+}

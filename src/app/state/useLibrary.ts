@@ -1,0 +1,79 @@
+/**
+ * The library: every stored tree, which builds are alive (in this tab or another, via Web Locks), and the
+ * storage quota. Other tabs' changes arrive over a BroadcastChannel.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import {
+  estimateStorage,
+  isStoragePersisted,
+  listTrees,
+  type AerieDb,
+  type TreeSummary,
+} from '../../storage';
+import { errorMessage } from './messages';
+import type { NoticeInput } from './useNotices';
+
+const CHANNEL = 'aerie-library';
+const LOCK_PREFIX = 'aerie-build:';
+
+/** Tells other tabs that the library changed. */
+export function announceLibraryChange(): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.postMessage('changed');
+  channel.close();
+}
+
+async function liveBuilds(): Promise<string[]> {
+  const locks = navigator.locks;
+  if (!locks?.query) return [];
+  const snapshot = await locks.query();
+  return (snapshot.held ?? [])
+    .map((l) => l.name ?? '')
+    .filter((name) => name.startsWith(LOCK_PREFIX))
+    .map((name) => name.slice(LOCK_PREFIX.length));
+}
+
+/** Library rows, live build ids and storage usage, with a refresh function. */
+export function useLibrary(db: AerieDb | undefined, notify: (n: NoticeInput) => void) {
+  const [trees, setTrees] = useState<TreeSummary[]>([]);
+  const [running, setRunning] = useState<string[]>([]);
+  const [storage, setStorage] = useState<{ usage: number; quota: number; persisted: boolean }>();
+
+  const refresh = useCallback(async () => {
+    if (!db) return;
+    try {
+      const [list, live, usage, persisted] = await Promise.all([
+        listTrees(db),
+        liveBuilds(),
+        estimateStorage(),
+        isStoragePersisted(),
+      ]);
+      setTrees(list);
+      setRunning(live);
+      if (usage) setStorage({ usage: usage.usage, quota: usage.quota, persisted: persisted ?? false });
+    } catch (error) {
+      notify({
+        kind: 'error',
+        title: 'The library could not be read',
+        body: errorMessage(error),
+        key: 'library',
+      });
+    }
+  }, [db, notify]);
+
+  useEffect(() => {
+    void refresh();
+    if (typeof BroadcastChannel === 'undefined') return;
+    const channel = new BroadcastChannel(CHANNEL);
+    channel.onmessage = () => void refresh();
+    const onFocus = () => void refresh();
+    window.addEventListener('focus', onFocus);
+    return () => {
+      channel.close();
+      window.removeEventListener('focus', onFocus);
+    };
+  }, [refresh]);
+
+  return { trees, running, storage, refresh };
+}

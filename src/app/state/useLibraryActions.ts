@@ -1,0 +1,223 @@
+/**
+ * What the library's buttons do: rename, delete, export, import, duplicate settings, add documents to a tree,
+ * ask for persistent storage, test an endpoint. Every failure becomes a notice; nothing else breaks.
+ */
+import { useCallback } from 'react';
+import type { IngestedDocument } from '../../ingest';
+import { testConnection as testLlm } from '../../llm';
+import type { BuildRequest } from '../../pipeline/types';
+import {
+  checkImportSize,
+  deleteTree,
+  duplicateTreeSettings,
+  exportTree,
+  getTree,
+  importTree,
+  renameTree,
+  requestPersistence,
+  type AerieDb,
+  type BuildDraft,
+} from '../../storage';
+import { toLlmEndpoint, isConfigured, type EndpointSettings } from '../settings';
+import { randomId } from './ids';
+import { errorMessage } from './messages';
+import { toBuildDocuments } from './request';
+import { announceLibraryChange } from './useLibrary';
+import type { NoticeInput } from './useNotices';
+
+/** What the actions tell the app. */
+export interface LibraryCallbacks {
+  onOpen(treeId: string): void;
+  onDeleted(treeId: string): void;
+  /** A tree's settings and stored documents, to start a new build with. */
+  onDraft(draft: BuildDraft): Promise<void> | void;
+}
+
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** A safe file name from a tree title. */
+export function exportFileName(title: string): string {
+  const base =
+    title
+      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 80) || 'tree';
+  return `${base}.raptor.json`;
+}
+
+/** The actions, bound to the database. */
+export function useLibraryActions(
+  db: AerieDb | undefined,
+  notify: (n: NoticeInput) => void,
+  refresh: () => Promise<void>,
+  callbacks: LibraryCallbacks,
+) {
+  const report = useCallback(
+    (title: string, error: unknown) => notify({ kind: 'error', title, body: errorMessage(error) }),
+    [notify],
+  );
+  const changed = useCallback(async () => {
+    announceLibraryChange();
+    await refresh();
+  }, [refresh]);
+
+  const rename = useCallback(
+    (id: string, title: string) => {
+      if (!db) return;
+      renameTree(db, id, title).then(changed, (e: unknown) => report('The tree could not be renamed', e));
+    },
+    [db, changed, report],
+  );
+
+  const remove = useCallback(
+    (id: string) => {
+      if (!db) return;
+      deleteTree(db, id).then(
+        async () => {
+          callbacks.onDeleted(id);
+          await changed();
+        },
+        (e: unknown) => report('The tree could not be deleted', e),
+      );
+    },
+    [db, changed, report, callbacks],
+  );
+
+  const exportOne = useCallback(
+    (id: string) => {
+      if (!db) return;
+      Promise.all([getTree(db, id), exportTree(db, id)]).then(
+        ([record, json]) => download(exportFileName(record?.title ?? 'tree'), json),
+        (e: unknown) => report('The tree could not be exported', e),
+      );
+    },
+    [db, report],
+  );
+
+  const importFile = useCallback(
+    (file: File) => {
+      if (!db) return;
+      (async () => {
+        checkImportSize(file.size);
+        const id = await importTree(db, await file.text(), {
+          title: file.name.replace(/\.raptor\.json$|\.json$/i, ''),
+        });
+        await changed();
+        callbacks.onOpen(id);
+        notify({ kind: 'success', title: `Imported “${file.name}”` });
+      })().catch((e: unknown) => report(`“${file.name}” could not be imported`, e));
+    },
+    [db, changed, callbacks, notify, report],
+  );
+
+  const duplicate = useCallback(
+    (id: string) => {
+      if (!db) return;
+      duplicateTreeSettings(db, id).then(
+        async (draft) => {
+          await callbacks.onDraft(draft);
+          const missing = draft.missingDocuments.map((d) => d.name).join(', ');
+          notify({
+            kind: 'info',
+            title: `Settings of “${draft.title}” copied into a new build`,
+            body: missing ? `Add these documents again (their text is not stored): ${missing}.` : undefined,
+          });
+        },
+        (e: unknown) => report('The settings could not be copied', e),
+      );
+    },
+    [db, callbacks, notify, report],
+  );
+
+  /**
+   * Builds the open tree again with its own settings and documents plus `added`, then replaces it: the
+   * cached embeddings and summaries make only new or changed clusters cost LLM calls.
+   */
+  const rebuildWith = useCallback(
+    async (
+      treeId: string,
+      added: readonly IngestedDocument[],
+      startRequest: (request: BuildRequest, files: { type: string; size: number }[]) => Promise<string>,
+    ) => {
+      if (!db) return;
+      try {
+        const draft = await duplicateTreeSettings(db, treeId);
+        if (!draft.embedding || !draft.summarizer)
+          throw new Error('An imported tree cannot be rebuilt; start a new build.');
+        const newDocs = toBuildDocuments(added).map((d, i) => ({
+          ...d,
+          id: `d${draft.documents.length + i + 1}`,
+        }));
+        const request: BuildRequest = {
+          buildId: randomId('t'),
+          title: draft.title,
+          documents: [...draft.documents, ...newDocs],
+          params: draft.params,
+          embedding: draft.embedding,
+          summarizer: draft.summarizer,
+        };
+        const files = request.documents.map((d) => ({ type: 'text/plain', size: d.text.length }));
+        const newId = await startRequest(request, files);
+        const record = await getTree(db, newId);
+        if (record?.status === 'ready') {
+          await deleteTree(db, treeId);
+          await changed();
+        }
+      } catch (e) {
+        report('The documents could not be added', e);
+      }
+    },
+    [db, changed, report],
+  );
+
+  const persist = useCallback(() => {
+    requestPersistence().then(
+      (granted) =>
+        notify(
+          granted
+            ? { kind: 'success', title: 'Your trees will be kept on this device' }
+            : {
+                kind: 'warning',
+                title: 'The browser did not grant persistent storage',
+                body: 'It may still keep your data; bookmarking the page or installing it often helps.',
+              },
+        ),
+      (e: unknown) => report('Persistent storage could not be requested', e),
+    );
+    void refresh();
+  }, [notify, report, refresh]);
+
+  const testConnection = useCallback(async (endpoint: EndpointSettings) => {
+    if (!isConfigured(endpoint))
+      return { ok: false as const, message: 'Enter the endpoint URL and the model first.' };
+    try {
+      const result = await testLlm(toLlmEndpoint(endpoint));
+      return { ok: true as const, model: result.model, latencyMs: result.latencyMs };
+    } catch (e) {
+      return { ok: false as const, message: errorMessage(e) };
+    }
+  }, []);
+
+  return {
+    rename,
+    remove,
+    exportTree: exportOne,
+    importFile,
+    duplicate,
+    rebuildWith,
+    persist,
+    testConnection,
+    report,
+  };
+}

@@ -1,0 +1,56 @@
+/** The tree the user opened: its nodes and embeddings, its record, and the text of its documents. */
+import { useEffect, useState } from 'react';
+import type { RaptorTree } from '../../core/types';
+import { getDocuments, getTree, loadTree, type AerieDb } from '../../storage';
+import type { TreeRecord } from '../../storage/schema';
+import { errorMessage } from './messages';
+
+/** A document of the open tree with its text ('' when the tree was imported without texts). */
+export interface OpenDocument {
+  id: string;
+  name: string;
+  text: string;
+}
+
+/** The open tree, loaded from storage whenever `treeId` (or `version`, after a rebuild) changes. */
+export function useOpenTree(db: AerieDb | undefined, treeId: string | undefined, version = 0) {
+  const [state, setState] = useState<{
+    tree?: RaptorTree;
+    record?: TreeRecord;
+    documents: OpenDocument[];
+    loading: boolean;
+    error?: string;
+  }>({ documents: [], loading: false });
+
+  useEffect(() => {
+    if (!db || !treeId) {
+      setState({ documents: [], loading: false });
+      return;
+    }
+    let live = true;
+    setState((s) => ({ ...s, loading: true, error: undefined }));
+    (async () => {
+      const record = await getTree(db, treeId);
+      if (!record) throw new Error('This tree no longer exists (it may have been deleted in another tab).');
+      if (record.status !== 'ready') return { record, documents: [] as OpenDocument[] };
+      const tree = await loadTree(db, treeId);
+      const ids = record.documents.map((d) => d.documentId ?? '');
+      const texts = await getDocuments(db, ids.filter(Boolean));
+      const byId = new Map(texts.filter((t) => t).map((t) => [t!.id, t!.text]));
+      const documents = record.documents.map((d) => ({
+        id: d.id,
+        name: d.name,
+        text: (d.documentId && byId.get(d.documentId)) || '',
+      }));
+      return { tree, record, documents };
+    })().then(
+      (loaded) => live && setState({ ...loaded, loading: false }),
+      (error: unknown) => live && setState({ documents: [], loading: false, error: errorMessage(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [db, treeId, version]);
+
+  return state;
+}

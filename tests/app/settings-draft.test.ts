@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings';
+import {
+  CUSTOM_MODEL_CHOICE,
+  defaultParamsText,
+  draftErrors,
+  draftFromSettings,
+  ENDPOINT_MODEL_CHOICE,
+  endpointUrlError,
+  PARAM_FIELDS,
+  paramError,
+  validateDraft,
+  type SettingsDraft,
+} from '../../src/app/settings/draft';
+import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';
+import { OFFLINE_MODEL_ID } from '../../src/models/presets';
+
+const field = (key: string) => {
+  const found = PARAM_FIELDS.find((f) => f.key === key);
+  if (!found) throw new Error(key);
+  return found;
+};
+
+function saved(draft: SettingsDraft): AppSettings {
+  const result = validateDraft(draft);
+  if (!result.ok) throw new Error(`invalid draft: ${JSON.stringify(result.errors)}`);
+  return result.settings;
+}
+
+const LOCAL_LLM = {
+  protocol: 'openai' as const,
+  baseUrl: 'http://localhost:11434/v1',
+  apiKey: '',
+  model: 'llama3.2',
+};
+
+describe('settings draft', () => {
+  it('round-trips the default settings unchanged', () => {
+    expect(saved(draftFromSettings(DEFAULT_SETTINGS))).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('round-trips configured endpoints, a custom model and changed parameters', () => {
+    const settings: AppSettings = {
+      ...DEFAULT_SETTINGS,
+      embedding: { model: 'Xenova/bge-small-en-v1.5', dtype: 'fp32', device: 'wasm' },
+      summarizer: { useLlm: true, endpoint: { ...LOCAL_LLM } },
+      answer: {
+        sameAsSummarizer: false,
+        endpoint: {
+          protocol: 'anthropic',
+          baseUrl: 'https://api.anthropic.com',
+          apiKey: 'sk-ant-x',
+          model: 'claude',
+        },
+      },
+      params: { ...DEFAULT_SETTINGS.params, chunkTokens: 200, clusterThreshold: 0.25, seed: 7 },
+      theme: 'dark',
+    };
+    const draft = draftFromSettings(settings);
+    expect(draft.embedding.choice).toBe(CUSTOM_MODEL_CHOICE);
+    expect(draft.embedding.customId).toBe('Xenova/bge-small-en-v1.5');
+    expect(draft.params.clusterThreshold).toBe('0.25');
+    expect(saved(draft)).toEqual(settings);
+  });
+
+  it('maps preset and endpoint models to their choices', () => {
+    const offline = draftFromSettings({
+      ...DEFAULT_SETTINGS,
+      embedding: { ...DEFAULT_SETTINGS.embedding, model: OFFLINE_MODEL_ID },
+    });
+    expect(offline.embedding.choice).toBe(OFFLINE_MODEL_ID);
+    const endpoint = draftFromSettings({
+      ...DEFAULT_SETTINGS,
+      embedding: { ...DEFAULT_SETTINGS.embedding, model: 'openai:text-embedding-3-small' },
+      embeddingsEndpoint: {
+        protocol: 'openai',
+        baseUrl: 'https://api.openai.com/v1',
+        apiKey: 'k',
+        model: 'text-embedding-3-small',
+      },
+    });
+    expect(endpoint.embedding.choice).toBe(ENDPOINT_MODEL_CHOICE);
+    expect(saved(endpoint).embedding.model).toBe('openai:text-embedding-3-small');
+  });
+
+  it('names the endpoint model from the embeddings endpoint’s model field', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    draft.embedding.choice = ENDPOINT_MODEL_CHOICE;
+    draft.embeddingsEndpoint = { ...LOCAL_LLM, protocol: 'anthropic', model: ' nomic-embed-text ' };
+    const settings = saved(draft);
+    expect(settings.embedding.model).toBe('openai:nomic-embed-text');
+    // Embeddings endpoints are OpenAI-compatible only.
+    expect(settings.embeddingsEndpoint.protocol).toBe('openai');
+  });
+
+  it('trims endpoint fields when saving', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    draft.summarizer = {
+      useLlm: true,
+      endpoint: {
+        protocol: 'openai',
+        baseUrl: ' http://localhost:1234/v1 ',
+        apiKey: ' key ',
+        model: ' qwen ',
+      },
+    };
+    expect(saved(draft).summarizer.endpoint).toEqual({
+      protocol: 'openai',
+      baseUrl: 'http://localhost:1234/v1',
+      apiKey: 'key',
+      model: 'qwen',
+    });
+  });
+
+  it('resets parameters to the paper’s values', () => {
+    const text = defaultParamsText();
+    expect(text.chunkTokens).toBe(String(DEFAULT_BUILD_PARAMS.chunkTokens));
+    expect(text.clusterThreshold).toBe('0.1');
+    expect(text.maxClusterTokens).toBe('3500');
+    expect(text.seed).toBe('224');
+  });
+});
+
+describe('parameter validation', () => {
+  it('wants whole numbers of at least 1 for counts', () => {
+    const chunk = field('chunkTokens');
+    expect(paramError(chunk, '100')).toBeUndefined();
+    expect(paramError(chunk, ' 1 ')).toBeUndefined();
+    expect(paramError(chunk, '0')).toBe('Enter 1 or more.');
+    expect(paramError(chunk, '-5')).toBe('Enter 1 or more.');
+    expect(paramError(chunk, '2.5')).toBe('Enter a whole number.');
+    expect(paramError(chunk, '')).toBe('Enter a number.');
+    expect(paramError(chunk, 'abc')).toBe('Enter a number.');
+  });
+
+  it('keeps the membership threshold strictly between 0 and 1', () => {
+    const threshold = field('clusterThreshold');
+    expect(paramError(threshold, '0.1')).toBeUndefined();
+    expect(paramError(threshold, '0.999')).toBeUndefined();
+    for (const bad of ['0', '1', '1.5', '-0.1']) {
+      expect(paramError(threshold, bad)).toBe('Enter a number between 0 and 1, both excluded.');
+    }
+  });
+
+  it('caps concurrency and accepts a zero seed', () => {
+    expect(paramError(field('concurrency'), '65')).toBe('Enter 64 or less.');
+    expect(paramError(field('concurrency'), '64')).toBeUndefined();
+    expect(paramError(field('seed'), '0')).toBeUndefined();
+    expect(paramError(field('seed'), '-1')).toBe('Enter 0 or more.');
+  });
+
+  it('reports every invalid parameter of a draft under its key, and refuses to save it', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    draft.params = { ...draft.params, chunkTokens: '0', clusterThreshold: '1' };
+    const result = validateDraft(draft);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(Object.keys(result.errors).sort()).toEqual(['params.chunkTokens', 'params.clusterThreshold']);
+    }
+  });
+});
+
+describe('prompt validation', () => {
+  it('requires {context} in the user prompt and a system prompt', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    draft.prompt = { system: '  ', user: 'Summarize this: {text}' };
+    const errors = draftErrors(draft);
+    expect(errors['prompt.user']).toMatch(/\{context\}/);
+    expect(errors['prompt.system']).toBe('Enter a system prompt.');
+  });
+});
+
+describe('endpoint validation', () => {
+  it('accepts http and https URLs and rejects others', () => {
+    expect(endpointUrlError('')).toBeUndefined();
+    expect(endpointUrlError('https://api.openai.com/v1')).toBeUndefined();
+    expect(endpointUrlError('http://localhost:11434/v1')).toBeUndefined();
+    expect(endpointUrlError('localhost:11434')).toBeDefined();
+    expect(endpointUrlError('api.openai.com/v1')).toMatch(/full URL/);
+    expect(endpointUrlError('ftp://example.com')).toMatch(/http/);
+  });
+
+  it('refuses credentials in the URL', () => {
+    expect(endpointUrlError('https://user:secret@example.com/v1')).toMatch(/API key/);
+  });
+
+  it('requires the summarization endpoint only when summarizing with an LLM', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    expect(draftErrors(draft)).toEqual({});
+    draft.summarizer.useLlm = true;
+    const errors = draftErrors(draft);
+    expect(Object.keys(errors).sort()).toEqual(['summarizer.baseUrl', 'summarizer.model']);
+    draft.summarizer.endpoint = { ...LOCAL_LLM };
+    expect(draftErrors(draft)).toEqual({});
+  });
+
+  it('lets the answer endpoint be blank but not half filled', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    draft.answer.sameAsSummarizer = false;
+    expect(draftErrors(draft)).toEqual({});
+    draft.answer.endpoint = { ...draft.answer.endpoint, baseUrl: 'https://api.openai.com/v1' };
+    expect(Object.keys(draftErrors(draft))).toEqual(['answer.model']);
+  });
+
+  it('requires the embeddings endpoint when the embedding model is the endpoint', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    draft.embedding.choice = ENDPOINT_MODEL_CHOICE;
+    expect(Object.keys(draftErrors(draft)).sort()).toEqual([
+      'embeddingsEndpoint.baseUrl',
+      'embeddingsEndpoint.model',
+    ]);
+  });
+
+  it('while editing, flags wrong values but not required fields still empty', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    draft.summarizer.useLlm = true;
+    draft.embedding.choice = CUSTOM_MODEL_CHOICE;
+    expect(draftErrors(draft, false)).toEqual({});
+    draft.summarizer.endpoint.baseUrl = 'not a url';
+    draft.embedding.customId = 'has space';
+    expect(Object.keys(draftErrors(draft, false)).sort()).toEqual([
+      'embedding.customId',
+      'summarizer.baseUrl',
+    ]);
+  });
+
+  it('requires a custom model id without spaces', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    draft.embedding.choice = CUSTOM_MODEL_CHOICE;
+    expect(draftErrors(draft)['embedding.customId']).toMatch(/Hugging Face model id/);
+    draft.embedding.customId = 'openai:text-embedding-3-small';
+    expect(draftErrors(draft)['embedding.customId']).toMatch(/Embeddings endpoint/);
+    draft.embedding.customId = 'Xenova/gte-small';
+    expect(saved(draft).embedding.model).toBe('Xenova/gte-small');
+  });
+});
