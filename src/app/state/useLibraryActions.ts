@@ -49,6 +49,7 @@ function download(name: string, text: string): void {
 export function exportFileName(title: string): string {
   const base =
     title
+      // eslint-disable-next-line no-control-regex -- control characters are not allowed in file names
       .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
       .replace(/\s+/g, ' ')
       .trim()
