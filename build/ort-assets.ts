@@ -39,7 +39,13 @@ export function ortAssets(): Plugin {
         res.end(readFileSync(path.join(dir, name)));
       });
     },
-    generateBundle() {
+    generateBundle(_options, bundle) {
+      // onnxruntime-web's `new URL('…asyncify.wasm', import.meta.url)` makes the bundler emit a hashed 27 MB copy
+      // that is never loaded (wasmPaths points at ort/): drop it.
+      for (const fileName of Object.keys(bundle)) {
+        if (/(^|\/)ort-wasm-simd-threaded[^/]*\.wasm$/.test(fileName) && !fileName.startsWith('ort/'))
+          delete bundle[fileName];
+      }
       for (const name of ORT_FILES) {
         this.emitFile({ type: 'asset', fileName: `ort/${name}`, source: readFileSync(path.join(dir, name)) });
       }

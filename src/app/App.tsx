@@ -2,7 +2,7 @@
  * The app shell: lays out the panels and connects them to the state hooks. Orchestration lives in the hooks
  * (src/app/state) and the workers; this component only renders and forwards.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { treeStats } from '../core/stats';
 import { RETRIEVAL_MODES, type ModeSelections, type RetrievalMode } from './modes';
 import { DocumentView } from './document/DocumentView';
@@ -32,7 +32,9 @@ import { titleFor } from './state/request';
 import type { RetrievalSettings } from './state/types';
 import './app.css';
 
-type View = 'tree' | 'document';
+type View = 'tree' | 'document' | 'stats';
+
+const VIEW_LABELS: Record<View, string> = { tree: 'Tree', document: 'Document', stats: 'Statistics' };
 
 export function App() {
   const { notices, notify, dismiss } = useNotices();
@@ -135,6 +137,25 @@ export function App() {
     void ask
       .compare(question, retrieval)
       .catch((e: unknown) => actions.report('The question could not be answered', e));
+  // The ARIA tabs pattern: arrow keys move between tabs (and select them), Home/End go to the ends.
+  const onTabKey = (event: KeyboardEvent) => {
+    const order = Object.keys(VIEW_LABELS) as View[];
+    const at = order.indexOf(view);
+    const next =
+      event.key === 'ArrowRight'
+        ? order[(at + 1) % order.length]
+        : event.key === 'ArrowLeft'
+          ? order[(at + order.length - 1) % order.length]
+          : event.key === 'Home'
+            ? order[0]
+            : event.key === 'End'
+              ? order[order.length - 1]
+              : undefined;
+    if (!next) return;
+    event.preventDefault();
+    setView(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  };
   const openNode = (id: number) => {
     setInspected(id);
   };
@@ -231,14 +252,13 @@ export function App() {
         <section className="center-column" aria-label="Tree">
           {tree && stats ? (
             <>
-              <TreeStatsPanel
-                stats={stats}
-                rootSummary={rootSummary}
-                summarizer={tree.summarizer}
-                embeddingModel={tree.embedding.model}
-              />
-              <div className="view-tabs" role="tablist" aria-label="View">
-                {(['tree', 'document'] as const).map((v) => (
+              {rootSummary && (
+                <p className="root-line" title={rootSummary}>
+                  <strong>Root layer:</strong> {rootSummary}
+                </p>
+              )}
+              <div className="view-tabs" role="tablist" aria-label="View" onKeyDown={onTabKey}>
+                {(Object.keys(VIEW_LABELS) as View[]).map((v) => (
                   <button
                     key={v}
                     type="button"
@@ -249,7 +269,7 @@ export function App() {
                     tabIndex={view === v ? 0 : -1}
                     onClick={() => setView(v)}
                   >
-                    {v === 'tree' ? 'Tree' : 'Document'}
+                    {VIEW_LABELS[v]}
                   </button>
                 ))}
               </div>
@@ -276,6 +296,14 @@ export function App() {
                 ) : (
                   <p className="empty">This tree was imported without its documents’ text.</p>
                 )}
+              </div>
+              <div id="panel-stats" role="tabpanel" aria-labelledby="tab-stats" hidden={view !== 'stats'}>
+                <TreeStatsPanel
+                  stats={stats}
+                  rootSummary={rootSummary}
+                  summarizer={tree.summarizer}
+                  embeddingModel={tree.embedding.model}
+                />
               </div>
             </>
           ) : (

@@ -2,8 +2,7 @@
  * The user's settings: models, endpoints, build parameters, the summarisation prompt and the theme. Stored in
  * IndexedDB (settings store, key `appSettings`); API keys never leave this browser except to their endpoint.
  */
-import { DEFAULT_BUILD_PARAMS, type BuildParams } from '../core/types';
-import { DEFAULT_CONCURRENCY } from '../core/build';
+import { DEFAULT_BUILD_PARAMS, DEFAULT_CONCURRENCY, type BuildParams } from '../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE, type LlmEndpoint } from '../llm';
 import { DEFAULT_MODEL_ID, type EmbeddingDtype } from '../models/presets';
 import type { EmbeddingDevice } from '../models/embedder';

@@ -7,12 +7,13 @@
 import { throwIfAborted, type AbortSignalLike } from './abort';
 import { chunkText } from './chunk';
 import { clusterNodesAsync, DEFAULT_MAX_CLUSTERS, type ClusterProgress } from './cluster';
-import { AerieError } from './errors';
+import { BuildError, EMBED_BATCH } from './build-shared';
 import { mapWithConcurrency } from './pool';
 import { deriveSeed } from './random';
 import { countTokens } from './tokens';
 import {
   DEFAULT_BUILD_PARAMS,
+  DEFAULT_CONCURRENCY,
   type BuildParams,
   type EmbedFn,
   type RaptorTree,
@@ -22,11 +23,9 @@ import {
   type TreeNode,
 } from './types';
 
-/** LLM calls in flight at once by default (the official code used an unbounded thread pool). */
-export const DEFAULT_CONCURRENCY = 4;
+export { DEFAULT_CONCURRENCY } from './types';
+export { BuildError, EMBED_BATCH } from './build-shared';
 
-/** Texts sent to `embed` per call; progress is reported after each call. */
-export const EMBED_BATCH = 64;
 
 /** A document to build from. */
 export interface BuildDocument {
@@ -77,11 +76,6 @@ export type BuildProgress =
 
 /** Why a build stopped adding layers (recorded for the UI and statistics). */
 export type StopReason = 'small-layer' | 'no-reduction' | 'max-layers';
-
-/** Errors raised by the build itself (model errors pass through unchanged). */
-export class BuildError extends AerieError<
-  'EMPTY_INPUT' | 'BAD_EMBEDDING' | 'EMPTY_SUMMARY' | 'INVALID_PARAM'
-> {}
 
 interface NormalizedDocument {
   id: string;

@@ -70,6 +70,9 @@ export const DEFAULT_BUILD_PARAMS: Readonly<BuildParams> = Object.freeze({
   seed: 224,
 });
 
+/** LLM calls in flight at once by default (the official code used an unbounded thread pool). */
+export const DEFAULT_CONCURRENCY = 4;
+
 /** What produced the summaries of a tree. */
 export interface SummarizerInfo {
   kind: 'llm' | 'extractive';

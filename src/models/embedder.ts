@@ -7,6 +7,9 @@ import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from
 import { throwIfAborted, type AbortSignalLike } from '../core/abort';
 import { AerieError } from '../core/errors';
 import { locateModel, type EmbeddingDtype } from './presets';
+import type { EmbeddingBatch } from './rows';
+
+export { splitRows, type EmbeddingBatch } from './rows';
 
 /** Texts per forward pass. 32 keeps padding waste low after sorting by length and fits WASM memory. */
 export const DEFAULT_BATCH_SIZE = 32;
@@ -46,12 +49,6 @@ export interface EmbedderInfo {
   device: Exclude<EmbeddingDevice, 'auto'>;
   dim: number;
   threads: number;
-}
-
-/** Embeddings of several texts in one row-major buffer (transferable as a whole). */
-export interface EmbeddingBatch {
-  data: Float32Array;
-  dim: number;
 }
 
 /** Applies `config` to transformers.js's shared environment (fields are mutated, never replaced). */
@@ -208,10 +205,4 @@ export class TransformersEmbedder {
   async dispose(): Promise<void> {
     await this.extractor.dispose();
   }
-}
-
-/** Splits a row-major batch into per-text views (no copy). */
-export function splitRows(batch: EmbeddingBatch): Float32Array[] {
-  const n = batch.dim ? batch.data.length / batch.dim : 0;
-  return Array.from({ length: n }, (_, i) => batch.data.subarray(i * batch.dim, (i + 1) * batch.dim));
 }

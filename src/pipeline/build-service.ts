@@ -8,14 +8,15 @@
  * the moment it exists (content-hash cache), then the nodes. Because a build is deterministic for a seed,
  * resuming re-runs it and every finished embedding or LLM call is a cache hit.
  */
-import { wrap, type Remote } from 'comlink';
+import { proxy, wrap, type Remote } from 'comlink';
 import { AbortError } from '../core/abort';
 import { buildTree } from '../core/build';
 import { AerieError } from '../core/errors';
 import { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from '../core/extractive';
 import type { EmbedFn, SummarizeFn, SummarizerInfo } from '../core/types';
 import { createLlmSummarizer, createOpenAiEmbedder, UsageAccumulator } from '../llm';
-import { splitRows } from '../models/embedder';
+import type { ModelLoadProgress } from '../models/embedder';
+import { splitRows } from '../models/rows';
 import type { EmbedApi } from '../models/embed-service';
 import {
   cachedEmbedder,
@@ -100,7 +101,11 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     if (!service) throw new PipelineError('NO_EMBEDDER', 'The embedding worker is not connected.');
     let loaded: Promise<unknown> | undefined;
     return async (texts, options) => {
-      loaded ??= service.load(choice, (p) => report({ stage: 'model-load', ...p }));
+      // proxy(): the callback crosses into the embedding worker (a no-op marker when the service is local).
+      loaded ??= service.load(
+        choice,
+        proxy((p: ModelLoadProgress) => report({ stage: 'model-load', ...p })),
+      );
       await loaded;
       if (options?.signal?.aborted) throw new AbortError();
       return splitRows(await service.embed(texts, choice, { requestId: request.buildId }));

@@ -11,8 +11,7 @@ import type { ModelChoice } from '../models/embed-service';
 
 /** How leaves and summaries are embedded. */
 export type EmbeddingChoice =
-  | ({ kind: 'browser' } & ModelChoice)
-  | { kind: 'endpoint'; endpoint: LlmEndpoint };
+  ({ kind: 'browser' } & ModelChoice) | { kind: 'endpoint'; endpoint: LlmEndpoint };
 
 /** How clusters are summarised. */
 export type SummarizerChoice =

@@ -6,7 +6,7 @@
  * for its own leaves and for the clusters that changed.
  */
 import { throwIfAborted } from '../core/abort';
-import { BuildError, EMBED_BATCH } from '../core/build';
+import { BuildError, EMBED_BATCH } from '../core/build-shared';
 import type { EmbedFn, SummarizeFn } from '../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm/prompts';
 import type { LlmProtocol } from '../llm/types';

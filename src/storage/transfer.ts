@@ -3,7 +3,8 @@
  * nothing else: no settings, no endpoint, no API key. An import is validated in full before anything is
  * written, then written in one transaction, so a bad file or a failure part-way (a full quota) leaves nothing.
  */
-import { parseTree, serializeTree, TreeFormatError } from '../core/tree-format';
+/** The format module pulls in the cl100k tables (~1 MB): load it only when a tree is exported or imported. */
+const treeFormat = () => import('../core/tree-format');
 import type { RaptorTree } from '../core/types';
 import { StorageError } from './errors';
 import { randomId } from './hash';
@@ -40,6 +41,7 @@ export function checkImportSize(bytes: number, limit = MAX_IMPORT_BYTES): void {
  * @throws StorageError NOT_FOUND, NOT_READY.
  */
 export async function exportTree(db: AerieDb, treeId: string): Promise<string> {
+  const { serializeTree } = await treeFormat();
   return serializeTree(await loadTree(db, treeId));
 }
 
@@ -55,11 +57,12 @@ export interface ImportOptions {
   now?: number;
 }
 
-function readTree(json: string, maxChars: number): RaptorTree {
+async function readTree(json: string, maxChars: number): Promise<RaptorTree> {
   if (typeof json !== 'string') {
     throw new StorageError('INVALID_IMPORT', 'A tree file must be read as text before it is imported.', {});
   }
   if (json.length > maxChars) throw tooLarge(json.length, maxChars, 'chars');
+  const { parseTree, TreeFormatError } = await treeFormat();
   try {
     return parseTree(json);
   } catch (error) {
@@ -90,7 +93,7 @@ function readTree(json: string, maxChars: number): RaptorTree {
  * @throws StorageError INVALID_IMPORT, TOO_LARGE, ALREADY_EXISTS, QUOTA_EXCEEDED (nothing is then stored).
  */
 export async function importTree(db: AerieDb, json: string, options: ImportOptions = {}): Promise<string> {
-  const tree = readTree(json, options.maxChars ?? MAX_IMPORT_BYTES);
+  const tree = await readTree(json, options.maxChars ?? MAX_IMPORT_BYTES);
   const id = options.id ?? randomId();
   const now = options.now ?? Date.now();
   const nodes = toNodeRecords(id, tree.nodes, tree.embedding.dim);

@@ -4,7 +4,7 @@
  * every record of a tree.
  */
 import { isAbortError } from '../core/abort';
-import { TREE_LIMITS } from '../core/tree-format';
+import { TREE_LIMITS } from '../core/tree-limits';
 import { DEFAULT_BUILD_PARAMS, type SummarizerInfo } from '../core/types';
 import { redactSecret } from '../llm/errors';
 import type { LlmEndpoint } from '../llm/types';

@@ -96,8 +96,9 @@ function stageDuration(stage: Partial<TrackedStage>): string | undefined {
 }
 
 /** "LLM tokens: 12,345 (prompt 10,000 + completion 2,345)" or the extractive note. */
-export function usageSummary(usage: UsageTotals): string {
-  if (usage.requests === 0) return 'No LLM calls (extractive summaries)';
+export function usageSummary(usage: UsageTotals, summarizer?: 'llm' | 'extractive'): string {
+  if (usage.requests === 0)
+    return summarizer === 'llm' ? 'No LLM calls yet' : 'No LLM calls (extractive summaries)';
   const base =
     `LLM tokens: ${formatCount(usage.totalTokens)} ` +
     `(prompt ${formatCount(usage.promptTokens)} + completion ${formatCount(usage.completionTokens)})`;
@@ -187,7 +188,7 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
         </div>
         <div>
           <dt className="progress-sr-only">Tokens</dt>
-          <dd>{usageSummary(progress.usage)}</dd>
+          <dd>{usageSummary(progress.usage, progress.summarizer)}</dd>
         </div>
       </dl>
       {stopped && (

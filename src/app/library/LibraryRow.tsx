@@ -4,7 +4,7 @@
  * accessible name includes the tree's title ("Delete Cinderella") so rows can be told apart.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { TREE_LIMITS } from '../../core/tree-format';
+import { TREE_LIMITS } from '../../core/tree-limits';
 import type { TreeSummary } from '../../storage/trees';
 import { stageLabel, stageUnit } from '../build/progress-reducer';
 import { formatBytes, formatCount, formatDate, formatQuantity } from '../format';

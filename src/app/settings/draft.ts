@@ -3,7 +3,7 @@
  * text the user typed, so a half-typed or invalid value can be shown with a message instead of being
  * silently replaced; `validateDraft` turns a valid draft back into `AppSettings`. Pure, tested in Node.
  */
-import { DEFAULT_CONCURRENCY } from '../../core/build';
+import { DEFAULT_CONCURRENCY } from '../../core/types';
 import { DEFAULT_BUILD_PARAMS } from '../../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../../llm/prompts';
 import type { EmbeddingDevice } from '../../models/embedder';

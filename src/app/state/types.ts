@@ -105,6 +105,8 @@ export interface BuildProgressState {
   /** Milliseconds since the epoch of the latest event. */
   updatedAt: number;
   status: 'running' | 'cancelling' | 'done' | 'cancelled' | 'failed';
+  /** What writes the summaries (unknown for a resumed build until its first LLM call). */
+  summarizer?: 'llm' | 'extractive';
   /** A sentence the user can act on when the build failed or was paused. */
   message?: string;
 }

@@ -4,10 +4,10 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import { embedWorker } from '../../client/workers';
-import { retrieve, type RetrieveOptions } from '../../core/retrieve';
+import type { RetrieveOptions } from '../../core/retrieve';
 import type { RaptorTree } from '../../core/types';
 import { answerQuestion, createOpenAiEmbedder } from '../../llm';
-import { splitRows } from '../../models/embedder';
+import { splitRows } from '../../models/rows';
 import type { TreeRecord } from '../../storage/schema';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { answerEndpoint, isConfigured, toLlmEndpoint, type AppSettings } from '../settings';
@@ -102,7 +102,8 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
       controller.current = abort;
       setBusy(true);
       try {
-        const vector = await query();
+        // Loaded on the first question: retrieval counts tokens with the cl100k tables (about 1 MB).
+        const [{ retrieve }, vector] = await Promise.all([import('../../core/retrieve'), query()]);
         const perMode: Partial<Record<RetrievalMode, ModeResult>> = {};
         for (const mode of modes) {
           const r = retrieve(tree, vector, optionsFor(mode, s));

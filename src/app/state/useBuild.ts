@@ -16,7 +16,7 @@ import { initialProgress, reduceProgress } from '../build/progress-reducer';
 import type { AppSettings } from '../settings';
 import { randomId } from './ids';
 import { errorCode, errorMessage, isCancel } from './messages';
-import { buildRequestOf, embeddingChoiceOf } from './request';
+import { buildRequestOf, embeddingChoiceOf, summarizerChoiceOf } from './request';
 import type { BuildProgressState } from './types';
 import { announceLibraryChange } from './useLibrary';
 import type { NoticeInput } from './useNotices';
@@ -75,9 +75,14 @@ export function useBuild(
   );
 
   const run = useCallback(
-    async (treeId: string, title: string, start: () => Promise<unknown>) => {
+    async (
+      treeId: string,
+      title: string,
+      start: () => Promise<unknown>,
+      summarizer?: 'llm' | 'extractive',
+    ) => {
       current.current = treeId;
-      setProgress(initialProgress(treeId, title, Date.now()));
+      setProgress({ ...initialProgress(treeId, title, Date.now()), summarizer });
       try {
         await start();
         setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'done' } : s));
@@ -104,13 +109,18 @@ export function useBuild(
 
   const start = useCallback(
     async (documents: IngestedDocument[], settings: AppSettings, title: string, treeId = randomId('t')) => {
-      await run(treeId, title, async () => {
-        const embedding = await prepareEmbedding(settings);
-        const request: BuildRequest = buildRequestOf(treeId, title, documents, settings, embedding);
-        const files = documents.map((d) => ({ type: mimeOf(d.type), size: d.size }));
-        const worker = await buildWorker();
-        return worker.build(request, files, proxy(onEvent));
-      });
+      await run(
+        treeId,
+        title,
+        async () => {
+          const embedding = await prepareEmbedding(settings);
+          const request: BuildRequest = buildRequestOf(treeId, title, documents, settings, embedding);
+          const files = documents.map((d) => ({ type: mimeOf(d.type), size: d.size }));
+          const worker = await buildWorker();
+          return worker.build(request, files, proxy(onEvent));
+        },
+        summarizerChoiceOf(settings).kind,
+      );
       return treeId;
     },
     [run, prepareEmbedding, onEvent],
@@ -119,11 +129,16 @@ export function useBuild(
   /** Builds from an explicit request (e.g. an open tree's documents plus new ones, with that tree's settings). */
   const startRequest = useCallback(
     async (request: BuildRequest, files: { type: string; size: number }[]) => {
-      await run(request.buildId, request.title, async () => {
-        if (request.embedding.kind === 'browser')
-          await embedWorker().load(request.embedding, proxy(modelEvent));
-        return (await buildWorker()).build(request, files, proxy(onEvent));
-      });
+      await run(
+        request.buildId,
+        request.title,
+        async () => {
+          if (request.embedding.kind === 'browser')
+            await embedWorker().load(request.embedding, proxy(modelEvent));
+          return (await buildWorker()).build(request, files, proxy(onEvent));
+        },
+        request.summarizer.kind,
+      );
       return request.buildId;
     },
     [run, modelEvent, onEvent],

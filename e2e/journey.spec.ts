@@ -1,0 +1,112 @@
+/**
+ * The main journey (issues #3–#5): add the sample → build with progress in the workers (GloVe model, FAKE LLM
+ * server for summaries and answers) → reload → still there → ask in each mode → the tree view highlights exactly
+ * what retrieval returned → open the inspector → export and import → same retrieval. Every request stays on
+ * this machine. Screenshots of the main states go to docs/screenshots/.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import type { FakeLlmServer } from '../tests/support/llm-server';
+import {
+  addSample,
+  ask,
+  buildAndWait,
+  configure,
+  expectOnlyLocalRequests,
+  highlighted,
+  listedPassages,
+  recordRequests,
+  shoot,
+  startLlm,
+} from './support/app';
+
+let llm: FakeLlmServer;
+test.beforeAll(async () => {
+  llm = await startLlm();
+});
+test.afterAll(async () => {
+  await llm.close();
+});
+
+const QUESTION = 'What did Cinderella lose at the palace?';
+
+test('sample → build → reload → ask each mode → inspect → export/import', async ({ page, context }) => {
+  const urls = recordRequests(context);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Aerie' })).toBeVisible();
+  await shoot(page, 'first-minute-1-empty');
+
+  await configure(page, llm);
+  await addSample(page);
+  await shoot(page, 'first-minute-2-sample-added');
+
+  await page.getByRole('button', { name: 'Build tree' }).click();
+  const progress = page.getByRole('region', { name: 'Build progress' });
+  await expect(progress.getByRole('progressbar').first()).toBeVisible();
+  await expect(progress.getByRole('progressbar', { name: /Summarizing layer 1/ })).toBeVisible({
+    timeout: 120_000,
+  });
+  await shoot(page, 'first-minute-3-building');
+  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+    timeout: 180_000,
+  });
+  await shoot(page, 'first-minute-4-tree-built');
+
+  // The summaries came from the LLM with the paper's prompt.
+  const summaries = llm.modelRequests.filter((r) => r.path.endsWith('/chat/completions'));
+  expect(summaries.length).toBeGreaterThan(0);
+  const body = summaries[0].body as { messages: { role: string; content: string }[] };
+  expect(body.messages[0].content).toBe('You are a Summarizing Text Portal');
+
+  const nodeCount = await page.locator('svg[aria-label="Tree view"] [data-node-id]').count();
+  expect(nodeCount).toBeGreaterThan(33);
+
+  // Reload: the tree is still there.
+  await page.reload();
+  const library = page.getByRole('region', { name: 'Library' });
+  await expect(library.getByText('cinderella', { exact: false }).first()).toBeVisible();
+  await library.getByRole('button', { name: /^Open cinderella/ }).click();
+  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]')).toHaveCount(nodeCount);
+
+  // Ask in each mode: the tree view highlights exactly what retrieval returned.
+  for (const [mode, label] of [
+    ['collapsed', 'Collapsed tree'],
+    ['traversal', 'Tree traversal'],
+    ['leaves', 'Leaves only'],
+  ] as const) {
+    await ask(page, QUESTION, label);
+    await expect
+      .poll(() => listedPassages(page, mode).then((l) => l.length), { timeout: 60_000 })
+      .toBeGreaterThan(0);
+    const listed = await listedPassages(page, mode);
+    expect((await highlighted(page, mode)).sort((a, b) => a - b)).toEqual([...listed].sort((a, b) => a - b));
+    if (mode === 'collapsed') await shoot(page, 'ask-collapsed-answer');
+  }
+
+  // The streamed answer cites passage [1]; the citation opens the node inspector.
+  await ask(page, QUESTION, 'Collapsed tree');
+  const citation = page.getByRole('button', { name: /^Citation 1: open node \d+/ });
+  await expect(citation).toBeVisible({ timeout: 60_000 });
+  const cited = Number((await citation.getAttribute('aria-label'))!.match(/node (\d+)/)![1]);
+  await citation.click();
+  const inspector = page.getByRole('dialog', { name: /Node/ });
+  await expect(inspector).toBeVisible();
+  await expect(inspector).toContainText(`${cited}`);
+  await shoot(page, 'inspector');
+
+  // Export, then import: the same retrieval.
+  const before = await listedPassages(page, 'collapsed');
+  const download = page.waitForEvent('download');
+  await library.getByRole('button', { name: /^Export cinderella/ }).click();
+  const file = await (await download).path();
+  const exported = JSON.parse(readFileSync(file, 'utf8')) as { format: string; nodes: unknown[] };
+  expect(exported.format).toBe('raptor-tree');
+  expect(exported.nodes.length).toBe(nodeCount);
+  expect(readFileSync(file, 'utf8')).not.toContain('sk-e2e-secret');
+  await library.getByLabel('Tree file to import').setInputFiles(file);
+  await expect(page.getByText(/^Imported/)).toBeVisible();
+  await ask(page, QUESTION, 'Collapsed tree');
+  await expect.poll(() => listedPassages(page, 'collapsed')).toEqual(before);
+
+  expectOnlyLocalRequests(urls);
+});
