@@ -16,6 +16,8 @@ export default tseslint.config(
       'test-results',
       'public',
       '**/*.min.js',
+      '.scratch/**',
+      '.bench-cache/**',
     ],
   },
   js.configs.recommended,

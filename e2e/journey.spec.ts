@@ -10,7 +10,6 @@ import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   addSample,
   ask,
-  buildAndWait,
   configure,
   expectOnlyLocalRequests,
   highlighted,

@@ -308,7 +308,12 @@ export function App() {
             </>
           ) : (
             <div className="welcome">
-              {open.loading ? (
+              {building && build.progress ? (
+                <p className="building-note" role="status">
+                  Building “{build.progress.title}”… progress is on the left. You can keep using the page;
+                  closing the tab pauses the build, and it can resume later.
+                </p>
+              ) : open.loading ? (
                 <p>Opening the tree…</p>
               ) : open.error ? (
                 <p role="alert">{open.error}</p>
@@ -352,6 +357,17 @@ export function App() {
           />
           {tree && inspected !== undefined && tree.nodes[inspected] && (
             <div className="inspector-wrap">
+              <button
+                type="button"
+                className="find-similar"
+                onClick={() =>
+                  void ask
+                    .similarTo(inspected, retrieval)
+                    .catch((e: unknown) => actions.report('Retrieval failed', e))
+                }
+              >
+                Find similar to node {inspected}
+              </button>
               <NodeInspector
                 tree={tree}
                 nodeId={inspected}
@@ -364,17 +380,6 @@ export function App() {
                 }}
                 onClose={() => setInspected(undefined)}
               />
-              <button
-                type="button"
-                className="find-similar"
-                onClick={() =>
-                  void ask
-                    .similarTo(inspected, retrieval)
-                    .catch((e: unknown) => actions.report('Retrieval failed', e))
-                }
-              >
-                Find similar
-              </button>
             </div>
           )}
         </aside>

@@ -5,4 +5,6 @@ import { AerieError } from './errors';
 export const EMBED_BATCH = 64;
 
 /** Errors raised by the build itself (model errors pass through unchanged). */
-export class BuildError extends AerieError<'EMPTY_INPUT' | 'BAD_EMBEDDING' | 'EMPTY_SUMMARY' | 'INVALID_PARAM'> {}
+export class BuildError extends AerieError<
+  'EMPTY_INPUT' | 'BAD_EMBEDDING' | 'EMPTY_SUMMARY' | 'INVALID_PARAM'
+> {}

@@ -26,7 +26,6 @@ import {
 export { DEFAULT_CONCURRENCY } from './types';
 export { BuildError, EMBED_BATCH } from './build-shared';
 
-
 /** A document to build from. */
 export interface BuildDocument {
   /** Stable id recorded in leaf sources; defaults to `doc-<index>`. */

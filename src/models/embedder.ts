@@ -176,7 +176,12 @@ export class TransformersEmbedder {
   ): Promise<EmbeddingBatch> {
     const { dim } = this.info;
     const out = new Float32Array(texts.length * dim);
-    const order = texts.map((_, i) => i).sort((a, b) => texts[b].length - texts[a].length || a - b);
+    const exp = (globalThis as { __aerieSort?: string }).__aerieSort;
+    const lengths =
+      exp === 'tokens'
+        ? texts.map((t) => this.extractor.tokenizer.encode(t).length)
+        : texts.map((t) => t.length);
+    const order = texts.map((_, i) => i).sort((a, b) => lengths[b] - lengths[a] || a - b);
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     for (let start = 0; start < order.length; start += batchSize) {
       throwIfAborted(options.signal);

@@ -89,6 +89,14 @@ export function useBuild(
         onBuilt(treeId);
       } catch (error) {
         const cancelled = isCancel(error);
+        if (!cancelled) {
+          notify({
+            kind: 'error',
+            key: `build-${treeId}`,
+            title: `The build of “${title}” stopped`,
+            body: `${errorMessage(error)} Everything finished so far is kept; resume when the problem is fixed.`,
+          });
+        }
         setProgress((s) =>
           s && s.treeId === treeId
             ? {
@@ -104,7 +112,7 @@ export function useBuild(
         announceLibraryChange();
       }
     },
-    [onBuilt],
+    [onBuilt, notify],
   );
 
   const start = useCallback(

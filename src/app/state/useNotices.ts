@@ -15,14 +15,22 @@ export interface NoticeInput {
 /** A shown notice. */
 export type NoticeItem = NoticeInput & { id: string };
 
+/** Confirmations and information disappear by themselves after this long; errors and warnings stay. */
+export const TRANSIENT_NOTICE_MS = 6000;
+
 /** Notices and the functions that add and remove them. */
 export function useNotices() {
   const [notices, setNotices] = useState<NoticeItem[]>([]);
-  const notify = useCallback((notice: NoticeInput) => {
-    const id = randomId('n');
-    setNotices((list) => [...list.filter((n) => !notice.key || n.key !== notice.key), { ...notice, id }]);
-    return id;
-  }, []);
   const dismiss = useCallback((id: string) => setNotices((list) => list.filter((n) => n.id !== id)), []);
+  const notify = useCallback(
+    (notice: NoticeInput) => {
+      const id = randomId('n');
+      setNotices((list) => [...list.filter((n) => !notice.key || n.key !== notice.key), { ...notice, id }]);
+      if (notice.kind === 'success' || notice.kind === 'info')
+        setTimeout(() => dismiss(id), TRANSIENT_NOTICE_MS);
+      return id;
+    },
+    [dismiss],
+  );
   return { notices, notify, dismiss };
 }

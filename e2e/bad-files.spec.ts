@@ -1,0 +1,117 @@
+/**
+ * Bad input (issue #5): every bad file gets a clear message in the Documents list, nothing else breaks, and a
+ * document too short to cluster still makes a usable tree (leaves and a root summary).
+ */
+import { mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { configure, expectOnlyLocalRequests, recordRequests, shoot } from './support/app';
+
+const FIXTURES = 'tests/fixtures/ingest';
+
+test('every bad file gets a clear message; the page keeps working', async ({ page, context }) => {
+  const urls = recordRequests(context);
+  const dir = mkdtempSync(join(tmpdir(), 'aerie-bad-'));
+  try {
+    writeFileSync(join(dir, 'empty.txt'), '');
+    writeFileSync(join(dir, 'blank.txt'), '   \n\n\t  \n');
+    // A 200 MB file, sparse on disk: it must be refused from its size, never read.
+    const huge = join(dir, 'huge.txt');
+    const fd = openSync(huge, 'w');
+    ftruncateSync(fd, 200 * 1024 * 1024);
+    closeSync(fd);
+
+    await page.goto('/');
+    await configure(page); // the offline model: no request may leave this machine
+    const documents = page.getByRole('region', { name: 'Documents' });
+    const input = documents.getByLabel('Add documents');
+    const cases: [string, RegExp][] = [
+      [join(dir, 'empty.txt'), /empty \(0 bytes\)/],
+      [join(dir, 'blank.txt'), /no text, only blank space/],
+      [`${FIXTURES}/binary.txt`, /not a text file/],
+      [huge, /more than the 100 MB/],
+      [`${FIXTURES}/encrypted.pdf`, /password-protected/],
+      [`${FIXTURES}/scanned.pdf`, /no text layer/],
+      [`${FIXTURES}/corrupt.pdf`, /could not be read as a PDF|not a valid PDF/],
+      [`${FIXTURES}/corrupt.docx`, /could not be read as a Word document|not a valid Word/],
+    ];
+    for (const [file, message] of cases) {
+      await input.setInputFiles(file);
+      await expect(documents.getByRole('alert').filter({ hasText: message })).toBeVisible();
+    }
+    // A file that is not UTF-8 is read, with a warning saying how.
+    await input.setInputFiles(`${FIXTURES}/windows-1252.txt`);
+    await expect(documents.getByText(/Windows-1252/).first()).toBeVisible();
+    await shoot(page, 'bad-files');
+
+    // Nothing else broke: remove the bad ones and the good one still builds.
+    for (const name of [
+      'empty.txt',
+      'blank.txt',
+      'binary.txt',
+      'huge.txt',
+      'encrypted.pdf',
+      'scanned.pdf',
+      'corrupt.pdf',
+      'corrupt.docx',
+    ]) {
+      await documents.getByRole('button', { name: `Remove ${name}` }).click();
+    }
+    await page.getByRole('button', { name: 'Build tree' }).click();
+    await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+      timeout: 120_000,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  expectOnlyLocalRequests(urls);
+});
+
+test('a document too short to cluster still makes a usable tree: leaves and a root summary', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await configure(page); // offline model, extractive summaries
+  await page.getByRole('button', { name: 'Paste text' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Paste text' });
+  await dialog
+    .getByLabel('Text')
+    .fill(
+      'The prince searched the whole kingdom for the girl. He found her in the kitchen among the ashes. ' +
+        'The golden slipper fitted her foot perfectly, and they were married.',
+    );
+  await dialog.getByLabel('Name').fill('short.txt');
+  await dialog.getByRole('button', { name: 'Add' }).click();
+  // Small chunks so the paste makes several leaves.
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByLabel('Chunk tokens').fill('15');
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Build tree' }).click();
+  const nodes = page.locator('svg[aria-label="Tree view"] [data-node-id]');
+  await expect(nodes.first()).toBeAttached({ timeout: 120_000 });
+  const leaves = await page.locator('svg[aria-label="Tree view"] [data-layer="0"]').count();
+  expect(leaves).toBeGreaterThanOrEqual(2);
+  await expect(page.locator('svg[aria-label="Tree view"] [data-layer="1"]')).toHaveCount(1);
+  await expect(nodes).toHaveCount(leaves + 1);
+});
+
+test('when the model hub cannot be reached, the build falls back to the offline model and says so', async ({
+  page,
+  context,
+}) => {
+  const urls = recordRequests(context);
+  await page.goto('/'); // default settings: the hub model multi-qa-MiniLM-L6-cos-v1
+  await page.getByRole('button', { name: 'Try the sample' }).click();
+  await page.getByRole('button', { name: 'Build tree' }).click();
+  await expect(page.getByText('Using the built-in offline model')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+    timeout: 120_000,
+  });
+  await shoot(page, 'hub-unreachable-fallback');
+  // The only requests beyond this machine went to the model hub (the user picked a hub model).
+  const foreign = urls.filter((u) => !/^(data:|blob:|https?:\/\/(127\.0\.0\.1|localhost)[:/])/.test(u));
+  expect(foreign.length).toBeGreaterThan(0);
+  for (const u of foreign) expect(new URL(u).hostname).toBe('huggingface.co');
+});
