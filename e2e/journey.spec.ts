@@ -1,5 +1,5 @@
 /**
- * The main journey (issues #3–#5): add the sample → build with progress in the workers (GloVe model, FAKE LLM
+ * The main journey (issues #3–#5): drop the sample onto the page → build with progress in the workers (GloVe model, FAKE LLM
  * server for summaries and answers) → reload → still there → ask in each mode → the tree view highlights exactly
  * what retrieval returned → open the inspector → export and import → same retrieval. Every request stays on
  * this machine. Screenshots of the main states go to docs/screenshots/.
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
-  addSample,
+  dropFile,
   ask,
   configure,
   expectOnlyLocalRequests,
@@ -36,9 +36,18 @@ test('sample → build → reload → ask each mode → inspect → export/impor
   await shoot(page, 'first-minute-1-empty');
 
   await configure(page, llm);
-  await addSample(page);
+  // Drag and drop the sample onto the middle of the page.
+  await dropFile(
+    page,
+    'cinderella.txt',
+    readFileSync('public/samples/cinderella.txt', 'utf8'),
+    '.center-column',
+  );
+  await expect(page.getByRole('region', { name: 'Documents' }).getByText('cinderella.txt')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Documents' }).getByText(/Ready/)).toBeVisible();
   await shoot(page, 'first-minute-2-sample-added');
 
+  llm.configure({ latencyMs: 600 }); // slow enough to see the build in progress
   await page.getByRole('button', { name: 'Build tree' }).click();
   const progress = page.getByRole('region', { name: 'Build progress' });
   await expect(progress.getByRole('progressbar').first()).toBeVisible();
@@ -46,6 +55,7 @@ test('sample → build → reload → ask each mode → inspect → export/impor
     timeout: 120_000,
   });
   await shoot(page, 'first-minute-3-building');
+  llm.configure({ latencyMs: 0 });
   await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
     timeout: 180_000,
   });

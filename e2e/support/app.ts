@@ -102,3 +102,21 @@ export async function listedPassages(page: Page, mode: string): Promise<number[]
 export async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: false });
 }
+
+/**
+ * Drops a file onto the page the way a user's drag and drop does: dragenter, dragover and drop events carrying
+ * a DataTransfer with the file (Playwright cannot drive a drag from the operating system).
+ */
+export async function dropFile(page: Page, name: string, text: string, target = 'main'): Promise<void> {
+  const transfer = await page.evaluateHandle(
+    ([fileName, content]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([content], fileName, { type: 'text/plain' }));
+      return data;
+    },
+    [name, text] as const,
+  );
+  for (const type of ['dragenter', 'dragover', 'drop']) {
+    await page.dispatchEvent(target, type, { dataTransfer: transfer });
+  }
+}

@@ -128,6 +128,14 @@ export function App() {
     void actions.rebuildWith(openId, docs.ready, build.startRequest);
   };
 
+  const progressView = build.progress && (
+    <ProgressView
+      progress={build.progress}
+      onCancel={() => void build.cancel()}
+      onResume={() => void build.resume(build.progress!.treeId, build.progress!.title)}
+    />
+  );
+
   const blocker = dbError ? `Storage is unavailable: ${dbError}` : queryBlocker(tree, settings);
   const onAsk = (question: string) =>
     void ask
@@ -226,13 +234,7 @@ export function App() {
               Embeddings: {settings.embedding.model}.
             </p>
           </div>
-          {build.progress && (
-            <ProgressView
-              progress={build.progress}
-              onCancel={() => void build.cancel()}
-              onResume={() => void build.resume(build.progress!.treeId, build.progress!.title)}
-            />
-          )}
+          {build.progress && tree && progressView}
           <LibraryPanel
             trees={library.trees}
             activeTreeId={openId}
@@ -308,11 +310,16 @@ export function App() {
             </>
           ) : (
             <div className="welcome">
-              {building && build.progress ? (
-                <p className="building-note" role="status">
-                  Building “{build.progress.title}”… progress is on the left. You can keep using the page;
-                  closing the tab pauses the build, and it can resume later.
-                </p>
+              {build.progress && !open.loading ? (
+                <div className="center-progress">
+                  {progressView}
+                  {building && (
+                    <p className="building-note">
+                      You can keep using the page while the tree grows. Closing the tab pauses the build; it
+                      resumes from the library without repeating finished work.
+                    </p>
+                  )}
+                </div>
               ) : open.loading ? (
                 <p>Opening the tree…</p>
               ) : open.error ? (

@@ -63,6 +63,10 @@ export function stageTexts(stage: StageProgress): StageTexts {
   const tracked = stage as Partial<TrackedStage>;
   if (stage.status === 'pending') return { counts: 'Waiting', pace: '' };
   const took = stage.status === 'done' ? stageDuration(tracked) : undefined;
+  if (stage.id === 'model-load' && stage.total === 0) {
+    // No sizes: the files came from the app itself or the browser's cache, not a download.
+    return { counts: stage.status === 'done' ? 'Ready (no download)' : 'Loading…', pace: took ?? '' };
+  }
   if (stage.id === 'cluster') {
     if (stage.status === 'done') return { counts: 'Done', pace: took ?? '' };
     return { counts: tracked.detail ?? 'Working…', pace: '' };

@@ -49,7 +49,7 @@ export function useBuild(
 
   /** Loads the browser model first, so an unreachable hub can fall back to the offline model before building. */
   const prepareEmbedding = useCallback(
-    async (settings: AppSettings) => {
+    async (settings: AppSettings, retry: () => void) => {
       const choice = embeddingChoiceOf(settings);
       if (choice.kind !== 'browser') return choice;
       try {
@@ -65,6 +65,7 @@ export function useBuild(
             `The model hub could not be reached to download ${choice.model}, so this tree is built with the ` +
             'offline GloVe model (weaker, but it works without a network). Check the connection and build again ' +
             'to use the SBERT model.',
+          actions: [{ label: `Rebuild with ${choice.model}`, onClick: retry }],
         });
         const offline = { ...choice, model: OFFLINE_MODEL_ID, dtype: 'q8' as const };
         await embedWorker().load(offline, proxy(modelEvent));
@@ -121,7 +122,10 @@ export function useBuild(
         treeId,
         title,
         async () => {
-          const embedding = await prepareEmbedding(settings);
+          const embedding = await prepareEmbedding(
+            settings,
+            () => void startRef.current?.(documents, settings, title),
+          );
           const request: BuildRequest = buildRequestOf(treeId, title, documents, settings, embedding);
           const files = documents.map((d) => ({ type: mimeOf(d.type), size: d.size }));
           const worker = await buildWorker();
@@ -151,6 +155,9 @@ export function useBuild(
     },
     [run, modelEvent, onEvent],
   );
+
+  const startRef = useRef(start);
+  startRef.current = start;
 
   const resume = useCallback(
     async (treeId: string, title: string) => {
