@@ -117,5 +117,12 @@ test('sample → build → reload → ask each mode → inspect → export/impor
   await ask(page, QUESTION, 'Collapsed tree');
   await expect.poll(() => listedPassages(page, 'collapsed')).toEqual(before);
 
+  // The dark theme, chosen in the header, applies to the whole page and is remembered.
+  await page.getByLabel('Theme').selectOption('dark');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await shoot(page, 'dark-theme');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+
   expectOnlyLocalRequests(urls);
 });

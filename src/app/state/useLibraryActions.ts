@@ -111,9 +111,7 @@ export function useLibraryActions(
       if (!db) return;
       (async () => {
         checkImportSize(file.size);
-        const id = await importTree(db, await file.text(), {
-          title: file.name.replace(/\.raptor\.json$|\.json$/i, ''),
-        });
+        const id = await importTree(db, await file.text()); // the tree's own title, not the file name
         await changed();
         callbacks.onOpen(id);
         notify({ kind: 'success', title: `Imported “${file.name}”` });
