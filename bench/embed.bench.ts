@@ -1,0 +1,293 @@
+/**
+ * Embedding throughput in headless Chromium through the app's real path (page → comlink → embedding worker →
+ * TransformersEmbedder → transformers.js → ONNX Runtime Web, WASM), beside native ONNX Runtime (Python,
+ * bench/embed-native.py) on the same ONNX file, texts, batches, dtype and thread count, in the same run.
+ *
+ * Model: random weights with exactly multi-qa-MiniLM-L6-cos-v1's architecture
+ * (scripts/models/make_minilm_random.py, generated into .bench-cache/ when missing). Texts: 512 chunks of at
+ * most 100 cl100k tokens (chunkText, as the app cuts documents: whole sentences, so 82 tokens on average) of
+ * tests/fixtures/cinderella.txt and seeded sentence shuffles of it. Target: browser ≥ 0.5 × native. Each
+ * figure is the fastest of a few passes, since other work on this shared 2-core machine only ever slows a pass
+ * down; the browser rows also print the sum of each batch's fastest time ("per-batch best").
+ *
+ * `AERIE_BENCH_EMBED_SWEEP=1` adds the optimisation sweep of bench/browser/embed-sweep.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AutoTokenizer, env } from '@huggingface/transformers';
+import { CHROMIUM_PATH } from '../e2e/support/chromium';
+import { chunkText, splitSentences } from '../src/core/chunk';
+import { seededRandom, type RandomFn } from '../src/core/random';
+import { countTokens } from '../src/core/tokens';
+import { DEFAULT_BATCH_SIZE, longestFirst } from '../src/models/embedder';
+import type { EmbeddingDtype } from '../src/models/presets';
+import { ROOT, startBrowserBench, type BrowserBench } from './browser/embed-harness';
+import type { PageRunResult } from './browser/embed-page';
+import { sweepRows } from './browser/embed-sweep';
+import type { BenchRow } from './report';
+
+/** Folder of the bench models, and its URL path on the bench server (which serves the repository root). */
+const MODELS_DIR = join(ROOT, '.bench-cache', 'models');
+const MODELS_URL_PATH = '/.bench-cache/models/';
+const MODEL_FOLDER = 'minilm-random';
+/** The model string the app would use for a self-hosted model in that folder. */
+const MODEL_ID = `local:${MODEL_FOLDER}`;
+const MODEL_FILES = [
+  'config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'onnx/model.onnx',
+  'onnx/model_quantized.onnx',
+];
+const MAKE_MODEL_SCRIPT = join(ROOT, 'scripts', 'models', 'make_minilm_random.py');
+const NATIVE_SCRIPT = join(ROOT, 'bench', 'embed-native.py');
+const SOURCE_TEXT = join(ROOT, 'tests', 'fixtures', 'cinderella.txt');
+
+/** Chunks embedded per pass, and their size limit (the paper's leaf size). */
+const TEXT_COUNT = 512;
+const CHUNK_TOKENS = 100;
+const TEXT_SEED = 20240512;
+/** Timed passes per configuration (the fastest counts), unless the budget runs out first. */
+const REPEATS = 5;
+/** No further browser pass starts once a configuration's passes took this long (keeps the run under ~10 min). */
+const PASS_BUDGET_MS = 75_000;
+/** Untimed batches before timing (allocations, V8's tier-up of the hot WASM functions). */
+const WARMUP_BATCHES = 4;
+const TARGET_RATIO = 0.5;
+const DTYPES: EmbeddingDtype[] = ['q8', 'fp32'];
+/** The long document whose embedding time is projected, in cl100k tokens. */
+const DOCUMENT_TOKENS = 78_000;
+/** Generating the model (torch export + quantisation) and one native timing may each take minutes. */
+const PYTHON_TIMEOUT_MS = 10 * 60 * 1000;
+/** OpenBLAS settings of this machine's environment that skew numpy (../shared/ENVIRONMENT.md). */
+const SKEWING_ENV = ['OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE'];
+const MS_PER_S = 1000;
+
+function shuffled<T>(items: readonly T[], random: RandomFn): T[] {
+  const out = items.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** `count` chunks of at most CHUNK_TOKENS tokens: the fixture, then seeded shuffles of its sentences. */
+export function benchChunks(count = TEXT_COUNT): string[] {
+  const source = readFileSync(SOURCE_TEXT, 'utf8');
+  const sentences = splitSentences(source).map(({ start, end }) =>
+    source.slice(start, end).replace(/\s+/g, ' '),
+  );
+  const random = seededRandom(TEXT_SEED);
+  const texts: string[] = [];
+  for (let variant = 0; texts.length < count; variant++) {
+    const text = (variant === 0 ? sentences : shuffled(sentences, random)).join(' ');
+    for (const chunk of chunkText(text, { maxTokens: CHUNK_TOKENS })) texts.push(chunk.text);
+  }
+  return texts.slice(0, count);
+}
+
+/**
+ * The bench chunks in the order TransformersEmbedder embeds them (longest first in the model's tokens), so
+ * the native reference, which keeps the given order, forms the same batches; and their mean wordpieces.
+ */
+export async function benchTexts(): Promise<{ texts: string[]; meanWordpieces: number }> {
+  const chunks = benchChunks();
+  env.localModelPath = MODELS_DIR;
+  env.allowLocalModels = true;
+  env.allowRemoteModels = false;
+  const tokenizer = await AutoTokenizer.from_pretrained(MODEL_FOLDER);
+  const lengths = chunks.map((text) => tokenizer.encode(text).length);
+  const meanWordpieces = lengths.reduce((sum, n) => sum + n, 0) / lengths.length;
+  return { texts: longestFirst(lengths).map((i) => chunks[i]), meanWordpieces };
+}
+
+function pythonCandidates(): string[] {
+  const list = [process.env.AERIE_PYTHON, '/work/pyenv/bin/python', 'python3'].filter(
+    (p): p is string => !!p,
+  );
+  return list.filter((p) => !p.includes('/') || existsSync(p));
+}
+
+/** Runs a Python script with the first interpreter that succeeds: its stdout, or why none did. */
+function runPython(args: string[]): { stdout: string } | { reason: string } {
+  const env = { ...process.env };
+  for (const name of SKEWING_ENV) delete env[name];
+  let reason = 'no Python interpreter found (set AERIE_PYTHON)';
+  for (const python of pythonCandidates()) {
+    const run = spawnSync(python, args, { env, encoding: 'utf8', timeout: PYTHON_TIMEOUT_MS, cwd: ROOT });
+    if (run.status === 0) return { stdout: run.stdout };
+    const why = run.error?.message ?? run.stderr.trim().split('\n').slice(-2).join(' | ');
+    reason = `${python} ${args[0]} failed: ${why}`;
+  }
+  return { reason };
+}
+
+/** Makes sure the bench model exists; the reason when it is missing and cannot be generated. */
+function ensureModel(): string | undefined {
+  const folder = join(MODELS_DIR, MODEL_FOLDER);
+  const complete = () => MODEL_FILES.every((f) => existsSync(join(folder, f)));
+  if (complete()) return undefined;
+  console.log(`Generating ${folder} (random MiniLM-L6, fp32 + q8)…`);
+  const made = runPython([MAKE_MODEL_SCRIPT, folder]);
+  if ('reason' in made) return made.reason;
+  return complete() ? undefined : `${MAKE_MODEL_SCRIPT} wrote no complete model`;
+}
+
+/** What bench/embed-native.py prints (the fields used here). */
+interface NativeTiming {
+  chunksPerSecond: number;
+  runsChunksPerSecond: number[];
+  onnxruntime: string;
+}
+
+function timeNative(
+  textsFile: string,
+  dtype: EmbeddingDtype,
+  threads: number,
+  vectorsFile: string,
+): NativeTiming | string {
+  const run = runPython([
+    NATIVE_SCRIPT,
+    ...['--model', join(MODELS_DIR, MODEL_FOLDER), '--texts', textsFile, '--dtype', dtype],
+    ...['--batch-size', String(DEFAULT_BATCH_SIZE), '--threads', String(threads)],
+    ...['--repeats', String(REPEATS), '--save', vectorsFile],
+  ]);
+  return 'reason' in run ? run.reason : (JSON.parse(run.stdout) as NativeTiming);
+}
+
+/** Largest absolute difference between the browser's embedding of the first text and the native one. */
+function firstRowDifference(result: PageRunResult, vectorsFile: string): number {
+  const bytes = readFileSync(vectorsFile);
+  const native = new Float32Array(bytes.buffer, bytes.byteOffset, result.dim);
+  return result.first.reduce((worst, x, i) => Math.max(worst, Math.abs(x - native[i])), 0);
+}
+
+const rate = (count: number, ms: number): number => (count * MS_PER_S) / ms;
+const threadsLabel = (n: number): string => `${n} thread${n > 1 ? 's' : ''}`;
+
+function skipped(reason: string): BenchRow[] {
+  const row = { name: 'Embedding throughput', value: NaN, unit: 'chunks/s', higherIsBetter: true };
+  return [{ ...row, referenceLabel: `skipped: ${reason}` }];
+}
+
+/** What every configuration shares: the server and browser, the texts (and their file for Python). */
+interface Session {
+  bench: BrowserBench;
+  texts: string[];
+  textsFile: string;
+  dir: string;
+  meanWordpieces: number;
+  meanTokens: number;
+}
+
+/**
+ * One configuration in the browser, then natively with the same dtype and the thread count ORT-web used: the
+ * throughput row and the projected-document row.
+ * @param threads WASM threads; undefined is the app's own choice (every core when cross-origin isolated).
+ */
+async function measure(
+  session: Session,
+  dtype: EmbeddingDtype,
+  threads: number | undefined,
+): Promise<[BenchRow, BenchRow]> {
+  const { bench, texts } = session;
+  const result = await bench.run({
+    texts,
+    choice: { model: MODEL_ID, dtype, device: 'wasm' },
+    batchSize: DEFAULT_BATCH_SIZE,
+    repeats: REPEATS,
+    budgetMs: PASS_BUDGET_MS,
+    warmupTexts: WARMUP_BATCHES * DEFAULT_BATCH_SIZE,
+    worker: { modelsPath: MODELS_URL_PATH, threads },
+  });
+  if (!result.pageCrossOriginIsolated) {
+    throw new Error('The bench page is not cross-origin isolated: check COOP/COEP in vite.config.ts.');
+  }
+  const ortThreads = result.workers[0].ortThreads;
+  const ours = rate(texts.length, Math.min(...result.runsMs));
+  const vectorsFile = join(session.dir, `native-${dtype}-${ortThreads}.f32`);
+  const native = timeNative(session.textsFile, dtype, ortThreads, vectorsFile);
+  const label = `${dtype}, ${threadsLabel(ortThreads)}`;
+  const facts = [
+    `crossOriginIsolated=${result.pageCrossOriginIsolated}`,
+    `browser runs ${result.runsMs.map((ms) => rate(texts.length, ms).toFixed(1)).join('/')}`,
+    // The least disturbed estimate; not the ratio's figure, since the native script reports whole passes.
+    `per-batch best ${rate(texts.length, result.bestBatchesMs).toFixed(1)}`,
+    `${(100 * result.ortShare).toFixed(0)}% in ORT session.run`,
+  ];
+  const documentChunks = Math.round(DOCUMENT_TOKENS / session.meanTokens);
+  const row: BenchRow = {
+    name: `Embed ${texts.length} chunks (${session.meanWordpieces.toFixed(0)} wordpieces), MiniLM-L6 random, WASM ${label}, batch ${DEFAULT_BATCH_SIZE}`,
+    value: ours,
+    unit: 'chunks/s',
+    higherIsBetter: true,
+  };
+  const documentRow: BenchRow = {
+    name: `Projected time to embed a ${DOCUMENT_TOKENS / 1000}k-token document (${documentChunks} chunks of ${session.meanTokens.toFixed(0)} tokens), WASM ${label}`,
+    value: documentChunks / ours,
+    unit: 's',
+    higherIsBetter: false,
+  };
+  if (typeof native === 'string') {
+    return [
+      { ...row, referenceLabel: native, note: facts.join(', ') },
+      { ...documentRow, referenceLabel: 'native unavailable' },
+    ];
+  }
+  facts.push(
+    `native runs ${native.runsChunksPerSecond.join('/')}`,
+    `max |Δ| of the first vector ${firstRowDifference(result, vectorsFile).toExponential(1)}`,
+  );
+  const referenceLabel = `native ONNX Runtime ${native.onnxruntime} (Python), ${threadsLabel(ortThreads)}`;
+  return [
+    {
+      ...row,
+      reference: native.chunksPerSecond,
+      referenceLabel,
+      target: TARGET_RATIO,
+      note: facts.join(', '),
+    },
+    { ...documentRow, reference: documentChunks / native.chunksPerSecond, referenceLabel },
+  ];
+}
+
+/** Browser vs native throughput for each dtype at 1 thread and at all threads, and projected document times. */
+export async function benchEmbed(): Promise<BenchRow[]> {
+  if (!existsSync(CHROMIUM_PATH)) return skipped(`no Chromium at ${CHROMIUM_PATH} (set AERIE_CHROMIUM)`);
+  const missing = ensureModel();
+  if (missing) return skipped(missing);
+  const { texts, meanWordpieces } = await benchTexts();
+  const meanTokens = texts.reduce((sum, t) => sum + countTokens(t), 0) / texts.length;
+  const dir = mkdtempSync(join(tmpdir(), 'aerie-embed-'));
+  let bench: BrowserBench | undefined;
+  try {
+    const textsFile = join(dir, 'texts.json');
+    writeFileSync(textsFile, JSON.stringify(texts));
+    bench = await startBrowserBench();
+    const session: Session = { bench, texts, textsFile, dir, meanWordpieces, meanTokens };
+    const rows: BenchRow[] = [];
+    const projections: BenchRow[] = [];
+    for (const dtype of DTYPES) {
+      for (const threads of [1, undefined]) {
+        const [row, projection] = await measure(session, dtype, threads);
+        rows.push(row);
+        projections.push(projection);
+      }
+    }
+    if (process.env.AERIE_BENCH_EMBED_SWEEP) {
+      const choice = { model: MODEL_ID, dtype: 'q8', device: 'wasm' } as const;
+      rows.push(...(await sweepRows(bench, texts, { choice, modelsPath: MODELS_URL_PATH })));
+    }
+    bench.assertLocalOnly();
+    console.log(
+      `All ${bench.requestCount()} requests of the pages and their workers went to ${bench.origin}.`,
+    );
+    return [...rows, ...projections];
+  } finally {
+    await bench?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * `npm run bench [section …]`: performance figures, each printed beside a reference measured in the same run
+ * (scikit-learn, native ONNX Runtime) with the ratio. Sections: gmm, cluster, embed, storage. Default: all.
+ */
+import { printRows, type BenchRow } from './report';
+
+type Section = () => Promise<BenchRow[]>;
+
+const SECTIONS: Record<string, () => Promise<Section>> = {
+  gmm: async () => (await import('./gmm.bench')).benchGmm,
+  cluster: async () => (await import('./cluster.bench')).benchCluster,
+  embed: async () => (await import('./embed.bench')).benchEmbed,
+  storage: async () => (await import('./storage.bench')).benchStorage,
+};
+
+async function main(): Promise<void> {
+  const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const names = requested.length ? requested : Object.keys(SECTIONS);
+  for (const name of names) {
+    const load = SECTIONS[name];
+    if (!load) {
+      console.error(`Unknown bench section "${name}". Known: ${Object.keys(SECTIONS).join(', ')}.`);
+      process.exitCode = 2;
+      return;
+    }
+    console.log(`\n== ${name} ==`);
+    const started = Date.now();
+    printRows(await (await load())());
+    console.log(`(${name}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}
+
+await main();
