@@ -12,14 +12,13 @@
  *
  * `AERIE_BENCH_EMBED_SWEEP=1` adds the optimisation sweep of bench/browser/embed-sweep.ts.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import { CHROMIUM_PATH } from '../e2e/support/chromium';
 import { chunkText, splitSentences } from '../src/core/chunk';
-import { seededRandom, type RandomFn } from '../src/core/random';
+import { seededRandom } from '../src/core/random';
 import { countTokens } from '../src/core/tokens';
 import { DEFAULT_BATCH_SIZE, longestFirst } from '../src/models/embedder';
 import type { EmbeddingDtype } from '../src/models/presets';
@@ -27,6 +26,7 @@ import { ROOT, startBrowserBench, type BrowserBench } from './browser/embed-harn
 import type { PageRunResult } from './browser/embed-page';
 import { sweepRows } from './browser/embed-sweep';
 import type { BenchRow } from './report';
+import { runPython, shuffled, type PythonRun } from './support';
 
 /** Folder of the bench models, and its URL path on the bench server (which serves the repository root). */
 const MODELS_DIR = join(ROOT, '.bench-cache', 'models');
@@ -61,18 +61,7 @@ const DTYPES: EmbeddingDtype[] = ['q8', 'fp32'];
 const DOCUMENT_TOKENS = 78_000;
 /** Generating the model (torch export + quantisation) and one native timing may each take minutes. */
 const PYTHON_TIMEOUT_MS = 10 * 60 * 1000;
-/** OpenBLAS settings of this machine's environment that skew numpy (../shared/ENVIRONMENT.md). */
-const SKEWING_ENV = ['OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE'];
 const MS_PER_S = 1000;
-
-function shuffled<T>(items: readonly T[], random: RandomFn): T[] {
-  const out = items.slice();
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
 
 /** `count` chunks of at most CHUNK_TOKENS tokens: the fixture, then seeded shuffles of its sentences. */
 export function benchChunks(count = TEXT_COUNT): string[] {
@@ -104,25 +93,9 @@ export async function benchTexts(): Promise<{ texts: string[]; meanWordpieces: n
   return { texts: longestFirst(lengths).map((i) => chunks[i]), meanWordpieces };
 }
 
-function pythonCandidates(): string[] {
-  const list = [process.env.AERIE_PYTHON, '/work/pyenv/bin/python', 'python3'].filter(
-    (p): p is string => !!p,
-  );
-  return list.filter((p) => !p.includes('/') || existsSync(p));
-}
-
-/** Runs a Python script with the first interpreter that succeeds: its stdout, or why none did. */
-function runPython(args: string[]): { stdout: string } | { reason: string } {
-  const env = { ...process.env };
-  for (const name of SKEWING_ENV) delete env[name];
-  let reason = 'no Python interpreter found (set AERIE_PYTHON)';
-  for (const python of pythonCandidates()) {
-    const run = spawnSync(python, args, { env, encoding: 'utf8', timeout: PYTHON_TIMEOUT_MS, cwd: ROOT });
-    if (run.status === 0) return { stdout: run.stdout };
-    const why = run.error?.message ?? run.stderr.trim().split('\n').slice(-2).join(' | ');
-    reason = `${python} ${args[0]} failed: ${why}`;
-  }
-  return { reason };
+/** Runs a Python script of the bench (model generation, native timing). */
+function runBenchPython(args: string[]): PythonRun {
+  return runPython(args, PYTHON_TIMEOUT_MS);
 }
 
 /** Makes sure the bench model exists; the reason when it is missing and cannot be generated. */
@@ -131,7 +104,7 @@ function ensureModel(): string | undefined {
   const complete = () => MODEL_FILES.every((f) => existsSync(join(folder, f)));
   if (complete()) return undefined;
   console.log(`Generating ${folder} (random MiniLM-L6, fp32 + q8)…`);
-  const made = runPython([MAKE_MODEL_SCRIPT, folder]);
+  const made = runBenchPython([MAKE_MODEL_SCRIPT, folder]);
   if ('reason' in made) return made.reason;
   return complete() ? undefined : `${MAKE_MODEL_SCRIPT} wrote no complete model`;
 }
@@ -149,7 +122,7 @@ function timeNative(
   threads: number,
   vectorsFile: string,
 ): NativeTiming | string {
-  const run = runPython([
+  const run = runBenchPython([
     NATIVE_SCRIPT,
     ...['--model', join(MODELS_DIR, MODEL_FOLDER), '--texts', textsFile, '--dtype', dtype],
     ...['--batch-size', String(DEFAULT_BATCH_SIZE), '--threads', String(threads)],

@@ -3,14 +3,14 @@
  * points, timed in the same run. Points: a seeded mixture of 8 Gaussian blobs in 10-d with random anisotropic
  * shapes and varied spreads (what UMAP output of clustered text looks like). Target: ours ≤ 0.5 × scikit-learn.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededRandom, type RandomFn } from '../src/core/random';
 import { selectClusterCount } from '../src/core/select-k';
 import type { BenchRow } from './report';
+import { runPython } from './support';
 
 const SIZES = [1000, 3000];
 const DIM = 10;
@@ -28,8 +28,6 @@ const WARMUP_POINTS = 200;
 const REFERENCE_TIMEOUT_MS = 20 * 60 * 1000;
 /** gmm_sweep_timing.py's exit status when scikit-learn is missing. */
 const EXIT_NO_SKLEARN = 3;
-/** OpenBLAS settings of this machine's environment that skew numpy (../shared/ENVIRONMENT.md). */
-const SKEWING_ENV = ['OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE'];
 
 const SCRIPT = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -79,31 +77,16 @@ export interface ReferenceTiming {
   sklearn: string;
 }
 
-function pythonCandidates(): string[] {
-  const list = [process.env.AERIE_PYTHON, '/work/pyenv/bin/python', 'python3'].filter(
-    (p): p is string => !!p,
-  );
-  return list.filter((p) => !p.includes('/') || existsSync(p));
-}
-
 /** Runs the reference sweep in Python; a reason string when no interpreter with scikit-learn could run it. */
 export function timeReference(points: readonly ArrayLike<number>[]): ReferenceTiming | string {
   const dir = mkdtempSync(join(tmpdir(), 'aerie-gmm-'));
   try {
     const file = join(dir, 'points.json');
     writeFileSync(file, JSON.stringify(points.map((p) => Array.from(p))));
-    const env = { ...process.env };
-    for (const name of SKEWING_ENV) delete env[name];
-    let reason = 'no python found';
-    for (const python of pythonCandidates()) {
-      const run = spawnSync(python, [SCRIPT, file], { env, encoding: 'utf8', timeout: REFERENCE_TIMEOUT_MS });
-      if (run.status === 0) return JSON.parse(run.stdout) as ReferenceTiming;
-      reason =
-        run.status === EXIT_NO_SKLEARN
-          ? `no scikit-learn in ${python}`
-          : `${python} failed: ${run.error?.message ?? run.stderr.trim()}`;
-    }
-    return reason;
+    const run = runPython([SCRIPT, file], REFERENCE_TIMEOUT_MS, (status, python) =>
+      status === EXIT_NO_SKLEARN ? `no scikit-learn in ${python}` : undefined,
+    );
+    return 'stdout' in run ? (JSON.parse(run.stdout) as ReferenceTiming) : run.reason;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,12 +16,10 @@
  * Times are medians over fresh pages; the machine's other work only ever slows a run down.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
-import { createServer, type ViteDevServer } from 'vite';
 import { chunkText, splitSentences } from '../src/core/chunk';
 import { seededRandom, type RandomFn } from '../src/core/random';
 import { serializeTree } from '../src/core/tree-format';
@@ -31,9 +29,10 @@ import type { BuildRequest } from '../src/pipeline/types';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import type { ReopenResult, StorageBenchPage, WriteResult } from './browser/storage-bench';
 import type { BenchRow } from './report';
+import type { ViteDevServer } from 'vite';
+import { shuffled, startViteServer } from './support';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
-const HOST = '127.0.0.1';
 const PAGE_PATH = '/bench/browser/storage.html';
 /** Vite's dependency cache for this bench, apart from `npm run dev`'s and the embedding bench's. */
 const VITE_CACHE = join(ROOT, '.bench-cache', 'vite-storage');
@@ -59,15 +58,6 @@ const APP_RUNS = 5;
 const BYTES_PER_MB = 1e6;
 /** Folders of an origin's IndexedDB in a Chromium profile (LevelDB files and out-of-line blobs). */
 const IDB_FOLDER = /\.indexeddb\.(leveldb|blob)$/;
-
-function shuffled<T>(items: readonly T[], random: RandomFn): T[] {
-  const out = items.slice();
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
 
 /** A text of paragraphs, each a seeded shuffle of the fixture's sentences, long enough for `chunks` chunks. */
 function proseChunks(sentences: readonly string[], random: RandomFn, chunks: number) {
@@ -165,27 +155,9 @@ export function benchTree(): { tree: RaptorTree; request: BuildRequest; twoParen
   return { tree, request, twoParents };
 }
 
-async function startServer(): Promise<{ server: ViteDevServer; origin: string }> {
-  const server = await createServer({
-    configFile: join(ROOT, 'vite.config.ts'),
-    root: ROOT,
-    cacheDir: VITE_CACHE,
-    logLevel: 'warn',
-    clearScreen: false,
-    // Port 0: any free port. IndexedDB belongs to the origin, so the port must stay the same all run long.
-    server: { host: HOST, port: 0, strictPort: true, hmr: false, watch: null },
-    // Pre-bundle both pages' imports up front, so no re-optimisation reloads a page mid-measurement.
-    optimizeDeps: { entries: ['bench/browser/storage.html', 'index.html'] },
-  });
-  try {
-    await server.listen();
-    const address = server.httpServer?.address() as AddressInfo | null;
-    if (!address) throw new Error('The bench server did not start listening.');
-    return { server, origin: `http://${HOST}:${address.port}` };
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
+function startServer(): ReturnType<typeof startViteServer> {
+  // Pre-bundle both pages' imports up front, so no re-optimisation reloads a page mid-measurement.
+  return startViteServer({ cacheDir: VITE_CACHE, entries: ['bench/browser/storage.html', 'index.html'] });
 }
 
 /**

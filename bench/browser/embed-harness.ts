@@ -8,18 +8,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
-import { createServer, type Plugin, type ViteDevServer } from 'vite';
+import type { Plugin } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium';
 import type { AerieBenchPage, PageRunConfig, PageRunResult } from './embed-page';
+import { startViteServer } from '../support';
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Loopback only: the page must not reach anything else. */
-const HOST = '127.0.0.1';
 /** The page, relative to the server root. */
 const PAGE_PATH = '/bench/browser/embed.html';
 /** Vite's dependency cache for the bench, apart from the one `npm run dev` uses. */
@@ -62,28 +61,13 @@ function ortBuilds(): Plugin {
   };
 }
 
-async function startServer(): Promise<{ server: ViteDevServer; origin: string }> {
-  const server = await createServer({
-    configFile: join(ROOT, 'vite.config.ts'),
-    root: ROOT,
+function startServer(): ReturnType<typeof startViteServer> {
+  return startViteServer({
     cacheDir: VITE_CACHE,
-    logLevel: 'warn',
-    clearScreen: false,
-    // Port 0: any free port, so concurrent runs and dev servers do not collide.
-    server: { host: HOST, port: 0, strictPort: true, hmr: false, watch: null },
     plugins: [ortBuilds()],
     // Pre-bundle what the bench page and worker import up front, so no re-optimisation reloads the page.
-    optimizeDeps: { entries: ['bench/browser/embed.html', 'bench/browser/embed-bench.worker.ts'] },
+    entries: ['bench/browser/embed.html', 'bench/browser/embed-bench.worker.ts'],
   });
-  try {
-    await server.listen();
-    const address = server.httpServer?.address() as AddressInfo | null;
-    if (!address) throw new Error('The bench server did not start listening.');
-    return { server, origin: `http://${HOST}:${address.port}` };
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
 }
 
 async function openPageRun(
