@@ -150,7 +150,8 @@ function* reduceAndCluster(
   );
   report('gmm');
   yield;
-  const { k, model } = selectClusterCount(points, { maxClusters: o.maxClusters, seed });
+  // Fits that cannot pass the component-size rule are skipped: same k, far fewer fits on small groups.
+  const { k, model } = selectClusterCount(points, { maxClusters: o.maxClusters, seed, skipImpossible: true });
   yield;
   const probs = model.predictProba(points);
   const labels = probs.map((row) => {

@@ -37,6 +37,12 @@ export interface SelectClusterCountOptions {
    * dimension d (see {@link selectClusterCount}).
    */
   minComponentSize?: number;
+  /**
+   * Skip the fits that cannot pass the component-size rule: with k components of at least m points each
+   * (sizes rounded), k·(m − ½) ≤ N, so a larger k is never chosen. Their BIC is reported as NaN. Same k, far
+   * fewer fits on small inputs (RAPTOR's local clustering). Default false: every k is fitted, as the reference.
+   */
+  skipImpossible?: boolean;
   /** Cancels the sweep between EM iterations (throws AbortError). */
   signal?: AbortSignalLike;
   /** Called after each k with the number of fits done and the total. */
@@ -114,9 +120,20 @@ export function selectClusterCount(
     const ws = createWorkspace(n, dim, maxK);
     const reg = effectiveRegCovar(flat, regCovar, 'relative');
     const emOptions = { maxIter: fitOptions.maxIter, tol: fitOptions.tol, reg, signal: options.signal };
+    // k·(m − ½) > N means some rounded component size is below m (see `skipImpossible`).
+    const possibleK =
+      options.skipImpossible && minComponentSize > ROUNDING_SLACK
+        ? Math.max(1, Math.floor(n / (minComponentSize - ROUNDING_SLACK)))
+        : maxK;
     for (let k = 1; k <= maxK; k++) {
       let value = NaN;
       let ok = false;
+      if (k > possibleK) {
+        bic.push(value);
+        admissible.push(ok);
+        options.onProgress?.(k, maxK);
+        continue;
+      }
       try {
         const { logLikelihood } = runEm(flat.data, k, seededRandom(seed), emOptions, ws);
         value = -2 * logLikelihood + gmmParameterCount(k, dim) * Math.log(n);
@@ -138,6 +155,9 @@ export function selectClusterCount(
   const model = fitGmmFlat(flat, best, fitOptions);
   return { k: best, bic, admissible, minComponentSize, model };
 }
+
+/** Component sizes are rounded to whole points, so each may gain up to half a point. */
+const ROUNDING_SLACK = 0.5;
 
 /** The smallest effective component size of the last fit, rounded to whole points. */
 function smallestComponent(mass: Float64Array, k: number): number {

@@ -153,3 +153,32 @@ describe('selectClusterCount contract', () => {
     );
   });
 });
+
+describe('selectClusterCount with skipImpossible', () => {
+  it('chooses the same k while fitting only the k the component-size rule allows', () => {
+    for (const [seed, sizes] of [
+      [11, [20, 20, 20]],
+      [12, [12, 12, 12, 12]],
+      [13, [40]],
+      [14, [15, 25]],
+    ] as const) {
+      const { points } = gaussianBlobs(seed, [...sizes]);
+      const full = selectClusterCount(points, { seed: 5 });
+      const fast = selectClusterCount(points, { seed: 5, skipImpossible: true });
+      expect(fast.k).toBe(full.k);
+      expect(fast.bic.length).toBe(full.bic.length);
+      const n = points.length;
+      const bound = Math.floor(n / (full.minComponentSize - 0.5));
+      fast.bic.forEach((value, i) => {
+        const k = i + 1;
+        if (k > bound) {
+          expect(value).toBeNaN();
+          expect(fast.admissible[i]).toBe(false);
+          expect(full.admissible[i]).toBe(false); // the skipped fits could never have been chosen
+        } else {
+          expect(value).toBe(full.bic[i]);
+        }
+      });
+    }
+  });
+});
