@@ -118,3 +118,29 @@ test('the LLM endpoint going down mid-build gives a clear error; the build resum
   expect(after).not.toContain(paid[0]);
   expect(new Set(after).size).toBe(after.length);
 });
+
+test('Cancel pauses the build, keeping what is finished; Resume completes it', async ({ page }) => {
+  await page.goto('/');
+  await configure(page, llm);
+  await useSmallChunks(page);
+  await addSample(page);
+  llm.configure({ latencyMs: 4000 }); // slow replies leave time to press Cancel mid-build
+  await page.getByRole('button', { name: 'Build tree' }).click();
+  const progress = page.getByRole('region', { name: 'Build progress' });
+  await expect
+    .poll(() => summaryRequests().filter((r) => r.status === 200).length, { timeout: 120_000 })
+    .toBeGreaterThan(0);
+  await progress.getByRole('button', { name: 'Cancel' }).click();
+  await expect(progress.getByText(/Build paused/)).toBeVisible({ timeout: 30_000 });
+  const paid = summaryRequests()
+    .filter((r) => r.status === 200)
+    .map((r) => JSON.stringify(r.body));
+  llm.reset();
+  llm.configure({ latencyMs: 0 });
+  await progress.getByRole('button', { name: 'Resume' }).click();
+  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+    timeout: 180_000,
+  });
+  const after = summaryRequests().map((r) => JSON.stringify(r.body));
+  for (const body of paid) expect(after).not.toContain(body);
+});

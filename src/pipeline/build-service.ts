@@ -32,6 +32,7 @@ import {
   type AerieDb,
   type FileInfo,
 } from '../storage';
+import { buildLockName } from './locks';
 import { embeddingModelId, type BuildRequest, type PipelineProgress } from './types';
 
 /** The build could not start. */
@@ -40,10 +41,7 @@ export class PipelineError extends AerieError<'NO_EMBEDDER' | 'BUSY'> {}
 /** Progress is written to storage at most this often (the UI gets every event). */
 export const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
-/** Name of the Web Lock a tab holds while it builds a tree (other tabs see the build is alive). */
-export function buildLockName(treeId: string): string {
-  return `aerie-build:${treeId}`;
-}
+export { buildLockName } from './locks';
 
 /** What a finished build reports; the tree itself is in storage. */
 export interface BuildOutcome {

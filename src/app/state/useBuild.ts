@@ -10,6 +10,7 @@ import type { IngestedDocument } from '../../ingest';
 import { UsageAccumulator } from '../../llm/usage';
 import type { ModelLoadProgress } from '../../models/embedder';
 import { OFFLINE_MODEL_ID } from '../../models/presets';
+import { buildLockName } from '../../pipeline/locks';
 import type { BuildRequest, PipelineProgress } from '../../pipeline/types';
 import { markBuildStopped, type AerieDb } from '../../storage';
 import { initialProgress, reduceProgress } from '../build/progress-reducer';
@@ -23,6 +24,31 @@ import type { NoticeInput } from './useNotices';
 
 /** After asking the worker to cancel, how long to wait before terminating it (a long synchronous step). */
 const CANCEL_GRACE_MS = 3000;
+/** After terminating the build worker, how long to wait for the browser to release its build lock. */
+const LOCK_RELEASE_TIMEOUT_MS = 5000;
+/** How often to look whether the lock is released. */
+const LOCK_POLL_MS = 50;
+
+/** One run of a build (a start or a resume); a later run of the same tree is a different run. */
+interface Run {
+  treeId: string;
+  /** Ends the run as cancelled (the worker was terminated, so its own reply never comes). */
+  stop(reason: unknown): void;
+  /** The grace timer of a cancel, cleared when the run ends by itself. */
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/** Resolves once no context holds the Web Lock of this build (a terminated worker's lock goes a bit later). */
+async function lockReleased(treeId: string): Promise<void> {
+  const locks = (navigator as { locks?: LockManager }).locks;
+  if (!locks?.query) return;
+  const deadline = Date.now() + LOCK_RELEASE_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const { held = [] } = await locks.query();
+    if (!held.some((l) => l.name === buildLockName(treeId))) return;
+    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+  }
+}
 
 /** Build state and actions. `onBuilt` receives the id of each finished tree. */
 export function useBuild(
@@ -32,6 +58,8 @@ export function useBuild(
 ) {
   const [progress, setProgress] = useState<BuildProgressState>();
   const current = useRef<string | undefined>(undefined);
+  /** The run in progress (cleared when it ends, however it ends). */
+  const active = useRef<Run | undefined>(undefined);
 
   const onEvent = useCallback((p: PipelineProgress) => {
     setProgress((state) => (state && state.treeId === current.current ? reduceProgress(state, p) : state));
@@ -83,9 +111,13 @@ export function useBuild(
       summarizer?: 'llm' | 'extractive',
     ) => {
       current.current = treeId;
+      let stop: (reason: unknown) => void = () => undefined;
+      const stopped = new Promise<never>((_, reject) => (stop = reject));
+      const run: Run = { treeId, stop };
+      active.current = run;
       setProgress({ ...initialProgress(treeId, title, Date.now()), summarizer });
       try {
-        await start();
+        await Promise.race([start(), stopped]);
         setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'done' } : s));
         onBuilt(treeId);
       } catch (error) {
@@ -110,6 +142,8 @@ export function useBuild(
             : s,
         );
       } finally {
+        clearTimeout(run.timer);
+        if (active.current === run) active.current = undefined;
         announceLibraryChange();
       }
     },
@@ -167,23 +201,22 @@ export function useBuild(
   );
 
   const cancel = useCallback(async () => {
-    const treeId = current.current;
-    if (!treeId) return;
+    const run = active.current;
+    if (!run) return;
+    const { treeId } = run;
     setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'cancelling' } : s));
     const worker = await buildWorker();
     void worker.cancel(treeId);
-    // A cancel reaches the worker between steps; if a long step holds it, end the worker instead.
-    setTimeout(() => {
-      setProgress((s) => {
-        if (!s || s.treeId !== treeId || s.status !== 'cancelling') return s;
-        terminateBuildWorker();
-        if (db) void markBuildStopped(db, treeId, new AbortError()).finally(announceLibraryChange);
-        return {
-          ...s,
-          status: 'cancelled',
-          message: 'Build paused. Everything finished so far is kept: resume to continue.',
-        };
-      });
+    // A cancel reaches the worker between steps; if a long step holds it, end the worker instead. The timer
+    // belongs to this run: a run that ended by itself clears it, so it can never stop a later resume.
+    run.timer = setTimeout(() => {
+      if (active.current !== run) return;
+      terminateBuildWorker();
+      void (async () => {
+        await lockReleased(treeId);
+        if (db) await markBuildStopped(db, treeId, new AbortError()).catch(() => undefined);
+        run.stop(new AbortError('The build was cancelled.'));
+      })();
     }, CANCEL_GRACE_MS);
   }, [db]);
 

@@ -10,11 +10,11 @@ import {
   type AerieDb,
   type TreeSummary,
 } from '../../storage';
+import { BUILD_LOCK_PREFIX } from '../../pipeline/locks';
 import { errorMessage } from './messages';
 import type { NoticeInput } from './useNotices';
 
 const CHANNEL = 'aerie-library';
-const LOCK_PREFIX = 'aerie-build:';
 
 /** Tells other tabs that the library changed. */
 export function announceLibraryChange(): void {
@@ -30,8 +30,8 @@ async function liveBuilds(): Promise<string[]> {
   const snapshot = await locks.query();
   return (snapshot.held ?? [])
     .map((l) => l.name ?? '')
-    .filter((name) => name.startsWith(LOCK_PREFIX))
-    .map((name) => name.slice(LOCK_PREFIX.length));
+    .filter((name) => name.startsWith(BUILD_LOCK_PREFIX))
+    .map((name) => name.slice(BUILD_LOCK_PREFIX.length));
 }
 
 /** Library rows, live build ids and storage usage, with a refresh function. */
