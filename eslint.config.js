@@ -94,4 +94,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    files: ['e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test'],
+              message: 'Import test from ./support/fixtures: it fails the test on any CSP violation.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -5,6 +5,11 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 const APP_PORT = Number(process.env.AERIE_E2E_PORT ?? 4173);
 /** Port of the dev server that serves the component harness pages under /dev/. */
 const DEV_PORT = Number(process.env.AERIE_E2E_DEV_PORT ?? 5173);
+/**
+ * Servers report Content-Security-Policy violations (pages and workers) to themselves, and every spec's shared
+ * fixture (e2e/support/fixtures.ts) fails on any.
+ */
+const SERVER_ENV = { AERIE_CSP_REPORT: '1' };
 
 export default defineConfig({
   testDir: 'e2e',
@@ -26,7 +31,7 @@ export default defineConfig({
   projects: [
     {
       name: 'app',
-      testIgnore: '**/components.spec.ts',
+      testIgnore: ['**/components.spec.ts', '**/cold-dev.spec.ts'],
       use: { baseURL: `http://127.0.0.1:${APP_PORT}` },
     },
     {
@@ -34,12 +39,18 @@ export default defineConfig({
       testMatch: '**/components.spec.ts',
       use: { baseURL: `http://localhost:${DEV_PORT}` },
     },
+    {
+      // Starts `npm run dev` itself, cold, on AERIE_E2E_COLD_PORT (default 5174).
+      name: 'cold-dev',
+      testMatch: '**/cold-dev.spec.ts',
+    },
   ],
   webServer: [
     {
-      // The production build, as a user gets it (COOP/COEP headers come from vite.config.ts's `preview`).
+      // The production build, as a user gets it (CSP, COOP/COEP: build/security-plugin.ts).
       command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${APP_PORT} --strictPort`,
       url: `http://127.0.0.1:${APP_PORT}`,
+      env: SERVER_ENV,
       reuseExistingServer: false,
       timeout: 300_000,
       stdout: 'ignore',
@@ -49,6 +60,7 @@ export default defineConfig({
       // Component harness pages exist only on the dev server.
       command: `npx vite --port ${DEV_PORT} --strictPort`,
       url: `http://localhost:${DEV_PORT}/dev/components.html`,
+      env: SERVER_ENV,
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: 'ignore',

@@ -5,6 +5,8 @@
  * theme=light|dark|system, only=<card id>[,<card id>…] (ids below), freeze=1 (the streaming answer stops at a
  * fixed point instead of looping), stack=1 (show the notice stack).
  */
+// React Fast Refresh's preamble as a module: the dev page carries no inline script (build/security-plugin.ts).
+import '@vitejs/plugin-react/preamble';
 import {
   createContext,
   StrictMode,

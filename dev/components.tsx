@@ -5,6 +5,8 @@
  * tree=small|large, q=0|1|2, modes=collapsed,traversal,leaves (or none), theme=light|dark|system,
  * open=<node id>, strict=0 (no StrictMode double rendering, for timing).
  */
+// React Fast Refresh's preamble as a module: the dev page carries no inline script (build/security-plugin.ts).
+import '@vitejs/plugin-react/preamble';
 import { Profiler, StrictMode, useLayoutEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { DocumentView } from '../src/app/document/DocumentView';

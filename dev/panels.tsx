@@ -5,6 +5,8 @@
  * illustrative extractive tree. URL parameters make a view repeatable for screenshots:
  * theme=light|dark|system, settings=open, library=empty.
  */
+// React Fast Refresh's preamble as a module: the dev page carries no inline script (build/security-plugin.ts).
+import '@vitejs/plugin-react/preamble';
 import { StrictMode, useLayoutEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ProgressView } from '../src/app/build/ProgressView';

@@ -3,7 +3,7 @@
  * embeddings and summaries, so only clusters that changed cost LLM calls, and rebuilding the same documents
  * with the same settings costs none.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import type { FakeLlmServer } from '../tests/support/llm-server';
 import { addSample, configure, startLlm } from './support/app';
 

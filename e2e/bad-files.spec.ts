@@ -5,7 +5,7 @@
 import { mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { configure, expectOnlyLocalRequests, recordRequests, shoot } from './support/app';
 
 const FIXTURES = 'tests/fixtures/ingest';

@@ -2,7 +2,8 @@
  * The tree and document components on their harness page (dev/components.html, served by the Vite dev
  * server): the data-* contract other end-to-end tests rely on, keyboard use, and text shown as text.
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 
 const HARNESS = '/dev/components.html';
 const MODES = ['collapsed', 'traversal', 'leaves'];

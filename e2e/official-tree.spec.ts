@@ -3,7 +3,7 @@
  * says its embedding model cannot run in the browser and offers retrieval by an existing node, whose results
  * the tree view highlights exactly.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { expectOnlyLocalRequests, highlighted, listedPassages, recordRequests, shoot } from './support/app';
 
 test('import the official Cinderella tree and retrieve by an existing node', async ({ page, context }) => {
