@@ -2,10 +2,10 @@
  * The main journey (issues #3–#5): drop the sample onto the page → build with progress in the workers (GloVe model, FAKE LLM
  * server for summaries and answers) → reload → still there → ask in each mode → the tree view highlights exactly
  * what retrieval returned → open the inspector → export and import → same retrieval. Every request stays on
- * this machine. Screenshots of the main states go to docs/screenshots/.
+ * this machine. Screenshots of the later states go to docs/screenshots/ (the first minute's: first-minute.spec.ts).
  */
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   dropFile,
@@ -33,7 +33,6 @@ test('sample → build → reload → ask each mode → inspect → export/impor
   const urls = recordRequests(context);
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Aerie' })).toBeVisible();
-  await shoot(page, 'first-minute-1-empty');
 
   await configure(page, llm);
   // Drag and drop the sample onto the middle of the page.
@@ -45,7 +44,6 @@ test('sample → build → reload → ask each mode → inspect → export/impor
   );
   await expect(page.getByRole('region', { name: 'Documents' }).getByText('cinderella.txt')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Documents' }).getByText(/Ready/)).toBeVisible();
-  await shoot(page, 'first-minute-2-sample-added');
 
   llm.configure({ latencyMs: 600 }); // slow enough to see the build in progress
   await page.getByRole('button', { name: 'Build tree' }).click();
@@ -54,12 +52,10 @@ test('sample → build → reload → ask each mode → inspect → export/impor
   await expect(progress.getByRole('progressbar', { name: /Summarizing layer 1/ })).toBeVisible({
     timeout: 120_000,
   });
-  await shoot(page, 'first-minute-3-building');
   llm.configure({ latencyMs: 0 });
   await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
     timeout: 180_000,
   });
-  await shoot(page, 'first-minute-4-tree-built');
 
   // The summaries came from the LLM with the paper's prompt.
   const summaries = llm.modelRequests.filter((r) => r.path.endsWith('/chat/completions'));

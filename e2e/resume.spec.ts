@@ -3,7 +3,8 @@
  * that goes down mid-build gives a clear error, then the build resumes when it is back. In both cases the FAKE
  * LLM server's request log shows that no finished summary is requested again.
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   addSample,

@@ -120,3 +120,54 @@ export async function dropFile(page: Page, name: string, text: string, target = 
     await page.dispatchEvent(target, type, { dataTransfer: transfer });
   }
 }
+
+/** Changes build parameters in Settings by their labels ("Chunk tokens", "Max cluster tokens", …). */
+export async function setParams(page: Page, values: Record<string, string>): Promise<void> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  for (const [label, value] of Object.entries(values)) await dialog.getByLabel(label).fill(value);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** Builds with the FAKE server's /v1/embeddings instead of a browser model. */
+export async function useEndpointEmbeddings(page: Page, llm: FakeLlmServer): Promise<void> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Embedding model').selectOption('endpoint');
+  const endpoint = dialog.getByRole('group', { name: 'Embeddings endpoint (optional)' });
+  await endpoint.getByLabel('Endpoint URL').fill(llm.openaiBaseUrl);
+  await endpoint.getByLabel('API key').fill(LLM_KEY);
+  await endpoint.getByLabel('Model').fill(LLM_MODEL);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** The library row of the tree titled `title`. */
+export function libraryRow(page: Page, title: string) {
+  return page
+    .getByRole('region', { name: 'Library' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+}
+
+/**
+ * Waits until storage records the build of `title` at the stage `label` (the library row of a live build says
+ * "Now: <label>", read from storage), reloads the page, and checks the build is left in the library as
+ * interrupted at that stage, resumable.
+ */
+export async function reloadAtStage(page: Page, title: string, label: string, timeout = 120_000) {
+  const row = libraryRow(page, title);
+  await expect(row.getByText(`Now: ${label}`)).toBeVisible({ timeout });
+  await page.reload();
+  await expect(row.getByText('Interrupted')).toBeVisible();
+  await expect(row.getByText(`Stopped at: ${label}`)).toBeVisible();
+  await expect(row.getByRole('button', { name: `Resume ${title}` })).toBeVisible();
+}
+
+/** Presses Resume on the library row of `title`. */
+export async function resumeFromLibrary(page: Page, title: string): Promise<void> {
+  await libraryRow(page, title)
+    .getByRole('button', { name: `Resume ${title}` })
+    .click();
+}

@@ -27,7 +27,8 @@ import { useOpenTree } from './state/useOpenTree';
 import { defaultRetrievalSettings, queryBlocker, useAsk } from './state/useAsk';
 import { useLibraryActions } from './state/useLibraryActions';
 import { useTheme } from './state/useTheme';
-import { answerEndpoint, isConfigured } from './settings';
+import { answerEndpoint, summarizerLine } from './settings';
+import { embeddingModelLabel } from './library/model-label';
 import { titleFor } from './state/request';
 import type { RetrievalSettings } from './state/types';
 import './app.css';
@@ -42,19 +43,18 @@ export function App() {
   const { settings, save: saveSettings } = useSettings(db, notify);
   useTheme(settings.theme);
   const library = useLibrary(db, notify);
-  const docs = useDocuments();
+  const docs = useDocuments(db, notify);
   const [openId, setOpenId] = useState<string>();
   const [version, setVersion] = useState(0);
   const onBuilt = useCallback(
     (treeId: string) => {
       setOpenId(treeId);
       setVersion((v) => v + 1);
-      docs.clear();
       void library.refresh();
     },
-    [docs, library],
+    [library],
   );
-  const build = useBuild(db, notify, onBuilt);
+  const build = useBuild(db, notify, { onBuilt, onTaken: docs.take });
   const open = useOpenTree(db, openId, version);
   const tree = open.tree;
   const maxLayer = tree ? Math.max(0, ...tree.nodes.map((n) => n.layer)) : 0;
@@ -121,7 +121,7 @@ export function App() {
   const building = build.progress?.status === 'running' || build.progress?.status === 'cancelling';
   const canBuild = docs.ready.length > 0 && !docs.reading && !building && !!db;
   const startBuild = () => {
-    void build.start(docs.ready, settings, titleFor(docs.ready));
+    void build.start(docs.ready, settings, titleFor(docs.ready.map((d) => d.document)));
   };
   const addToOpenTree = () => {
     if (!openId || !open.record) return;
@@ -228,10 +228,7 @@ export function App() {
               </button>
             )}
             <p className="build-hint">
-              {settings.summarizer.useLlm && isConfigured(settings.summarizer.endpoint)
-                ? `Summaries by ${settings.summarizer.endpoint.model}.`
-                : 'Summaries: built-in extractive summarizer (set an LLM in Settings).'}{' '}
-              Embeddings: {settings.embedding.model}.
+              {summarizerLine(settings)} Embeddings: {embeddingModelLabel(settings.embedding.model)}.
             </p>
           </div>
           {build.progress && tree && progressView}

@@ -24,8 +24,12 @@ export interface AppSettings {
   embedding: { model: string; dtype: EmbeddingDtype; device: EmbeddingDevice };
   /** Optional OpenAI-compatible /v1/embeddings endpoint (used when `embedding.model` starts with `openai:`). */
   embeddingsEndpoint: EndpointSettings;
-  /** Summaries: the user's LLM when `useLlm` and configured, else the built-in extractive summariser. */
-  summarizer: { useLlm: boolean; endpoint: EndpointSettings };
+  /**
+   * Summaries: the user's LLM when `useLlm` and configured, else the built-in extractive summariser. Until the
+   * user ticks or unticks "Summarize with an LLM" themselves (`chosen`), `useLlm` follows the endpoint: on as
+   * soon as one is filled in, because someone who types an endpoint expects it to write the summaries.
+   */
+  summarizer: { useLlm: boolean; endpoint: EndpointSettings; chosen?: boolean };
   /** Answers: the user's LLM (`sameAsSummarizer` reuses that endpoint). Without one, Aerie shows the context. */
   answer: { sameAsSummarizer: boolean; endpoint: EndpointSettings };
   params: BuildSettings;
@@ -87,10 +91,7 @@ export function withDefaults(stored: Partial<AppSettings> | undefined): AppSetti
   return {
     embedding: { ...DEFAULT_SETTINGS.embedding, ...s.embedding },
     embeddingsEndpoint: { ...EMPTY_ENDPOINT, ...s.embeddingsEndpoint },
-    summarizer: {
-      useLlm: s.summarizer?.useLlm ?? false,
-      endpoint: { ...EMPTY_ENDPOINT, ...s.summarizer?.endpoint },
-    },
+    summarizer: summarizerWithDefaults(s.summarizer),
     answer: {
       sameAsSummarizer: s.answer?.sameAsSummarizer ?? true,
       endpoint: { ...EMPTY_ENDPOINT, ...s.answer?.endpoint },
@@ -99,6 +100,30 @@ export function withDefaults(stored: Partial<AppSettings> | undefined): AppSetti
     prompt: { ...DEFAULT_SETTINGS.prompt, ...s.prompt },
     theme: s.theme ?? 'system',
   };
+}
+
+/**
+ * The summariser settings with `useLlm` resolved: the user's own choice when they made one, else on exactly
+ * when an endpoint is filled in. (Settings saved before `chosen` existed never record a choice: an endpoint
+ * saved with the box left unticked — the old default — now summarises with that endpoint, as its user expected.)
+ */
+export function summarizerWithDefaults(stored: Partial<AppSettings['summarizer']> | undefined) {
+  const endpoint: EndpointSettings = { ...EMPTY_ENDPOINT, ...stored?.endpoint };
+  const out: AppSettings['summarizer'] = {
+    useLlm: stored?.chosen ? stored.useLlm === true : isConfigured(endpoint),
+    endpoint,
+  };
+  if (stored?.chosen) out.chosen = true;
+  return out;
+}
+
+/** What writes the summaries with these settings, as the line under "Build tree" says it. */
+export function summarizerLine(settings: AppSettings): string {
+  const { useLlm, endpoint } = settings.summarizer;
+  if (useLlm && isConfigured(endpoint)) return `Summaries by the LLM ${endpoint.model.trim()}.`;
+  if (isConfigured(endpoint))
+    return 'Summaries: built-in extractive summarizer (LLM summaries are turned off in Settings).';
+  return 'Summaries: built-in extractive summarizer (set an LLM in Settings for written summaries).';
 }
 
 declare module '../storage/schema' {

@@ -77,3 +77,9 @@ export function terminateAll(): void {
   stop(embedConnection);
   embedConnection = undefined;
 }
+
+// A page that goes away ends its workers at once: their build lock is released for the next page (a reload)
+// or another tab to see the build as interrupted and resume it, instead of waiting for the browser to do so.
+globalThis.addEventListener?.('pagehide', (event) => {
+  if (!(event as PageTransitionEvent).persisted) terminateAll();
+});

@@ -4,9 +4,12 @@
  * the extractive summariser — with progress, token usage and cancellation. Clustering and all numeric work
  * run here, off the main thread.
  *
- * Every build is persisted as it goes (src/storage): the tree record first, then each embedding and summary
- * the moment it exists (content-hash cache), then the nodes. Because a build is deterministic for a seed,
- * resuming re-runs it and every finished embedding or LLM call is a cache hit.
+ * Every build is persisted as it goes (src/storage): the tree record first (the page records it before it
+ * asks for the build; `build` records it only when that was not done), then where it is (each stage is recorded
+ * before it starts), each embedding and summary the moment it exists (content-hash cache), then the nodes.
+ * Loading the embedding model is the build's first stage, so a reload while a model downloads leaves a
+ * resumable build. Because a build is deterministic for a seed, resuming re-runs it and every finished
+ * embedding or LLM call is a cache hit.
  */
 import { proxy, wrap, type Remote } from 'comlink';
 import { AbortError } from '../core/abort';
@@ -16,6 +19,7 @@ import { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from '../core/extra
 import type { EmbedFn, SummarizeFn, SummarizerInfo } from '../core/types';
 import { createLlmSummarizer, createOpenAiEmbedder, UsageAccumulator } from '../llm';
 import type { ModelLoadProgress } from '../models/embedder';
+import { OFFLINE_MODEL_ID } from '../models/presets';
 import { splitRows } from '../models/rows';
 import type { EmbedApi } from '../models/embed-service';
 import {
@@ -24,8 +28,10 @@ import {
   completeTree,
   createTree,
   embeddingCacheKeyFor,
+  getTree,
   markBuildStopped,
   openAerieDb,
+  recordModelFallback,
   recordProgress,
   resumeRequest,
   summaryCacheKeyFor,
@@ -33,7 +39,13 @@ import {
   type FileInfo,
 } from '../storage';
 import { buildLockName } from './locks';
-import { embeddingModelId, type BuildRequest, type PipelineProgress } from './types';
+import {
+  embeddingModelId,
+  type BuildRequest,
+  type EmbeddingChoice,
+  type PipelineEvent,
+  type PipelineProgress,
+} from './types';
 
 /** The build could not start. */
 export class PipelineError extends AerieError<'NO_EMBEDDER' | 'BUSY'> {}
@@ -88,23 +100,50 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     return db;
   }
 
-  function rawEmbedder(
+  function embedService(): EmbedServiceLike {
+    if (!embedder) throw new PipelineError('NO_EMBEDDER', 'The embedding worker is not connected.');
+    return embedder;
+  }
+
+  /**
+   * Loads the browser model the request names (the build's first stage). When the model hub cannot be reached
+   * for a hub model, the build falls back to the built-in offline model, records that in the tree (model and
+   * stored request, so a resume keeps it) and says so with a `model-fallback` event.
+   * @returns the request the build runs with.
+   */
+  async function loadModel(
     request: BuildRequest,
-    usage: UsageAccumulator,
-    report: (e: PipelineProgress['event']) => void,
-  ): EmbedFn {
+    store: AerieDb,
+    report: (e: PipelineEvent) => void,
+  ): Promise<BuildRequest> {
+    const choice = request.embedding;
+    if (choice.kind !== 'browser') return request;
+    const service = embedService();
+    // proxy(): the callback crosses into the embedding worker (a no-op marker when the service is local).
+    const onFile = proxy((p: ModelLoadProgress) => report({ stage: 'model-load', ...p }));
+    try {
+      await service.load(choice, onFile);
+      return request;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code !== 'HUB_UNREACHABLE' || choice.model === OFFLINE_MODEL_ID) throw error;
+      const offline: EmbeddingChoice & { kind: 'browser' } = {
+        ...choice,
+        model: OFFLINE_MODEL_ID,
+        dtype: 'q8',
+      };
+      await recordModelFallback(store, request.buildId, { from: choice.model, to: offline });
+      report({ stage: 'model-fallback', from: choice.model, to: OFFLINE_MODEL_ID });
+      await service.load(offline, onFile);
+      return { ...request, embedding: offline };
+    }
+  }
+
+  function rawEmbedder(request: BuildRequest, usage: UsageAccumulator): EmbedFn {
     const choice = request.embedding;
     if (choice.kind === 'endpoint') return createOpenAiEmbedder(choice.endpoint, { usage });
-    const service = embedder;
-    if (!service) throw new PipelineError('NO_EMBEDDER', 'The embedding worker is not connected.');
-    let loaded: Promise<unknown> | undefined;
+    const service = embedService();
     return async (texts, options) => {
-      // proxy(): the callback crosses into the embedding worker (a no-op marker when the service is local).
-      loaded ??= service.load(
-        choice,
-        proxy((p: ModelLoadProgress) => report({ stage: 'model-load', ...p })),
-      );
-      await loaded;
       if (options?.signal?.aborted) throw new AbortError();
       return splitRows(await service.embed(texts, choice, { requestId: request.buildId }));
     };
@@ -127,35 +166,62 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
   }
 
   async function run(
-    request: BuildRequest,
+    requested: BuildRequest,
     onProgress: ((p: PipelineProgress) => void) | undefined,
   ): Promise<BuildOutcome> {
-    const treeId = request.buildId;
+    const treeId = requested.buildId;
     const store = await database();
     const controller = running.get(treeId)!;
     const usage = new UsageAccumulator();
     let lastWrite = 0;
     let lastStage = '';
-    const report = (event: PipelineProgress['event']) => {
-      const progress: PipelineProgress = { event, usage: usage.snapshot(), at: Date.now() };
-      onProgress?.(progress);
-      // Throttled, except at stage changes, so the library shows where a build stopped.
-      if (progress.at - lastWrite >= PROGRESS_WRITE_INTERVAL_MS || event.stage !== lastStage) {
-        lastWrite = progress.at;
-        lastStage = event.stage;
-        void recordProgress(store, treeId, progress).catch(() => undefined);
-      }
+    let recorded: Promise<void> = Promise.resolve();
+    const snapshot = (event: PipelineEvent): PipelineProgress => ({
+      event,
+      usage: usage.snapshot(),
+      at: Date.now(),
+    });
+    /** Records where the build is; the page hears `recorded` once storage has it (the library reads it). */
+    const record = (progress: PipelineProgress): Promise<void> => {
+      lastWrite = progress.at;
+      lastStage = progress.event.stage;
+      recorded = recordProgress(store, treeId, progress).then(
+        () => onProgress?.({ ...progress, recorded: true }),
+        () => undefined,
+      );
+      return recorded;
     };
-    const raw = rawEmbedder(request, usage, report);
-    const embed = cachedEmbedder(store, raw, embeddingCacheKeyFor(request.embedding), treeId);
-    const summarizer = rawSummarizer(request, raw, usage);
-    const summarize = cachedSummarizer(
-      store,
-      summarizer.fn,
-      summaryCacheKeyFor(request.summarizer, request.embedding),
-      treeId,
-    );
+    const report = (event: PipelineEvent) => {
+      const progress = snapshot(event);
+      onProgress?.(progress);
+      if (event.stage === 'model-fallback') return;
+      // Throttled, except at stage changes, so the library shows where a build stopped.
+      if (progress.at - lastWrite >= PROGRESS_WRITE_INTERVAL_MS || event.stage !== lastStage)
+        void record(progress);
+    };
+    /** A stage that holds the worker (model loading, chunking) is recorded before it starts, then shown. */
+    const enter = async (event: PipelineEvent) => {
+      const progress = snapshot(event);
+      await record(progress);
+      onProgress?.(progress);
+    };
+
+    let embed: (EmbedFn & { stats: { hits: number; misses: number } }) | undefined;
+    let summarize: ReturnType<typeof cachedSummarizer> | undefined;
     try {
+      await enter({ stage: 'model-load', file: '', loaded: 0, total: 0, status: 'initiate' });
+      const request = await loadModel(requested, store, report);
+      if (controller.signal.aborted) throw new AbortError('The build was cancelled.');
+      const raw = rawEmbedder(request, usage);
+      embed = cachedEmbedder(store, raw, embeddingCacheKeyFor(request.embedding), treeId);
+      const summarizer = rawSummarizer(request, raw, usage);
+      summarize = cachedSummarizer(
+        store,
+        summarizer.fn,
+        summaryCacheKeyFor(request.summarizer, request.embedding),
+        treeId,
+      );
+      await enter({ stage: 'chunk', done: 0, total: request.documents.length });
       const { concurrency, ...params } = request.params;
       const tree = await buildTree(
         request.documents,
@@ -170,6 +236,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
         },
         report,
       );
+      await recorded;
       await completeTree(store, treeId, tree);
       return {
         treeId,
@@ -183,7 +250,8 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
         },
       };
     } catch (error) {
-      await summarize.flush().catch(() => undefined);
+      await summarize?.flush().catch(() => undefined);
+      await recorded;
       await markBuildStopped(store, treeId, error).catch(() => undefined);
       throw error;
     }
@@ -216,9 +284,10 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     },
 
     /**
-     * Builds and stores a new tree with id `request.buildId`. Rejects with an AbortError after
-     * `cancel(id)` (the tree is then `paused`), or with the typed error of what failed (the tree is `failed`
-     * and can be resumed once the cause is fixed).
+     * Builds and stores the tree with id `request.buildId`. The page records the build first (`createTree`), so
+     * nothing is lost if the tab closes before this worker starts; a request not recorded yet is recorded here.
+     * Rejects with an AbortError after `cancel(id)` (the tree is then `paused`), or with the typed error of
+     * what failed (the tree is `failed` and can be resumed once the cause is fixed).
      */
     build(
       request: BuildRequest,
@@ -228,7 +297,8 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       return guarded(
         request.buildId,
         async () => {
-          await createTree(await database(), request, { files });
+          const store = await database();
+          if (!(await getTree(store, request.buildId))) await createTree(store, request, { files });
           return request;
         },
         onProgress,

@@ -29,13 +29,24 @@ export interface BuildRequest {
   summarizer: SummarizerChoice;
 }
 
-/** A progress report of the pipeline: a build stage, or model download bytes; with token usage so far. */
+/**
+ * What the pipeline reports: a build stage, model download bytes, or that the chosen model could not be loaded
+ * and the build uses `to` instead (`model-fallback`, never a stage of its own).
+ */
+export type PipelineEvent =
+  | BuildProgress
+  | ({ stage: 'model-load' } & ModelLoadProgress)
+  | { stage: 'model-fallback'; from: string; to: string };
+
+/** A progress report of the pipeline, with token usage so far. */
 export interface PipelineProgress {
-  event: BuildProgress | ({ stage: 'model-load' } & ModelLoadProgress);
+  event: PipelineEvent;
   /** LLM tokens spent by this build so far. */
   usage: UsageTotals;
   /** Milliseconds since the epoch when the event happened (for rates and ETAs). */
   at: number;
+  /** Set on a second copy of a stage's report once storage has it (the library can show it). */
+  recorded?: boolean;
 }
 
 /** The model string a tree records for an embedding choice. */

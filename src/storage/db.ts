@@ -12,7 +12,7 @@ import { computeStats, utf8Length } from './stats';
 /** Name of the database in the browser. */
 export const DB_NAME = 'aerie';
 /** The schema version this code writes. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 /** How long an open waits for other tabs to close their connections before it fails with BLOCKED (ms). */
 export const DEFAULT_BLOCKED_TIMEOUT_MS = 10_000;
 
@@ -82,6 +82,14 @@ const MIGRATIONS: readonly Migration[] = [
         }
         cursor = await cursor.continue();
       }
+    },
+  },
+  {
+    version: 3,
+    description: 'keep documents added but not built yet',
+    migrate(db) {
+      // Documents dropped into the page used to live only in its memory: a reload lost them.
+      db.createObjectStore('pending', { keyPath: 'key' });
     },
   },
 ];

@@ -27,6 +27,7 @@ export type {
   CheckpointRecord,
   DocumentRecord,
   NodeRecord,
+  PendingDocumentRecord,
   SettingsMap,
   StoredBuildRequest,
   StoredDocumentRef,
@@ -49,15 +50,18 @@ export {
   getTree,
   listTrees,
   markBuildStopped,
+  recordModelFallback,
   recordProgress,
   renameTree,
   updateTree,
   type CreateTreeOptions,
   type FileInfo,
+  type ModelFallback,
   type TreePatch,
   type TreeSummary,
 } from './trees';
 export { completeTree, getNode, loadTree, saveTreeNodes } from './nodes';
+export { deletePendingDocuments, listPendingDocuments, putPendingDocument } from './pending';
 export {
   duplicateTreeSettings,
   resumeRequest,

@@ -5,6 +5,7 @@
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
 import type { BuildParams, NodeSource, RaptorTree, SummarizerInfo, TreeDocument } from '../core/types';
+import type { IngestType } from '../ingest/types';
 import type { LlmEndpoint } from '../llm/types';
 import type { ModelChoice } from '../models/embed-service';
 import type { PipelineProgress } from '../pipeline/types';
@@ -98,8 +99,11 @@ export interface TreeRecord {
   documentIds: string[];
   documents: TreeDocumentEntry[];
   params: RaptorTree['params'];
-  /** `dim` is known once the first vectors exist; `dtype` for browser models. */
-  embedding: { model: string; dim?: number; dtype?: string };
+  /**
+   * `dim` is known once the first vectors exist; `dtype` for browser models. `fallbackFrom` is the model the user
+   * chose when it could not be loaded (the hub was unreachable) and `model` took its place.
+   */
+  embedding: { model: string; dim?: number; dtype?: string; fallbackFrom?: string };
   summarizer: SummarizerInfo;
   /** What to run to resume (built trees only). */
   request?: StoredBuildRequest;
@@ -131,10 +135,34 @@ export type CacheEntry = {
   createdAt: number;
 } & ({ kind: 'embedding'; value: Float32Array } | { kind: 'summary'; value: string });
 
+/**
+ * A document the user added that is not part of a build yet (schema version 3). It is stored the moment it is
+ * added, so a reload keeps it: first the file itself (`file`) while it is read, then its text (`text`). Building
+ * moves it into the tree in the same transaction that records the build.
+ */
+export interface PendingDocumentRecord {
+  /** The page's key for the entry (random, unique). */
+  key: string;
+  name: string;
+  type: IngestType;
+  /** Bytes of the original file. */
+  size: number;
+  /** Milliseconds since the epoch; the list keeps this order. */
+  addedAt: number;
+  /** The file while it is being read (a reload reads it again). */
+  file?: Blob;
+  /** The extracted text once read. */
+  text?: string;
+  /** PDFs: where pages 2, 3, … start in `text`. */
+  pageStarts?: number[];
+  /** Non-fatal notes from reading it ("read as Windows-1252"). */
+  warnings?: string[];
+}
+
 /** Where a build stopped, for the library's "resume" display. */
 export interface CheckpointRecord {
   treeId: string;
-  stage: PipelineProgress['event']['stage'];
+  stage: Exclude<PipelineProgress['event']['stage'], 'model-fallback'>;
   /** Layer being built (0 for chunking, leaf embedding and model loading). */
   layer: number;
   done: number;
@@ -156,7 +184,7 @@ export interface SettingsMap {
   buildParams: Partial<BuildParams>;
 }
 
-/** The current schema (version 2). */
+/** The current schema (version 3). */
 export interface AerieSchema extends DBSchema {
   documents: { key: string; value: DocumentRecord };
   trees: {
@@ -168,10 +196,11 @@ export interface AerieSchema extends DBSchema {
   settings: { key: string; value: unknown };
   cache: { key: string; value: CacheEntry; indexes: { byTree: string } };
   checkpoints: { key: string; value: CheckpointRecord };
+  pending: { key: string; value: PendingDocumentRecord };
 }
 
 /** An open connection to the current schema. */
 export type AerieDb = IDBPDatabase<AerieSchema>;
 
 /** Names of the stores. */
-export type StoreName = 'documents' | 'trees' | 'nodes' | 'settings' | 'cache' | 'checkpoints';
+export type StoreName = 'documents' | 'trees' | 'nodes' | 'settings' | 'cache' | 'checkpoints' | 'pending';

@@ -8,7 +8,12 @@ import { TREE_LIMITS } from '../core/tree-limits';
 import { DEFAULT_BUILD_PARAMS, type SummarizerInfo } from '../core/types';
 import { redactSecret } from '../llm/errors';
 import type { LlmEndpoint } from '../llm/types';
-import { embeddingModelId, type BuildRequest, type PipelineProgress } from '../pipeline/types';
+import {
+  embeddingModelId,
+  type BuildRequest,
+  type EmbeddingChoice,
+  type PipelineProgress,
+} from '../pipeline/types';
 import { treeNodeRange } from './db';
 import { prepareDocument, putDocumentsIfAbsent, type NewDocument } from './documents';
 import { StorageError, treeNotFound } from './errors';
@@ -38,6 +43,11 @@ export interface CreateTreeOptions {
   files?: readonly FileInfo[];
   /** Milliseconds since the epoch. Default now. */
   now?: number;
+  /**
+   * Keys of pending documents (see pending.ts) this build takes: they are removed in the same transaction that
+   * records the build, so each document is either waiting or in the tree, never lost and never in both.
+   */
+  consumePending?: readonly string[];
 }
 
 function summarizerInfoOf(request: BuildRequest): SummarizerInfo {
@@ -96,16 +106,62 @@ export async function createTree(
     ),
     stats: emptyStats(docs.reduce((sum, d) => sum + utf8Length(d.text), 0)),
   };
-  return runTransaction(db, ['trees', 'documents'], 'readwrite', 'record the new build', async (tx) => {
-    const trees = tx.objectStore('trees');
-    if (await trees.get(record.id)) {
-      throw new StorageError('ALREADY_EXISTS', `A tree with id "${record.id}" exists already.`, {
-        treeId: record.id,
-      });
-    }
-    await putDocumentsIfAbsent(tx.objectStore('documents'), docs);
-    await trees.put(record);
-    return record;
+  const consumed = options.consumePending ?? [];
+  return runTransaction(
+    db,
+    ['trees', 'documents', 'pending'],
+    'readwrite',
+    'record the new build',
+    async (tx) => {
+      const trees = tx.objectStore('trees');
+      if (await trees.get(record.id)) {
+        throw new StorageError('ALREADY_EXISTS', `A tree with id "${record.id}" exists already.`, {
+          treeId: record.id,
+        });
+      }
+      await putDocumentsIfAbsent(tx.objectStore('documents'), docs);
+      await trees.put(record);
+      await forEachRequest(consumed, (key) => tx.objectStore('pending').delete(key));
+      return record;
+    },
+  );
+}
+
+/** Why a build runs with another embedding model than the one chosen. */
+export interface ModelFallback {
+  /** The model the user chose. */
+  from: string;
+  /** The model used instead. */
+  to: EmbeddingChoice & { kind: 'browser' };
+}
+
+/**
+ * Records that a build switched embedding model before embedding anything (the chosen hub model could not be
+ * downloaded): the tree's embedding becomes `to`, with `fallbackFrom` saying what was chosen, and its stored
+ * request too, so a resume keeps using the model its embeddings came from.
+ * @throws StorageError NOT_FOUND.
+ */
+export function recordModelFallback(
+  db: AerieDb,
+  treeId: string,
+  fallback: ModelFallback,
+  now = Date.now(),
+): Promise<TreeRecord> {
+  return runTransaction(db, ['trees'], 'readwrite', 'record the model fallback', async (tx) => {
+    const record = await tx.objectStore('trees').get(treeId);
+    if (!record) throw treeNotFound(treeId);
+    const next: TreeRecord = {
+      ...record,
+      updatedAt: now,
+      embedding: {
+        model: embeddingModelId(fallback.to),
+        dtype: fallback.to.dtype ?? DEFAULT_EMBEDDING_DTYPE,
+        fallbackFrom: fallback.from,
+      },
+    };
+    if (record.request) next.request = { ...record.request, embedding: { ...fallback.to } };
+    await tx.objectStore('trees').put(next);
+    return next;
   });
 }
 
@@ -182,6 +238,8 @@ export interface TreeSummary {
   nodesPerLayer: number[];
   nodeCount: number;
   embeddingModel: string;
+  /** The model the user chose, when the build fell back to `embeddingModel` (the hub was unreachable). */
+  embeddingFallbackFrom?: string;
   summarizer: SummarizerInfo;
   /** ISO 8601. */
   createdAt: string;
@@ -223,6 +281,7 @@ export function listTrees(db: AerieDb): Promise<TreeSummary[]> {
         bytes: r.stats.bytes,
       };
       if (r.error) row.error = { ...r.error };
+      if (r.embedding.fallbackFrom) row.embeddingFallbackFrom = r.embedding.fallbackFrom;
       const checkpoint = byTree.get(r.id);
       if (checkpoint) row.checkpoint = checkpoint;
       return row;
@@ -230,8 +289,9 @@ export function listTrees(db: AerieDb): Promise<TreeSummary[]> {
   });
 }
 
-function checkpointOf(treeId: string, progress: PipelineProgress): CheckpointRecord {
+function checkpointOf(treeId: string, progress: PipelineProgress): CheckpointRecord | undefined {
   const event = progress.event;
+  if (event.stage === 'model-fallback') return undefined; // a notice, not a stage
   const layer = 'layer' in event && typeof event.layer === 'number' ? event.layer : 0;
   const [done, total] =
     event.stage === 'model-load'
@@ -244,6 +304,9 @@ function checkpointOf(treeId: string, progress: PipelineProgress): CheckpointRec
 
 /** Records a build's progress: the tree's last progress snapshot and its checkpoint, in one transaction. */
 export function recordProgress(db: AerieDb, treeId: string, progress: PipelineProgress): Promise<void> {
+  const checkpoint = checkpointOf(treeId, progress);
+  if (!checkpoint) return Promise.resolve();
+  const { recorded: _recorded, ...stored } = progress;
   return runTransaction(
     db,
     ['trees', 'checkpoints'],
@@ -253,8 +316,8 @@ export function recordProgress(db: AerieDb, treeId: string, progress: PipelinePr
       const record = await tx.objectStore('trees').get(treeId);
       if (!record) throw treeNotFound(treeId);
       await Promise.all([
-        tx.objectStore('trees').put({ ...record, progress, updatedAt: progress.at }),
-        tx.objectStore('checkpoints').put(checkpointOf(treeId, progress)),
+        tx.objectStore('trees').put({ ...record, progress: stored, updatedAt: progress.at }),
+        tx.objectStore('checkpoints').put(checkpoint),
       ]);
     },
   );

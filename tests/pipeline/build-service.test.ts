@@ -5,11 +5,21 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EmbedderError } from '../../src/models/embedder';
 import { createEmbedService } from '../../src/models/embed-service';
 import { OFFLINE_MODEL_ID } from '../../src/models/presets';
 import { createBuildService } from '../../src/pipeline/build-service';
 import type { BuildRequest, PipelineProgress } from '../../src/pipeline/types';
-import { getTree, listTrees, loadTree, setSetting, type AerieDb } from '../../src/storage';
+import {
+  createTree,
+  getCheckpoint,
+  getTree,
+  listTrees,
+  loadTree,
+  resumeRequest,
+  setSetting,
+  type AerieDb,
+} from '../../src/storage';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
 import { openFixture } from '../support/storage-fixture';
 
@@ -137,5 +147,82 @@ describe('build service (GloVe model, fake LLM server, fake IndexedDB)', () => {
     const outcome = await service.resume('c');
     expect(outcome.cache.summaryHits).toBeGreaterThanOrEqual(1);
     expect((await getTree(db, 'c'))?.status).toBe('ready');
+  });
+
+  it('records the build before the model loads: loading is its first stage, recorded before it starts', async () => {
+    const { db } = await openFixture({ empty: true });
+    const seen: (string | undefined)[] = [];
+    // The embedding service, watched: when the model starts loading, storage already has the build there.
+    const watched = {
+      ...embedService,
+      load: async (...args: Parameters<typeof embedService.load>) => {
+        seen.push((await getTree(db, 'm'))?.status, (await getCheckpoint(db, 'm'))?.stage);
+        return embedService.load(...args);
+      },
+    };
+    const service = createBuildService({ embedService: watched, openDb: async () => db });
+    // The page records the build itself first; the worker then runs the recorded build.
+    await createTree(db, request('m'));
+    const events: PipelineProgress[] = [];
+    await service.build(request('m'), undefined, (p) => events.push(p));
+    expect(seen).toEqual(['building', 'model-load']);
+    const stages = events.filter((e) => !e.recorded).map((e) => e.event.stage);
+    expect(stages[0]).toBe('model-load');
+    expect(stages.indexOf('chunk')).toBeGreaterThan(0);
+    // Each stage change is reported a second time once storage has it (the library reads it from there).
+    expect(events.filter((e) => e.recorded).map((e) => e.event.stage)).toEqual(
+      expect.arrayContaining(['model-load', 'chunk', 'embed-leaves', 'cluster', 'summarize']),
+    );
+    expect((await getTree(db, 'm'))?.status).toBe('ready');
+  });
+
+  it('falls back to the offline model when the hub is unreachable (FAKE hub failure), records it and resumes with it', async () => {
+    const { db } = await openFixture({ empty: true });
+    await saveEndpoint(db);
+    const hubModel = 'Xenova/multi-qa-MiniLM-L6-cos-v1';
+    const noHub = {
+      ...embedService,
+      load: async (...args: Parameters<typeof embedService.load>) => {
+        if (args[0].model === hubModel)
+          throw new EmbedderError('HUB_UNREACHABLE', 'The model hub could not be reached.', {});
+        return embedService.load(...args);
+      },
+    };
+    const service = createBuildService({ embedService: noHub, openDb: async () => db });
+    const wanted: BuildRequest = { ...request('f'), embedding: { kind: 'browser', model: hubModel } };
+    const events: PipelineProgress[] = [];
+    llm.enqueue({ kind: 'reply', text: 'One summary.' }, { kind: 'error', status: 401 });
+    await expect(service.build(wanted, undefined, (p) => events.push(p))).rejects.toMatchObject({
+      code: 'AUTH',
+    });
+    expect(events.map((e) => e.event)).toContainEqual({
+      stage: 'model-fallback',
+      from: hubModel,
+      to: OFFLINE_MODEL_ID,
+    });
+    const record = await getTree(db, 'f');
+    expect(record?.embedding).toEqual({ model: OFFLINE_MODEL_ID, dtype: 'q8', fallbackFrom: hubModel });
+    expect((await listTrees(db)).find((t) => t.id === 'f')?.embeddingFallbackFrom).toBe(hubModel);
+    // A resume runs with the model the embeddings came from, not the unreachable one.
+    expect((await resumeRequest(db, 'f')).embedding).toMatchObject({ model: OFFLINE_MODEL_ID });
+    llm.reset();
+    await service.resume('f');
+    expect((await loadTree(db, 'f')).embedding.model).toBe(OFFLINE_MODEL_ID);
+  });
+
+  it('a model that cannot load fails the build and keeps it recorded, resumable', async () => {
+    const { db } = await openFixture({ empty: true });
+    const broken = {
+      ...embedService,
+      load: async () => {
+        throw new EmbedderError('LOAD_FAILED', 'The embedding model could not be loaded: bad file.', {});
+      },
+    };
+    const service = createBuildService({ embedService: broken, openDb: async () => db });
+    await expect(service.build(request('x'))).rejects.toMatchObject({ code: 'LOAD_FAILED' });
+    const record = await getTree(db, 'x');
+    expect(record?.status).toBe('failed');
+    expect(record?.error?.code).toBe('LOAD_FAILED');
+    expect((await getCheckpoint(db, 'x'))?.stage).toBe('model-load');
   });
 });

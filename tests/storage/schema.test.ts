@@ -23,6 +23,7 @@ describe('schema (fake IndexedDB)', () => {
       'checkpoints',
       'documents',
       'nodes',
+      'pending',
       'settings',
       'trees',
     ]);
@@ -159,7 +160,10 @@ describe('migration from version 1 (fake IndexedDB)', () => {
 
     const error = await openAerieDb({ factory, name }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StorageError);
-    expect(error).toMatchObject({ code: 'MIGRATION_FAILED', details: { from: 1, to: 2, failedAt: 2 } });
+    expect(error).toMatchObject({
+      code: 'MIGRATION_FAILED',
+      details: { from: 1, to: DB_VERSION, failedAt: 2 },
+    });
     expect((error as Error).message).toContain('version 2');
 
     const still = (await openAerieDb({ factory, name, version: 1 })) as unknown as IDBPDatabase;

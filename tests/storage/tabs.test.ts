@@ -3,6 +3,7 @@ import { unwrap, wrap, type IDBPDatabase } from 'idb';
 import { describe, expect, it } from 'vitest';
 import {
   BLOCKED_MESSAGE,
+  DB_VERSION,
   estimateStorage,
   getDocument,
   getSetting,
@@ -40,13 +41,16 @@ describe('two tabs (fake IndexedDB)', () => {
       blockedTimeoutMs: 30,
       onBlocked: (e) => events.push(e),
     }).catch((e: unknown) => e);
-    expect(events).toEqual([{ currentVersion: 1, requestedVersion: 2, message: BLOCKED_MESSAGE }]);
-    expect(error).toMatchObject({ code: 'BLOCKED', details: { currentVersion: 1, requestedVersion: 2 } });
+    expect(events).toEqual([{ currentVersion: 1, requestedVersion: DB_VERSION, message: BLOCKED_MESSAGE }]);
+    expect(error).toMatchObject({
+      code: 'BLOCKED',
+      details: { currentVersion: 1, requestedVersion: DB_VERSION },
+    });
     expect((error as Error).message).toContain('Close other Aerie tabs');
     oldTab.close();
     // The abandoned upgrade finishes once the old tab is gone and closes its own connection.
     const db = await openAerieDb({ factory, name });
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(DB_VERSION);
     db.close();
   });
 
@@ -56,7 +60,7 @@ describe('two tabs (fake IndexedDB)', () => {
     (await openAerieDb({ factory, name, version: 1 })).close();
     const oldTab = await openStubbornTab(factory, name, 1).connection;
     const db = await openAerieDb({ factory, name, onBlocked: () => oldTab.close() });
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(DB_VERSION);
     db.close();
   });
 
@@ -64,10 +68,12 @@ describe('two tabs (fake IndexedDB)', () => {
     const { db, factory, name, treeId } = await openFixture();
     const changes: VersionChangeInfo[] = [];
     const tab = await openAerieDb({ factory, name, onVersionChange: (c) => changes.push(c) });
-    const newer = openStubbornTab(factory, name, 3);
+    const newer = openStubbornTab(factory, name, DB_VERSION + 1);
     const upgraded = await newer.connection;
     expect(newer.wasBlocked()).toBe(false);
-    expect(changes).toEqual([{ currentVersion: 2, requestedVersion: 3, message: RELOAD_MESSAGE }]);
+    expect(changes).toEqual([
+      { currentVersion: DB_VERSION, requestedVersion: DB_VERSION + 1, message: RELOAD_MESSAGE },
+    ]);
     const error = await getTree(tab, treeId).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CLOSED' });
     expect((error as Error).message).toContain('Reload');

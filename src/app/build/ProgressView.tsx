@@ -11,6 +11,7 @@ import {
   formatDuration,
   formatDurationMs,
   formatPercent,
+  formatQuantity,
   formatRate,
 } from '../format';
 import type { UsageTotals } from '../../llm/usage';
@@ -114,12 +115,14 @@ function StageRow({ stage, stopped }: { stage: StageProgress; stopped: boolean }
   // A stage still active when the build failed or was cancelled is shown halted, not working.
   const state = stopped && stage.status === 'active' ? 'stopped' : stage.status;
   const summary = stageSummary(stage);
-  const indeterminate = stage.total <= 0 || (stage.id === 'cluster' && stage.status !== 'done');
-  const fraction = indeterminate ? 0 : Math.min(1, stage.done / stage.total);
+  // A finished stage is a full bar, even one that had no counts (a model loaded from the cache).
+  const finished = stage.status === 'done';
+  const indeterminate = !finished && (stage.total <= 0 || stage.id === 'cluster');
+  const fraction = finished ? 1 : indeterminate ? 0 : Math.min(1, stage.done / stage.total);
   const valueNow = stage.unit === 'MB' ? Number(stage.done.toFixed(MB_DECIMALS)) : stage.done;
   const valueMax = stage.unit === 'MB' ? Number(stage.total.toFixed(MB_DECIMALS)) : stage.total;
   return (
-    <li className={`progress-stage is-${state}`}>
+    <li className={`progress-stage is-${state}`} aria-current={state === 'active' ? 'step' : undefined}>
       <span className="progress-stage-icon" aria-hidden="true">
         {STAGE_ICONS[state]}
       </span>
@@ -146,6 +149,28 @@ function StageRow({ stage, stopped }: { stage: StageProgress; stopped: boolean }
   );
 }
 
+/**
+ * "Reused 120 of 134 embeddings and 9 of 14 summaries from earlier runs": what a resumed (or repeated) build
+ * did not pay for again.
+ */
+export function reuseSummary(reuse: NonNullable<BuildProgressState['reuse']>): string {
+  const embeddings = reuse.embedHits + reuse.embedMisses;
+  const summaries = reuse.summaryHits + reuse.summaryMisses;
+  return (
+    `Reused ${formatCount(reuse.embedHits)} of ${formatCount(embeddings)} embeddings and ` +
+    `${formatCount(reuse.summaryHits)} of ${formatCount(summaries)} summaries from earlier runs.`
+  );
+}
+
+function ReuseNote({ reuse }: { reuse: NonNullable<BuildProgressState['reuse']> }) {
+  if (reuse.embedHits + reuse.summaryHits === 0) return null;
+  return (
+    <p className="progress-reuse" role="status">
+      {reuseSummary(reuse)}
+    </p>
+  );
+}
+
 /** Milliseconds since the epoch, refreshed every second while `live`. */
 function useNow(live: boolean): number {
   const [now, setNow] = useState(() => Date.now());
@@ -169,6 +194,13 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
   const end = running ? Math.max(now, progress.updatedAt) : progress.updatedAt;
   const elapsed = Math.max(0, end - progress.startedAt) / MS_PER_SECOND;
   const stopped = progress.status === 'failed' || progress.status === 'cancelled';
+  const stageList = (
+    <ol className="progress-stages">
+      {progress.stages.map((stage) => (
+        <StageRow key={`${stage.id}:${stage.layer ?? 0}`} stage={stage} stopped={stopped} />
+      ))}
+    </ol>
+  );
 
   return (
     <section className={`progress-view is-${progress.status}`} aria-label="Build progress">
@@ -178,12 +210,14 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
       </header>
       {progress.stages.length === 0 ? (
         <p className="progress-waiting">Starting…</p>
+      ) : progress.status === 'done' ? (
+        // Finished: the stages fold away, so the tree and the library stay in sight.
+        <details className="progress-details">
+          <summary>{`${formatQuantity(progress.stages.length, 'stage')}, all done`}</summary>
+          {stageList}
+        </details>
       ) : (
-        <ol className="progress-stages">
-          {progress.stages.map((stage) => (
-            <StageRow key={`${stage.id}:${stage.layer ?? 0}`} stage={stage} stopped={stopped} />
-          ))}
-        </ol>
+        stageList
       )}
       <dl className="progress-facts">
         <div>
@@ -195,6 +229,7 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
           <dd>{usageSummary(progress.usage, progress.summarizer)}</dd>
         </div>
       </dl>
+      {progress.status === 'done' && progress.reuse && <ReuseNote reuse={progress.reuse} />}
       {stopped && (
         <p
           className={`progress-message is-${progress.status}`}

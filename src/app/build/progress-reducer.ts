@@ -134,7 +134,7 @@ function measure(stage: TrackedStage): Pick<StageProgress, 'ratePerSecond' | 'et
 
 /** done/total of the event in the stage's unit; model loading sums every file's bytes. */
 function countsOf(
-  event: PipelineProgress['event'],
+  event: Exclude<PipelineProgress['event'], { stage: 'model-fallback' }>,
   previous: TrackedStage | undefined,
 ): Pick<TrackedStage, 'done' | 'total' | 'files' | 'detail'> {
   if (event.stage === 'model-load') {
@@ -167,6 +167,7 @@ export function reduceProgress(state: BuildProgressState, p: PipelineProgress): 
   if (event.stage === 'done') {
     return { ...state, stages: state.stages.map(finish), usage, updatedAt, status: 'done' };
   }
+  if (event.stage === 'model-fallback') return state; // a notice (useBuild shows it), not a stage
   const layer = 'layer' in event ? event.layer : undefined;
   const index = state.stages.findIndex((s) => s.id === event.stage && s.layer === layer);
   const previous = index < 0 ? undefined : (state.stages[index] as TrackedStage);

@@ -199,7 +199,11 @@ export function LibraryRow({
         </span>
       </p>
       <p className="library-meta">
-        <span>Embeddings: {embeddingModelLabel(tree.embeddingModel)}</span>
+        <span>
+          Embeddings: {embeddingModelLabel(tree.embeddingModel)}
+          {tree.embeddingFallbackFrom &&
+            ` (instead of ${embeddingModelLabel(tree.embeddingFallbackFrom)}: the model hub was unreachable)`}
+        </span>
         <span>Summaries: {summarizerLabel(tree.summarizer)}</span>
       </p>
       {status === 'failed' && (
@@ -207,7 +211,7 @@ export function LibraryRow({
       )}
       {status === 'interrupted' && (
         <p className="library-note">
-          The tab building this tree was closed. Resume continues where it stopped.
+          The build stopped when its tab was closed or reloaded. Resume continues where it stopped.
         </p>
       )}
       {stoppedAt && <p className="library-note">{stoppedAt}</p>}

@@ -109,4 +109,6 @@ export interface BuildProgressState {
   summarizer?: 'llm' | 'extractive';
   /** A sentence the user can act on when the build failed or was paused. */
   message?: string;
+  /** Once done: embeddings and summaries found in the cache (earlier runs) vs computed by this run. */
+  reuse?: { embedHits: number; embedMisses: number; summaryHits: number; summaryMisses: number };
 }

@@ -1,24 +1,29 @@
 /**
- * Runs a build in the build worker and follows its progress; cancels, resumes, and falls back to the
- * built-in offline model (saying so) when the model hub cannot be reached.
+ * Records a build, runs it in the build worker and follows its progress; cancels and resumes. When the model hub
+ * cannot be reached the worker falls back to the built-in offline model and this hook says so.
  */
 import { proxy } from 'comlink';
 import { useCallback, useRef, useState } from 'react';
-import { buildWorker, embedWorker, terminateBuildWorker } from '../../client/workers';
+import { buildWorker, terminateBuildWorker } from '../../client/workers';
 import { AbortError } from '../../core/abort';
 import type { IngestedDocument } from '../../ingest';
-import { UsageAccumulator } from '../../llm/usage';
-import type { ModelLoadProgress } from '../../models/embedder';
-import { OFFLINE_MODEL_ID } from '../../models/presets';
+import type { BuildOutcome } from '../../pipeline/build-service';
 import { buildLockName } from '../../pipeline/locks';
 import type { BuildRequest, PipelineProgress } from '../../pipeline/types';
-import { markBuildStopped, type AerieDb } from '../../storage';
+import {
+  createTree,
+  duplicateTreeSettings,
+  markBuildStopped,
+  type AerieDb,
+  type FileInfo,
+} from '../../storage';
 import { initialProgress, reduceProgress } from '../build/progress-reducer';
 import type { AppSettings } from '../settings';
 import { randomId } from './ids';
-import { errorCode, errorMessage, isCancel } from './messages';
-import { buildRequestOf, embeddingChoiceOf, summarizerChoiceOf } from './request';
+import { errorMessage, isCancel } from './messages';
+import { buildRequestOf } from './request';
 import type { BuildProgressState } from './types';
+import type { ReadyDocument } from './useDocuments';
 import { announceLibraryChange } from './useLibrary';
 import type { NoticeInput } from './useNotices';
 
@@ -50,64 +55,61 @@ async function lockReleased(treeId: string): Promise<void> {
   }
 }
 
-/** Build state and actions. `onBuilt` receives the id of each finished tree. */
+/** What the build hook tells the app. */
+export interface BuildCallbacks {
+  /** Receives the id of each finished tree. */
+  onBuilt(treeId: string): void;
+  /** The recorded build now holds these pending documents (their keys): take them out of the list. */
+  onTaken(keys: readonly string[]): void;
+}
+
+/**
+ * Build state and actions. Every build is recorded in storage (documents, request, status) before anything
+ * slow starts; the build worker then loads the model and runs the recorded build, so a reload at any moment
+ * leaves it in the library, resumable.
+ */
 export function useBuild(
   db: AerieDb | undefined,
   notify: (n: NoticeInput) => void,
-  onBuilt: (treeId: string) => void,
+  callbacks: BuildCallbacks,
 ) {
+  const { onBuilt, onTaken } = callbacks;
   const [progress, setProgress] = useState<BuildProgressState>();
   const current = useRef<string | undefined>(undefined);
   /** The run in progress (cleared when it ends, however it ends). */
   const active = useRef<Run | undefined>(undefined);
+  const rebuildRef = useRef<(treeId: string, model: string) => void>(() => undefined);
 
-  const onEvent = useCallback((p: PipelineProgress) => {
-    setProgress((state) => (state && state.treeId === current.current ? reduceProgress(state, p) : state));
-  }, []);
-
-  const modelEvent = useCallback(
-    (p: ModelLoadProgress) =>
-      onEvent({
-        event: { stage: 'model-load', ...p },
-        usage: new UsageAccumulator().snapshot(),
-        at: Date.now(),
-      }),
-    [onEvent],
-  );
-
-  /** Loads the browser model first, so an unreachable hub can fall back to the offline model before building. */
-  const prepareEmbedding = useCallback(
-    async (settings: AppSettings, retry: () => void) => {
-      const choice = embeddingChoiceOf(settings);
-      if (choice.kind !== 'browser') return choice;
-      try {
-        await embedWorker().load(choice, proxy(modelEvent));
-        return choice;
-      } catch (error) {
-        if (errorCode(error) !== 'HUB_UNREACHABLE' || choice.model === OFFLINE_MODEL_ID) throw error;
+  const onEvent = useCallback(
+    (p: PipelineProgress) => {
+      const treeId = current.current;
+      // The stage is in storage now: the library (this tab's and others') shows where the build is.
+      if (p.recorded) return announceLibraryChange();
+      const event = p.event;
+      if (event.stage === 'model-fallback' && treeId) {
         notify({
           kind: 'warning',
           key: 'model-fallback',
           title: 'Using the built-in offline model',
           body:
-            `The model hub could not be reached to download ${choice.model}, so this tree is built with the ` +
-            'offline GloVe model (weaker, but it works without a network). Check the connection and build again ' +
-            'to use the SBERT model.',
-          actions: [{ label: `Rebuild with ${choice.model}`, onClick: retry }],
+            `The model hub could not be reached to download ${event.from}, so this tree is built with the ` +
+            'offline GloVe model (weaker, but it works without a network). The library row says so. Check the ' +
+            'connection and build again to use the SBERT model.',
+          actions: [
+            { label: `Rebuild with ${event.from}`, onClick: () => rebuildRef.current(treeId, event.from) },
+          ],
         });
-        const offline = { ...choice, model: OFFLINE_MODEL_ID, dtype: 'q8' as const };
-        await embedWorker().load(offline, proxy(modelEvent));
-        return offline;
       }
+      setProgress((state) => (state && state.treeId === treeId ? reduceProgress(state, p) : state));
     },
-    [modelEvent, notify],
+    [notify],
   );
 
   const run = useCallback(
     async (
       treeId: string,
       title: string,
-      start: () => Promise<unknown>,
+      start: () => Promise<BuildOutcome>,
       summarizer?: 'llm' | 'extractive',
     ) => {
       current.current = treeId;
@@ -117,8 +119,8 @@ export function useBuild(
       active.current = run;
       setProgress({ ...initialProgress(treeId, title, Date.now()), summarizer });
       try {
-        await Promise.race([start(), stopped]);
-        setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'done' } : s));
+        const outcome = await Promise.race([start(), stopped]);
+        setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'done', reuse: outcome.cache } : s));
         onBuilt(treeId);
       } catch (error) {
         const cancelled = isCancel(error);
@@ -150,48 +152,70 @@ export function useBuild(
     [onBuilt, notify],
   );
 
-  const start = useCallback(
-    async (documents: IngestedDocument[], settings: AppSettings, title: string, treeId = randomId('t')) => {
-      await run(
-        treeId,
-        title,
-        async () => {
-          const embedding = await prepareEmbedding(
-            settings,
-            () => void startRef.current?.(documents, settings, title),
-          );
-          const request: BuildRequest = buildRequestOf(treeId, title, documents, settings, embedding);
-          const files = documents.map((d) => ({ type: mimeOf(d.type), size: d.size }));
-          const worker = await buildWorker();
-          return worker.build(request, files, proxy(onEvent));
-        },
-        summarizerChoiceOf(settings).kind,
-      );
-      return treeId;
-    },
-    [run, prepareEmbedding, onEvent],
-  );
-
-  /** Builds from an explicit request (e.g. an open tree's documents plus new ones, with that tree's settings). */
+  /**
+   * Records a build (its documents' texts, request and status) in one transaction — taking the pending
+   * documents `taken` out of the list — then runs it in the build worker.
+   */
   const startRequest = useCallback(
-    async (request: BuildRequest, files: { type: string; size: number }[]) => {
+    async (request: BuildRequest, files: FileInfo[], taken: readonly string[] = []) => {
       await run(
         request.buildId,
         request.title,
         async () => {
-          if (request.embedding.kind === 'browser')
-            await embedWorker().load(request.embedding, proxy(modelEvent));
-          return (await buildWorker()).build(request, files, proxy(onEvent));
+          if (!db) throw new Error('Storage is not open yet; try again in a moment.');
+          await createTree(db, request, { files, consumePending: taken });
+          if (taken.length > 0) onTaken(taken);
+          announceLibraryChange();
+          const worker = await buildWorker();
+          return worker.build(request, files, proxy(onEvent));
         },
         request.summarizer.kind,
       );
       return request.buildId;
     },
-    [run, modelEvent, onEvent],
+    [db, run, onEvent, onTaken],
   );
 
-  const startRef = useRef(start);
-  startRef.current = start;
+  /** Builds the ready documents with the settings as they are now. */
+  const start = useCallback(
+    async (documents: readonly ReadyDocument[], settings: AppSettings, title: string) => {
+      const docs = documents.map((d) => d.document);
+      const request = buildRequestOf(randomId('t'), title, docs, settings);
+      const files = docs.map((d) => ({ type: mimeOf(d.type), size: d.size }));
+      return startRequest(
+        request,
+        files,
+        documents.map((d) => d.key),
+      );
+    },
+    [startRequest],
+  );
+
+  /** A new build of a tree's documents and settings with another embedding model (after a fallback). */
+  const rebuildWithModel = useCallback(
+    async (treeId: string, model: string) => {
+      if (!db) return;
+      try {
+        const draft = await duplicateTreeSettings(db, treeId);
+        if (!draft.summarizer || draft.documents.length === 0)
+          throw new Error('This tree has no stored documents to build again.');
+        const request: BuildRequest = {
+          buildId: randomId('t'),
+          title: draft.title,
+          documents: draft.documents,
+          params: draft.params,
+          embedding: { kind: 'browser', model },
+          summarizer: draft.summarizer,
+        };
+        const files = request.documents.map((d) => ({ type: 'text/plain', size: d.text.length }));
+        await startRequest(request, files);
+      } catch (error) {
+        notify({ kind: 'error', title: 'The tree could not be built again', body: errorMessage(error) });
+      }
+    },
+    [db, notify, startRequest],
+  );
+  rebuildRef.current = (treeId, model) => void rebuildWithModel(treeId, model);
 
   const resume = useCallback(
     async (treeId: string, title: string) => {

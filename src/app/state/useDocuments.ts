@@ -1,12 +1,23 @@
 /**
  * The documents the user is adding: each file is read in a worker (nothing blocks the page); a bad file gets a
- * clear message and leaves the others alone.
+ * clear message and leaves the others alone. Every document is kept in IndexedDB the moment it is added — the
+ * file while it is read, then its text — so a reload or a closed tab keeps it until it is built or removed;
+ * after a reload, files that were still being read are read again.
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ingestInWorker, ingestText, type IngestedDocument } from '../../ingest';
+import { MAX_FILE_BYTES } from '../../ingest/limits';
+import {
+  deletePendingDocuments,
+  listPendingDocuments,
+  putPendingDocument,
+  type AerieDb,
+  type PendingDocumentRecord,
+} from '../../storage';
 import { randomId } from './ids';
 import { errorMessage } from './messages';
 import type { PendingDocument } from './types';
+import type { NoticeInput } from './useNotices';
 
 /** Where the app serves the Cinderella sample (public/samples). */
 const SAMPLE_PATH = 'samples/cinderella.txt';
@@ -14,12 +25,77 @@ const SAMPLE_PATH = 'samples/cinderella.txt';
 interface Entry {
   pending: PendingDocument;
   document?: IngestedDocument;
+  /** The file while it is being read (kept in storage so a reload reads it again). */
+  file?: Blob & { name: string };
+  /** When it was added (the stored order), ms since the epoch. */
+  addedAt: number;
+}
+
+/** A document ready to build, with the key that takes it out of the pending list when the build is recorded. */
+export interface ReadyDocument {
+  key: string;
+  document: IngestedDocument;
+}
+
+/** What storage holds for an entry, or undefined when it holds nothing (a failed file, one too big to keep). */
+function recordOf(entry: Entry): PendingDocumentRecord | undefined {
+  const { pending, document, file, addedAt } = entry;
+  const base = { key: pending.key, name: pending.name, type: pending.type, size: pending.size, addedAt };
+  if (document) {
+    const record: PendingDocumentRecord = {
+      ...base,
+      type: document.type,
+      text: document.text,
+      warnings: document.warnings.slice(),
+    };
+    if (document.pageStarts) record.pageStarts = document.pageStarts.slice();
+    return record;
+  }
+  if (pending.status === 'reading' && file && file.size > 0 && file.size <= MAX_FILE_BYTES)
+    return { ...base, file };
+  return undefined;
+}
+
+/** What changes the stored record of an entry. */
+function signature(entry: Entry): string {
+  const record = recordOf(entry);
+  return record ? (record.text !== undefined ? 'text' : 'file') : 'none';
+}
+
+function entryOf(record: PendingDocumentRecord): Entry {
+  const pending: PendingDocument = {
+    key: record.key,
+    name: record.name,
+    type: record.type,
+    size: record.size,
+    chars: record.text?.length ?? 0,
+    status: typeof record.text === 'string' ? 'ready' : 'reading',
+    warnings: record.warnings ?? [],
+  };
+  if (typeof record.text !== 'string') {
+    // Stored Files come back as Files; a plain Blob gets its name back.
+    const blob = record.file;
+    const file = blob instanceof File || !blob ? blob : new File([blob], record.name, { type: blob.type });
+    return { pending, file, addedAt: record.addedAt };
+  }
+  const document: IngestedDocument = {
+    name: record.name,
+    type: record.type,
+    size: record.size,
+    text: record.text,
+    warnings: record.warnings ?? [],
+  };
+  if (record.pageStarts) document.pageStarts = record.pageStarts.slice();
+  return { pending, document, addedAt: record.addedAt };
 }
 
 /** The documents being added, with functions to add and remove them. */
-export function useDocuments() {
+export function useDocuments(db: AerieDb | undefined, notify: (n: NoticeInput) => void) {
   const [entries, setEntries] = useState<Entry[]>([]);
+  const [restored, setRestored] = useState(false);
   const controllers = useRef(new Map<string, AbortController>());
+  /** What storage holds for each key, as `signature` says (absent: nothing). */
+  const stored = useRef(new Map<string, string>());
 
   const update = useCallback((key: string, patch: Partial<Entry>) => {
     setEntries((list) => list.map((e) => (e.pending.key === key ? { ...e, ...patch } : e)));
@@ -35,10 +111,11 @@ export function useDocuments() {
       status: 'ready',
       warnings: document.warnings,
     };
-    setEntries((list) => [...list, { pending, document }]);
+    setEntries((list) => [...list, { pending, document, addedAt: Date.now() }]);
   }, []);
 
   const addFailed = useCallback((name: string, error: unknown) => {
+    // A file that cannot be read is shown with its reason but not kept: a reload clears it.
     const pending: PendingDocument = {
       key: randomId('d'),
       name,
@@ -49,8 +126,40 @@ export function useDocuments() {
       warnings: [],
       error: errorMessage(error),
     };
-    setEntries((list) => [...list, { pending }]);
+    setEntries((list) => [...list, { pending, addedAt: Date.now() }]);
   }, []);
+
+  /** Reads a file in the ingestion worker into the entry `key` (already listed). */
+  const read = useCallback(
+    (key: string, file: Blob & { name: string }, pending: PendingDocument) => {
+      const controller = new AbortController();
+      controllers.current.set(key, controller);
+      ingestInWorker(file, { signal: controller.signal })
+        .then(
+          (document) =>
+            update(key, {
+              document,
+              file: undefined,
+              pending: {
+                ...pending,
+                type: document.type,
+                chars: document.text.length,
+                status: 'ready',
+                warnings: document.warnings,
+              },
+            }),
+          (error: unknown) => {
+            if ((error as { name?: string })?.name === 'AbortError') return;
+            update(key, {
+              file: undefined,
+              pending: { ...pending, status: 'error', error: errorMessage(error) },
+            });
+          },
+        )
+        .finally(() => controllers.current.delete(key));
+    },
+    [update],
+  );
 
   const addFiles = useCallback(
     (files: File[]) => {
@@ -69,32 +178,72 @@ export function useDocuments() {
           status: 'reading',
           warnings: [],
         };
-        setEntries((list) => [...list, { pending }]);
-        const controller = new AbortController();
-        controllers.current.set(key, controller);
-        ingestInWorker(file, { signal: controller.signal })
-          .then(
-            (document) =>
-              update(key, {
-                document,
-                pending: {
-                  ...pending,
-                  type: document.type,
-                  chars: document.text.length,
-                  status: 'ready',
-                  warnings: document.warnings,
-                },
-              }),
-            (error: unknown) => {
-              if ((error as { name?: string })?.name === 'AbortError') return;
-              update(key, { pending: { ...pending, status: 'error', error: errorMessage(error) } });
-            },
-          )
-          .finally(() => controllers.current.delete(key));
+        setEntries((list) => [...list, { pending, file, addedAt: Date.now() }]);
+        read(key, file, pending);
       }
     },
-    [update],
+    [read],
   );
+
+  // Documents added before the last reload, once the database is open; files still being read are read again.
+  useEffect(() => {
+    if (!db) return;
+    let live = true;
+    listPendingDocuments(db)
+      .then(
+        (records) => {
+          if (!live) return;
+          const back = records.map(entryOf);
+          back.forEach((e) => stored.current.set(e.pending.key, signature(e)));
+          setEntries((list) => {
+            const known = new Set(list.map((e) => e.pending.key));
+            return [...back.filter((e) => !known.has(e.pending.key)), ...list];
+          });
+          for (const entry of back) {
+            if (entry.pending.status === 'reading' && entry.file)
+              read(entry.pending.key, entry.file, entry.pending);
+          }
+        },
+        (error: unknown) =>
+          notify({
+            kind: 'error',
+            title: 'Documents added before could not be read back',
+            body: errorMessage(error),
+          }),
+      )
+      .finally(() => live && setRestored(true));
+    return () => {
+      live = false;
+    };
+  }, [db, notify, read]);
+
+  // Storage mirrors the list: each change of what an entry holds is written; entries that left are deleted.
+  useEffect(() => {
+    if (!db || !restored) return;
+    const fail = (error: unknown) =>
+      notify({
+        kind: 'warning',
+        key: 'pending-storage',
+        title: 'An added document could not be kept across a reload',
+        body: `${errorMessage(error)} It stays in the list until you reload or close the tab.`,
+      });
+    const present = new Set<string>();
+    for (const entry of entries) {
+      const key = entry.pending.key;
+      present.add(key);
+      const now = signature(entry);
+      if (stored.current.get(key) === now || (now === 'none' && !stored.current.has(key))) continue;
+      const record = recordOf(entry);
+      if (record) stored.current.set(key, now);
+      else stored.current.delete(key);
+      (record ? putPendingDocument(db, record) : deletePendingDocuments(db, [key])).catch(fail);
+    }
+    const gone = [...stored.current.keys()].filter((key) => !present.has(key));
+    if (gone.length > 0) {
+      gone.forEach((key) => stored.current.delete(key));
+      deletePendingDocuments(db, gone).catch(fail);
+    }
+  }, [db, restored, entries, notify]);
 
   const addPaste = useCallback(
     (text: string, name: string) => {
@@ -123,19 +272,29 @@ export function useDocuments() {
     setEntries((list) => list.filter((e) => e.pending.key !== key));
   }, []);
 
-  const clear = useCallback(() => {
-    for (const c of controllers.current.values()) c.abort();
-    setEntries([]);
+  /**
+   * Takes documents out of the list because a recorded build now holds them: storage moved them already, in
+   * the transaction that recorded the build.
+   */
+  const take = useCallback((keys: readonly string[]) => {
+    for (const key of keys) {
+      controllers.current.get(key)?.abort();
+      stored.current.delete(key);
+    }
+    const gone = new Set(keys);
+    setEntries((list) => list.filter((e) => !gone.has(e.pending.key)));
   }, []);
 
   return {
     pending: entries.map((e) => e.pending),
-    ready: entries.filter((e) => e.document).map((e) => e.document as IngestedDocument),
+    ready: entries
+      .filter((e) => e.document)
+      .map((e): ReadyDocument => ({ key: e.pending.key, document: e.document as IngestedDocument })),
     reading: entries.some((e) => e.pending.status === 'reading'),
     addFiles,
     addPaste,
     addSample,
     remove,
-    clear,
+    take,
   };
 }

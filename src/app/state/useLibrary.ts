@@ -15,6 +15,11 @@ import { errorMessage } from './messages';
 import type { NoticeInput } from './useNotices';
 
 const CHANNEL = 'aerie-library';
+/**
+ * While the library shows a live build, how often to look whether its lock is still held: a build whose tab
+ * closed or reloaded keeps its lock until the browser has ended that tab's workers, a moment later.
+ */
+const LIVE_POLL_MS = 1000;
 
 /** Tells other tabs that the library changed. */
 export function announceLibraryChange(): void {
@@ -74,6 +79,22 @@ export function useLibrary(db: AerieDb | undefined, notify: (n: NoticeInput) => 
       window.removeEventListener('focus', onFocus);
     };
   }, [refresh]);
+
+  // A live build that ends without telling this tab (its tab closed, or this page reloaded while the old
+  // page's workers were still being ended) must turn into "Interrupted": watch its lock until it goes.
+  useEffect(() => {
+    if (running.length === 0) return;
+    const shown = [...running].sort().join(' ');
+    const timer = setInterval(() => {
+      liveBuilds().then(
+        (live) => {
+          if ([...live].sort().join(' ') !== shown) void refresh();
+        },
+        () => undefined,
+      );
+    }, LIVE_POLL_MS);
+    return () => clearInterval(timer);
+  }, [running, refresh]);
 
   return { trees, running, storage, refresh };
 }

@@ -3,7 +3,6 @@
  * ask for persistent storage, test an endpoint. Every failure becomes a notice; nothing else breaks.
  */
 import { useCallback } from 'react';
-import type { IngestedDocument } from '../../ingest';
 import { testConnection as testLlm } from '../../llm';
 import type { BuildRequest } from '../../pipeline/types';
 import {
@@ -22,6 +21,7 @@ import { toLlmEndpoint, isConfigured, type EndpointSettings } from '../settings'
 import { randomId } from './ids';
 import { errorMessage } from './messages';
 import { toBuildDocuments } from './request';
+import type { ReadyDocument } from './useDocuments';
 import { announceLibraryChange } from './useLibrary';
 import type { NoticeInput } from './useNotices';
 
@@ -146,15 +146,19 @@ export function useLibraryActions(
   const rebuildWith = useCallback(
     async (
       treeId: string,
-      added: readonly IngestedDocument[],
-      startRequest: (request: BuildRequest, files: { type: string; size: number }[]) => Promise<string>,
+      added: readonly ReadyDocument[],
+      startRequest: (
+        request: BuildRequest,
+        files: { type: string; size: number }[],
+        taken: readonly string[],
+      ) => Promise<string>,
     ) => {
       if (!db) return;
       try {
         const draft = await duplicateTreeSettings(db, treeId);
         if (!draft.embedding || !draft.summarizer)
           throw new Error('An imported tree cannot be rebuilt; start a new build.');
-        const newDocs = toBuildDocuments(added).map((d, i) => ({
+        const newDocs = toBuildDocuments(added.map((a) => a.document)).map((d, i) => ({
           ...d,
           id: `d${draft.documents.length + i + 1}`,
         }));
@@ -167,7 +171,11 @@ export function useLibraryActions(
           summarizer: draft.summarizer,
         };
         const files = request.documents.map((d) => ({ type: 'text/plain', size: d.text.length }));
-        const newId = await startRequest(request, files);
+        const newId = await startRequest(
+          request,
+          files,
+          added.map((a) => a.key),
+        );
         const record = await getTree(db, newId);
         if (record?.status === 'ready') {
           await deleteTree(db, treeId);
