@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings';
+import { DEFAULT_SETTINGS, summarizerLine, withDefaults, type AppSettings } from '../../src/app/settings';
 import {
   CUSTOM_MODEL_CHOICE,
   defaultParamsText,
@@ -7,9 +7,11 @@ import {
   draftFromSettings,
   ENDPOINT_MODEL_CHOICE,
   endpointUrlError,
+  isDraftDirty,
   PARAM_FIELDS,
   paramError,
   validateDraft,
+  withSummarizerEndpoint,
   type SettingsDraft,
 } from '../../src/app/settings/draft';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';
@@ -97,6 +99,7 @@ describe('settings draft', () => {
     const draft = draftFromSettings(DEFAULT_SETTINGS);
     draft.summarizer = {
       useLlm: true,
+      chosen: true,
       endpoint: {
         protocol: 'openai',
         baseUrl: ' http://localhost:1234/v1 ',
@@ -232,5 +235,49 @@ describe('endpoint validation', () => {
     expect(draftErrors(draft)['embedding.customId']).toMatch(/Embeddings endpoint/);
     draft.embedding.customId = 'Xenova/gte-small';
     expect(saved(draft).embedding.model).toBe('Xenova/gte-small');
+  });
+});
+
+describe('LLM summaries follow the endpoint until the user chooses', () => {
+  it('filling in a summarization endpoint ticks “Summarize with an LLM”; clearing it unticks it', () => {
+    let draft = draftFromSettings(DEFAULT_SETTINGS);
+    expect(draft.summarizer.useLlm).toBe(false);
+    draft = withSummarizerEndpoint(draft, { ...LOCAL_LLM, model: '' });
+    expect(draft.summarizer.useLlm).toBe(false); // half filled: nothing to call yet
+    draft = withSummarizerEndpoint(draft, { ...LOCAL_LLM });
+    expect(draft.summarizer.useLlm).toBe(true);
+    const settings = saved(draft);
+    expect(settings.summarizer).toMatchObject({ useLlm: true });
+    expect(summarizerLine(settings)).toBe('Summaries by the LLM llama3.2.');
+    draft = withSummarizerEndpoint(draft, { ...LOCAL_LLM, baseUrl: '' });
+    expect(draft.summarizer.useLlm).toBe(false);
+  });
+
+  it('a box the user unticked stays unticked, and the line under “Build tree” says so', () => {
+    let draft = draftFromSettings(DEFAULT_SETTINGS);
+    draft = { ...draft, summarizer: { ...draft.summarizer, useLlm: false, chosen: true } };
+    draft = withSummarizerEndpoint(draft, { ...LOCAL_LLM });
+    expect(draft.summarizer.useLlm).toBe(false);
+    const settings = saved(draft);
+    expect(settings.summarizer.chosen).toBe(true);
+    expect(summarizerLine(settings)).toMatch(/extractive.*turned off in Settings/);
+    // …and survives storage.
+    expect(withDefaults(JSON.parse(JSON.stringify(settings))).summarizer.useLlm).toBe(false);
+  });
+
+  it('settings saved by an earlier version with an endpoint but the box unticked now summarise with it', () => {
+    const legacy = { summarizer: { useLlm: false, endpoint: { ...LOCAL_LLM } } } as Partial<AppSettings>;
+    const settings = withDefaults(legacy);
+    expect(settings.summarizer.useLlm).toBe(true);
+    expect(summarizerLine(settings)).toBe('Summaries by the LLM llama3.2.');
+    expect(withDefaults({}).summarizer.useLlm).toBe(false);
+    expect(summarizerLine(withDefaults({}))).toMatch(/extractive.*set an LLM/);
+  });
+
+  it('knows when the draft has unsaved edits', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    expect(isDraftDirty(draft, DEFAULT_SETTINGS)).toBe(false);
+    expect(isDraftDirty({ ...draft, theme: 'dark' }, DEFAULT_SETTINGS)).toBe(true);
+    expect(isDraftDirty(withSummarizerEndpoint(draft, { ...LOCAL_LLM }), DEFAULT_SETTINGS)).toBe(true);
   });
 });

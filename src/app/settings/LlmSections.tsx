@@ -4,7 +4,7 @@
  */
 import { useId } from 'react';
 import { isConfigured, type EndpointSettings } from '../settings';
-import type { SectionProps, SettingsDraft } from './draft';
+import { withSummarizerEndpoint, type SectionProps, type SettingsDraft } from './draft';
 import { EndpointFields, type TestConnection } from './EndpointFields';
 
 /** Props of the endpoint sections. */
@@ -81,9 +81,10 @@ export function SummarizationSection({
   pageOrigin,
 }: LlmSectionProps) {
   const noteId = useId();
-  const { useLlm, endpoint } = draft.summarizer;
+  const { useLlm, chosen, endpoint } = draft.summarizer;
   const setSummarizer = (patch: Partial<SettingsDraft['summarizer']>) =>
     update((d) => ({ ...d, summarizer: { ...d.summarizer, ...patch } }));
+  const configured = isConfigured(endpoint);
   return (
     <fieldset className="settings-section">
       <legend>Summarization</legend>
@@ -91,18 +92,21 @@ export function SummarizationSection({
         id={`${idPrefix}-use-llm`}
         label="Summarize with an LLM"
         checked={useLlm}
-        onChange={(checked) => setSummarizer({ useLlm: checked })}
+        onChange={(checked) => setSummarizer({ useLlm: checked, chosen: true })}
         describedBy={noteId}
       />
       <p id={noteId} className="settings-note settings-field-wide">
         {useLlm
-          ? 'Each cluster is summarized by the model below (the paper used gpt-3.5-turbo). Cluster texts are sent to that endpoint.'
-          : 'Unchecked: the built-in extractive summarizer writes each summary from the cluster’s most central sentences. No LLM is called and nothing leaves the browser.'}
+          ? 'Each cluster is summarized by the model below (the paper used gpt-3.5-turbo). Cluster texts are sent to that endpoint.' +
+            (chosen ? '' : ' Ticked because an endpoint is filled in; untick to keep summaries extractive.')
+          : configured
+            ? 'Unchecked: the built-in extractive summarizer writes each summary from the cluster’s most central sentences; the endpoint below is used for answers only.'
+            : 'The built-in extractive summarizer writes each summary from the cluster’s most central sentences. No LLM is called and nothing leaves the browser. Fill in an endpoint below to have an LLM write them.'}
       </p>
       <EndpointFields
         idPrefix={`${idPrefix}-summarizer`}
         endpoint={endpoint}
-        onChange={(next) => setSummarizer({ endpoint: next })}
+        onChange={(next) => update((d) => withSummarizerEndpoint(d, next))}
         errors={errorsOf(errorFor, 'summarizer')}
         purpose="chat"
         testConnection={testConnection}

@@ -1,13 +1,17 @@
 /**
  * The Settings dialog: a native modal <dialog> named "Settings" whose sections edit a draft of the
- * settings; "Save" validates it, hands the new settings to `onSave` (the caller persists them) and closes;
- * "Close" and Escape close without saving. Presentational: the connection test is injected.
+ * settings; "Save" validates it, hands the new settings to `onSave` (the caller persists them) and closes.
+ * Nothing typed is lost silently: "Close", Escape and a click outside ask first when the draft has unsaved
+ * edits (Save, Discard, Keep editing), and if the browser closes the dialog anyway (a second Escape cannot
+ * be stopped) the edits are kept and shown again the next time it opens. Presentational: the connection
+ * test is injected.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { AppSettings } from '../settings';
 import {
   draftErrors,
   draftFromSettings,
+  isDraftDirty,
   validateDraft,
   type SectionProps,
   type SettingsDraft,
@@ -40,12 +44,20 @@ export interface SettingsDialogProps {
 
 /** The Settings dialog; see the module comment. */
 export function SettingsDialog(props: SettingsDialogProps) {
-  const { open, onClose } = props;
+  const { open, onClose, settings } = props;
   const dialogRef = useRef<HTMLDialogElement>(null);
   // The native dialog also closes itself (a second Escape cannot be prevented): tell the caller then,
   // but not when the close came from `open` turning false.
   const openRef = useRef(open);
   const headingId = useId();
+  /** The draft being edited; kept across a close while it has unsaved edits. */
+  const [draft, setDraft] = useState<SettingsDraft>();
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
+  /** The dialog opened with edits kept from last time. */
+  const [kept, setKept] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const dirty = draft !== undefined && isDraftDirty(draft, settings);
 
   useEffect(() => {
     openRef.current = open;
@@ -59,35 +71,113 @@ export function SettingsDialog(props: SettingsDialogProps) {
     }
   }, [open]);
 
+  // Opening starts from the saved settings, unless edits were kept from last time.
+  useEffect(() => {
+    if (!open) return;
+    setConfirming(false);
+    const current = draftRef.current;
+    const keep = current !== undefined && isDraftDirty(current, settings);
+    setKept(keep);
+    setDraft(keep ? current : draftFromSettings(settings));
+    // Only when the dialog opens: later changes of `settings` must not overwrite what is being typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+
+  const discard = () => {
+    setDraft(undefined);
+    setKept(false);
+    setConfirming(false);
+    onClose();
+  };
+  /** Close, Escape, a click outside: close when nothing is unsaved, else ask. */
+  const requestClose = () => {
+    if (confirming) setConfirming(false);
+    else if (dirty) setConfirming(true);
+    else discard();
+  };
+  const onBackdrop = (event: MouseEvent<HTMLDialogElement>) => {
+    // A click on the backdrop targets the dialog element itself, outside its box.
+    const dialog = dialogRef.current;
+    if (!dialog || event.target !== dialog) return;
+    const box = dialog.getBoundingClientRect();
+    const inside =
+      event.clientX >= box.left &&
+      event.clientX <= box.right &&
+      event.clientY >= box.top &&
+      event.clientY <= box.bottom;
+    if (!inside) requestClose();
+  };
+
   return (
     <dialog
       ref={dialogRef}
       className="settings-dialog"
       aria-labelledby={headingId}
+      onClick={onBackdrop}
       onCancel={(e) => {
         e.preventDefault();
-        onClose();
+        requestClose();
       }}
       onClose={() => {
-        if (openRef.current) onClose();
+        // Closed by the browser itself: unsaved edits stay in `draft` for the next opening.
+        if (openRef.current) {
+          setConfirming(false);
+          onClose();
+        }
       }}
     >
-      {open && <SettingsForm {...props} headingId={headingId} />}
+      {open && draft && (
+        <SettingsForm
+          {...props}
+          headingId={headingId}
+          draft={draft}
+          setDraft={setDraft}
+          kept={kept}
+          confirming={confirming}
+          onRequestClose={requestClose}
+          onDiscard={discard}
+          onKeepEditing={() => setConfirming(false)}
+          onSaved={() => {
+            setDraft(undefined);
+            setKept(false);
+            setConfirming(false);
+          }}
+        />
+      )}
     </dialog>
   );
 }
 
+interface FormProps extends SettingsDialogProps {
+  headingId: string;
+  draft: SettingsDraft;
+  setDraft(change: (draft: SettingsDraft | undefined) => SettingsDraft | undefined): void;
+  kept: boolean;
+  confirming: boolean;
+  onRequestClose(): void;
+  onDiscard(): void;
+  onKeepEditing(): void;
+  onSaved(): void;
+}
+
 function SettingsForm({
-  settings,
   onSave,
   onClose,
   testConnection,
   pageOrigin,
   headingId,
-}: SettingsDialogProps & { headingId: string }) {
+  draft,
+  setDraft,
+  kept,
+  confirming,
+  onRequestClose,
+  onDiscard,
+  onKeepEditing,
+  onSaved,
+}: FormProps) {
   const idPrefix = useId();
   const formRef = useRef<HTMLFormElement>(null);
-  const [draft, setDraft] = useState<SettingsDraft>(() => draftFromSettings(settings));
+  const promptRef = useRef<HTMLDivElement>(null);
   const [submitted, setSubmitted] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const errors = useMemo(() => draftErrors(draft, submitted), [draft, submitted]);
@@ -97,10 +187,13 @@ function SettingsForm({
   useEffect(() => {
     if (attempt > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [attempt]);
+  useEffect(() => {
+    if (confirming) promptRef.current?.querySelector<HTMLElement>('button')?.focus();
+  }, [confirming]);
 
   const section: SectionProps = {
     draft,
-    update: (change) => setDraft((d) => change(d)),
+    update: (change) => setDraft((d) => (d ? change(d) : d)),
     errorFor: (key) => errors[key],
     idPrefix,
   };
@@ -108,6 +201,18 @@ function SettingsForm({
     ...section,
     testConnection,
     pageOrigin: pageOrigin ?? globalThis.location?.origin ?? 'http://localhost:5173',
+  };
+  const save = () => {
+    setSubmitted(true);
+    const result = validateDraft(draft);
+    if (!result.ok) {
+      onKeepEditing();
+      setAttempt((n) => n + 1);
+      return;
+    }
+    onSave(result.settings);
+    onSaved();
+    onClose();
   };
 
   return (
@@ -117,23 +222,25 @@ function SettingsForm({
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        setSubmitted(true);
-        const result = validateDraft(draft);
-        if (!result.ok) {
-          setAttempt((n) => n + 1);
-          return;
-        }
-        onSave(result.settings);
-        onClose();
+        save();
       }}
     >
       <header className="settings-header">
         <h2 id={headingId}>Settings</h2>
-        <button type="button" className="settings-button" onClick={onClose}>
+        <button type="button" className="settings-button" onClick={onRequestClose}>
           Close
         </button>
       </header>
-      <div className="settings-body">
+      {kept && (
+        <p className="settings-kept" role="status">
+          Your unsaved changes from before are still here. Save them, or{' '}
+          <button type="button" className="settings-link" onClick={onDiscard}>
+            discard them
+          </button>
+          .
+        </p>
+      )}
+      <div className="settings-body" inert={confirming || undefined}>
         <EmbeddingSection {...section} />
         <SummarizationSection {...llm} />
         <AnsweringSection {...llm} />
@@ -142,6 +249,28 @@ function SettingsForm({
         <PromptSection {...section} />
         <AppearanceSection {...section} />
       </div>
+      {confirming && (
+        <div
+          ref={promptRef}
+          className="settings-confirm"
+          role="alertdialog"
+          aria-label="Unsaved changes"
+          aria-describedby={`${idPrefix}-confirm`}
+        >
+          <p id={`${idPrefix}-confirm`}>You changed settings without saving them.</p>
+          <div className="settings-confirm-actions">
+            <button type="button" className="settings-button settings-button-primary" onClick={save}>
+              Save changes
+            </button>
+            <button type="button" className="settings-button" onClick={onDiscard}>
+              Discard changes
+            </button>
+            <button type="button" className="settings-button" onClick={onKeepEditing}>
+              Keep editing
+            </button>
+          </div>
+        </div>
+      )}
       <footer className="settings-footer">
         <p role="alert" className="settings-footer-message">
           {submitted && errorCount > 0

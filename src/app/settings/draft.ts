@@ -8,7 +8,7 @@ import { DEFAULT_BUILD_PARAMS } from '../../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../../llm/prompts';
 import type { EmbeddingDevice } from '../../models/embedder';
 import { EMBEDDING_PRESETS, type EmbeddingDtype } from '../../models/presets';
-import type { AppSettings, BuildSettings, EndpointSettings } from '../settings';
+import { isConfigured, type AppSettings, type BuildSettings, type EndpointSettings } from '../settings';
 
 /** The model picker's value for a Hugging Face model that is not a preset. */
 export const CUSTOM_MODEL_CHOICE = 'custom';
@@ -135,7 +135,8 @@ export interface SettingsDraft {
     device: EmbeddingDevice;
   };
   embeddingsEndpoint: EndpointSettings;
-  summarizer: { useLlm: boolean; endpoint: EndpointSettings };
+  /** `chosen`: the user set `useLlm` themselves; until then it follows the endpoint (see AppSettings). */
+  summarizer: { useLlm: boolean; chosen: boolean; endpoint: EndpointSettings };
   answer: { sameAsSummarizer: boolean; endpoint: EndpointSettings };
   /** Each parameter as typed. */
   params: Record<ParamKey, string>;
@@ -163,7 +164,11 @@ export function draftFromSettings(settings: AppSettings): SettingsDraft {
       device: settings.embedding.device,
     },
     embeddingsEndpoint: { ...settings.embeddingsEndpoint, protocol: 'openai' },
-    summarizer: { useLlm: settings.summarizer.useLlm, endpoint: { ...settings.summarizer.endpoint } },
+    summarizer: {
+      useLlm: settings.summarizer.useLlm,
+      chosen: settings.summarizer.chosen === true,
+      endpoint: { ...settings.summarizer.endpoint },
+    },
     answer: { sameAsSummarizer: settings.answer.sameAsSummarizer, endpoint: { ...settings.answer.endpoint } },
     params: paramsText(settings.params),
     prompt: { ...settings.prompt },
@@ -324,7 +329,11 @@ export function validateDraft(
     settings: {
       embedding: { model, dtype: draft.embedding.dtype, device: draft.embedding.device },
       embeddingsEndpoint,
-      summarizer: { useLlm: draft.summarizer.useLlm, endpoint: trimmedEndpoint(draft.summarizer.endpoint) },
+      summarizer: {
+        useLlm: draft.summarizer.useLlm,
+        endpoint: trimmedEndpoint(draft.summarizer.endpoint),
+        ...(draft.summarizer.chosen ? { chosen: true } : {}),
+      },
       answer: {
         sameAsSummarizer: draft.answer.sameAsSummarizer,
         endpoint: trimmedEndpoint(draft.answer.endpoint),
@@ -334,6 +343,20 @@ export function validateDraft(
       theme: draft.theme,
     },
   };
+}
+
+/**
+ * The draft after the summarization endpoint changed: until the user ticked or unticked "Summarize with an
+ * LLM" themselves, the box follows the endpoint (ticked once a URL and a model are filled in).
+ */
+export function withSummarizerEndpoint(draft: SettingsDraft, endpoint: EndpointSettings): SettingsDraft {
+  const useLlm = draft.summarizer.chosen ? draft.summarizer.useLlm : isConfigured(endpoint);
+  return { ...draft, summarizer: { ...draft.summarizer, endpoint, useLlm } };
+}
+
+/** True when the draft differs from the saved settings (closing would lose the edits). */
+export function isDraftDirty(draft: SettingsDraft, settings: AppSettings): boolean {
+  return JSON.stringify(draft) !== JSON.stringify(draftFromSettings(settings));
 }
 
 /** What every section of the dialog receives. */
