@@ -1,0 +1,118 @@
+/**
+ * The first minute, looked at (issue 9): every state a new user sees — empty, a document added, building, built,
+ * a question asked, an error — at 1280×800 and at a 390×844 phone, saved under docs/screenshots/ for people to
+ * review (`first-minute-<width>-<n>-<state>.png`; on the phone, the screen as the user sees it, scrolled to what
+ * just changed). Each state is also checked for what a user would trip on: on the wide screen the page never
+ * grows past the window (panels scroll inside it); on the phone nothing is wider than the screen and every
+ * button is fully on screen.
+ */
+import type { Locator, Page } from '@playwright/test';
+import type { FakeLlmServer } from '../tests/support/llm-server';
+import { addSample, ask, configure, startLlm } from './support/app';
+import { expect, test } from './support/fixtures';
+
+let llm: FakeLlmServer;
+test.beforeAll(async () => {
+  llm = await startLlm();
+});
+test.afterAll(async () => {
+  await llm.close();
+});
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800, phone: false },
+  { name: 'phone', width: 390, height: 844, phone: true },
+] as const;
+
+/** Things a user trips on, measured in the page: overflow, buttons off screen, a page taller than the window. */
+async function layoutProblems(page: Page, phone: boolean): Promise<string[]> {
+  return page.evaluate((isPhone) => {
+    const problems: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > window.innerWidth + 1)
+      problems.push(`the page is ${root.scrollWidth}px wide in a ${window.innerWidth}px window`);
+    if (!isPhone && root.scrollHeight > window.innerHeight + 1)
+      problems.push(`the page grew to ${root.scrollHeight}px in a ${window.innerHeight}px window`);
+    for (const button of document.querySelectorAll('button')) {
+      const box = button.getBoundingClientRect();
+      if (box.width === 0 || button.closest('[hidden], dialog:not([open])')) continue;
+      // Clipped by an ancestor that scrolls sideways or hides overflow: the user cannot reach it.
+      if (box.left < -1 || box.right > window.innerWidth + 1)
+        problems.push(`button “${button.textContent?.trim()}” is off screen (${box.left}…${box.right})`);
+      else if (button.scrollWidth > button.clientWidth + 1)
+        problems.push(`button “${button.textContent?.trim()}” has clipped text`);
+    }
+    return problems;
+  }, phone);
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`${viewport.width}px`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test(`first minute at ${viewport.width}px: empty, added, building, built, asked, error`, async ({
+      page,
+    }) => {
+      test.setTimeout(720_000);
+      let n = 0;
+      /** Checks the layout, then saves what the user sees; on the phone, scrolled to `focus` first. */
+      const look = async (state: string, focus?: Locator) => {
+        n++;
+        expect(await layoutProblems(page, viewport.phone), `layout of “${state}”`).toEqual([]);
+        if (viewport.phone && focus) await focus.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+        await page.screenshot({ path: `docs/screenshots/first-minute-${viewport.width}-${n}-${state}.png` });
+      };
+      llm.reset();
+
+      await page.goto('/');
+      await expect(page.getByRole('heading', { name: 'Aerie' })).toBeVisible();
+      await look('empty');
+
+      await configure(page, llm);
+      await addSample(page);
+      await look('added', page.getByRole('region', { name: 'Documents' }));
+
+      llm.configure({ latencyMs: 1500 }); // slow enough to see the build in progress
+      await page.getByRole('button', { name: 'Build tree' }).click();
+      const progress = page.getByRole('region', { name: 'Build progress' });
+      await expect(
+        progress.locator('li[aria-current="step"]', { hasText: 'Summarizing layer 1' }),
+      ).toBeVisible({
+        timeout: 300_000,
+      });
+      await look('building', progress);
+      llm.configure({ latencyMs: 0 });
+      await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+        timeout: 300_000,
+      });
+      await look('built', page.getByRole('region', { name: 'Tree' }));
+
+      await ask(page, 'What did Cinderella lose at the palace?');
+      await expect(page.getByRole('button', { name: /^Citation 1: open node/ })).toBeVisible({
+        timeout: 60_000,
+      });
+      await look('asked', page.getByLabel('Question', { exact: true }));
+
+      // The endpoint goes down while a new document is built: a clear error, nothing lost.
+      llm.enqueue(
+        ...Array.from({ length: 30 }, () => ({ kind: 'error' as const, status: 503, retryAfter: '0' })),
+      );
+      await page.getByRole('button', { name: 'Paste text' }).click();
+      const paste = page.getByRole('dialog', { name: 'Paste text' });
+      await paste
+        .getByLabel('Text')
+        .fill(
+          Array.from(
+            { length: 40 },
+            (_, i) =>
+              `Snow White ate apple number ${i} in the forest with the seven dwarfs, far from the palace.`,
+          ).join(' '),
+        );
+      await paste.getByLabel('Name').fill('snow-white.txt');
+      await paste.getByRole('button', { name: 'Add' }).click();
+      await page.getByRole('button', { name: 'Build tree' }).click();
+      await expect(page.getByText(/The build of “snow-white” stopped/)).toBeVisible({ timeout: 300_000 });
+      await look('error', page.getByRole('region', { name: 'Build progress' }));
+    });
+  });
+}
