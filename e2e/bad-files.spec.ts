@@ -6,7 +6,7 @@ import { mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
-import { configure, expectOnlyLocalRequests, recordRequests, shoot } from './support/app';
+import { configure, expectOnlyLocalRequests, libraryRow, recordRequests, shoot } from './support/app';
 
 const FIXTURES = 'tests/fixtures/ingest';
 
@@ -110,6 +110,12 @@ test('when the model hub cannot be reached, the build falls back to the offline 
     timeout: 120_000,
   });
   await shoot(page, 'hub-unreachable-fallback');
+  // The tree's record says honestly which model made its embeddings, and which one was chosen.
+  await expect(
+    libraryRow(page, 'cinderella').getByText(
+      'Embeddings: Offline GloVe (built in) (instead of multi-qa-MiniLM-L6-cos-v1: the model hub was unreachable)',
+    ),
+  ).toBeVisible();
   // The only requests beyond this machine went to the model hub (the user picked a hub model).
   const foreign = urls.filter((u) => !/^(data:|blob:|https?:\/\/(127\.0\.0\.1|localhost)[:/])/.test(u));
   expect(foreign.length).toBeGreaterThan(0);
