@@ -59,7 +59,8 @@ for (const viewport of VIEWPORTS) {
       const look = async (state: string, focus?: Locator) => {
         n++;
         expect(await layoutProblems(page, viewport.phone), `layout of “${state}”`).toEqual([]);
-        if (viewport.phone && focus) await focus.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+        if (viewport.phone && focus)
+          await focus.evaluate((e) => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 8));
         await page.screenshot({ path: `docs/screenshots/first-minute-${viewport.width}-${n}-${state}.png` });
       };
       llm.reset();

@@ -241,7 +241,7 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
               : 'The build was cancelled. Finished stages are kept; Resume continues from there.')}
         </p>
       )}
-      <div className="progress-actions">
+      <div className="progress-actions" hidden={!running && !(stopped && onResume)}>
         {running && (
           <button
             type="button"
