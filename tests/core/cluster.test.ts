@@ -19,6 +19,14 @@ function expectValidClusters(clusters: number[][], n: number) {
   expect(keys.size).toBe(clusters.length); // no cluster twice
 }
 
+/** Fewest points a mixture component may own in clustering (the reduced dimension d; docs/clustering.md). */
+const MIN_COMPONENT_POINTS = 10;
+
+/** Most clusters the size rule allows for groups of these sizes: k components of ≥ d (rounded) points each. */
+function maxClustersBySizeRule(sizes: number[]): number {
+  return sizes.reduce((sum, size) => sum + Math.max(1, Math.floor(size / (MIN_COMPONENT_POINTS - 0.5))), 0);
+}
+
 /** Fraction of nodes whose cluster's majority group is their own group. */
 function purity(clusters: number[][], labels: number[]): number {
   let agree = 0;
@@ -50,12 +58,29 @@ describe('clusterNodes', () => {
     expect(clusters).toEqual([Array.from({ length: 30 }, (_, i) => i)]);
   });
 
-  it('separates well-separated groups (global then local)', () => {
+  it('separates well-separated groups (global then local): pure clusters, as many as the size rule allows', () => {
     const { vectors, labels } = blobs(4, 25, 64, 0.15, 7);
     const clusters = clusterNodes(vectors, new Array(100).fill(20), { seed: 3 });
     expectValidClusters(clusters, 100);
+    expect(purity(clusters, labels)).toBe(1);
+    // At least one cluster per group, and at most what the mixture's size rule permits: every component owns
+    // at least d = 10 (rounded) points (docs/clustering.md), so a group of 25 splits into 2 clusters at most.
     expect(clusters.length).toBeGreaterThanOrEqual(4);
-    expect(purity(clusters, labels)).toBeGreaterThan(0.95);
+    expect(clusters.length).toBeLessThanOrEqual(maxClustersBySizeRule([25, 25, 25, 25]));
+  });
+
+  it('recovers groups too small to split exactly: one cluster per group, each node in exactly one', () => {
+    // 6 groups of 15: a split of 15 points would need a component of fewer than d = 10 points.
+    const { vectors, labels } = blobs(6, 15, 48, 0.2, 17);
+    for (const threshold of [0.1, 0.999999]) {
+      const clusters = clusterNodes(vectors, new Array(90).fill(20), { seed: 5, threshold });
+      expectValidClusters(clusters, 90);
+      expect(maxClustersBySizeRule(new Array(6).fill(15))).toBe(6);
+      expect(clusters.map((c) => c.map((id) => labels[id]))).toEqual(
+        expect.arrayContaining(Array.from({ length: 6 }, (_, g) => new Array(15).fill(g))),
+      );
+      expect(clusters).toHaveLength(6);
+    }
   });
 
   it('re-clusters oversized clusters until each fits the token budget', () => {
@@ -90,9 +115,12 @@ describe('clusterNodes', () => {
   });
 
   it('puts every node in its most probable cluster even with a threshold no posterior exceeds', () => {
-    const { vectors } = blobs(3, 15, 24, 0.5, 4);
+    const { vectors, labels } = blobs(3, 15, 24, 0.5, 4);
     const clusters = clusterNodes(vectors, new Array(45).fill(10), { threshold: 0.999999, seed: 8 });
     expectValidClusters(clusters, 45);
+    // No posterior passes the threshold, so each node joins its most probable cluster only: its own group's.
+    expect(clusters.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 45 }, (_, i) => i));
+    expect(purity(clusters, labels)).toBe(1);
   });
 
   it('rejects embeddings of different lengths, naming both', () => {
