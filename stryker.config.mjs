@@ -39,6 +39,7 @@ export default {
     'playwright-report',
     'reports',
     '.bench-cache',
+    '.scratch',
   ],
   // The initial run is instrumented (every expression counts its hits): several times slower than `vitest`.
   dryRunTimeoutMinutes: 60,
