@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterNodes, clusterNodesAsync } from '../../src/core/cluster';
+import { clusterNodes, clusterNodesAsync, type ClusterProgress } from '../../src/core/cluster';
 import { DimensionError } from '../../src/core/errors';
 import { blobs } from '../support/fake-embedder';
 
@@ -139,5 +139,46 @@ describe('clusterNodes', () => {
     const pending = clusterNodesAsync(vectors, tokens, { seed: 4, signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('reports global then local progress, each step’s fraction rising from 0 to 1', () => {
+    const { vectors } = blobs(2, 20, 16, 0.2, 41);
+    const events: ClusterProgress[] = [];
+    clusterNodes(vectors, new Array(40).fill(10), { seed: 2, onProgress: (p) => events.push(p) });
+    const steps = events.map((e) => e.step);
+    expect(steps[0]).toBe('global-umap');
+    expect(steps.indexOf('global-gmm')).toBeGreaterThan(steps.lastIndexOf('global-umap'));
+    expect(steps.indexOf('local-umap')).toBeGreaterThan(steps.indexOf('global-gmm'));
+    const globalUmap = events.filter((e) => e.step === 'global-umap').map((e) => e.fraction!);
+    // k-NN rows take the first 30 %, the layout epochs the rest, ending at exactly 1.
+    expect(globalUmap[0]).toBeCloseTo(0.3 / 40, 12);
+    expect(globalUmap).toContain(0.3);
+    expect(globalUmap.at(-1)).toBe(1);
+    for (let i = 1; i < globalUmap.length; i++) expect(globalUmap[i]).toBeGreaterThan(globalUmap[i - 1]);
+    for (const e of events) {
+      if (e.step.startsWith('local')) expect(Number.isInteger(e.group)).toBe(true);
+      else expect(e.group).toBeUndefined();
+      if (e.fraction !== undefined) expect(e.fraction >= 0 && e.fraction <= 1).toBe(true);
+    }
+    expect(new Set(events.filter((e) => e.step === 'local-umap').map((e) => e.group))).toEqual(
+      new Set([0, 1]),
+    );
+  });
+
+  it('with maxClusters 1 keeps everything in one cluster', () => {
+    const { vectors } = blobs(3, 15, 16, 0.1, 42);
+    expect(clusterNodes(vectors, new Array(45).fill(10), { maxClusters: 1, seed: 3 })).toEqual([
+      Array.from({ length: 45 }, (_, i) => i),
+    ]);
+  });
+
+  it('does not split a global cluster of at most reductionDim + 1 nodes locally', () => {
+    // Two far groups of 6 nodes, each made of two tight halves: with reductionDim 5 the groups (6 ≤ 5 + 1 nodes)
+    // are kept whole, whatever structure they have inside.
+    const { vectors, labels } = blobs(2, 6, 16, 0.05, 43);
+    const clusters = clusterNodes(vectors, new Array(12).fill(10), { reductionDim: 5, seed: 4 });
+    expectValidClusters(clusters, 12);
+    expect(purity(clusters, labels)).toBe(1);
+    expect(clusters.length).toBeLessThanOrEqual(2);
   });
 });
