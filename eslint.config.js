@@ -18,6 +18,8 @@ export default tseslint.config(
       '**/*.min.js',
       '.scratch/**',
       '.bench-cache/**',
+      '.stryker-tmp/**',
+      'reports/**',
     ],
   },
   js.configs.recommended,

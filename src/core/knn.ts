@@ -1,8 +1,19 @@
 /**
- * Exact k-nearest neighbours under cosine distance, on a flat matrix of unit vectors. For the node counts
- * of a RAPTOR layer (hundreds to a few thousand) a brute-force scan over contiguous Float32Array rows is
- * both exact and faster than umap-js's NN-descent on `number[][]`.
+ * k-nearest neighbours under cosine distance, on a flat matrix of unit vectors: the graph UMAP starts from.
+ * For the node counts of a RAPTOR layer (hundreds to a few thousand) a brute-force scan over contiguous
+ * Float32Array rows is both exact and faster than umap-js's NN-descent on `number[][]`; above
+ * `EXACT_KNN_MAX_POINTS` the quadratic scan gives way to NN-descent (approximate).
  */
+// Not exported from umap-js's package entry: imported from the modules that define them (see umap.ts).
+import { makeNNDescent } from 'umap-js/dist/nn_descent';
+import { makeForest, makeLeafArray } from 'umap-js/dist/tree';
+import { cosine } from 'umap-js/dist/umap';
+import type { RandomFn } from './random';
+
+if (typeof cosine !== 'function') throw new Error('umap-js cosine distance could not be imported.');
+
+/** Above this many points the exact k-NN scan (O(n²·dim)) gives way to umap-js's NN-descent. */
+export const EXACT_KNN_MAX_POINTS = 6000;
 
 /** Neighbour lists in umap-js's precomputed format: row i starts with i itself at distance 0. */
 export interface KnnGraph {
@@ -68,4 +79,44 @@ export function* exactCosineKnn(
     yield i;
   }
   return { indices, distances };
+}
+
+/**
+ * Approximate k-nearest neighbours by NN-descent seeded from random-projection trees (umap-js, with the
+ * forest size and iteration count umap-js's own `UMAP.fit` uses), under cosine distance. Each row lists
+ * neighbours nearest first; a row usually, but not always, starts with the point itself.
+ * @param unit row-major unit vectors, `n × dim`.
+ * @param k neighbours per row including itself, 1 ≤ k ≤ n.
+ * @param random the seeded generator (random.ts); the same generator state gives the same graph.
+ */
+export function approximateCosineKnn(
+  unit: Float32Array,
+  n: number,
+  dim: number,
+  k: number,
+  random: RandomFn,
+): KnnGraph {
+  const rows: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) rows[i] = Array.from(unit.subarray(i * dim, (i + 1) * dim));
+  // umap-js's own choice of forest size and iterations (its fit rounds √n / 20 the same way except at n = 100).
+  const trees = 5 + Math.round(Math.sqrt(n) / 20);
+  const iterations = Math.max(5, Math.round(Math.log2(n)));
+  const forest = makeForest(rows, k, trees, random);
+  const { indices, weights } = makeNNDescent(cosine, random)(rows, makeLeafArray(forest), k, iterations);
+  return { indices, distances: weights };
+}
+
+/**
+ * The k-NN graph of `n` unit vectors: exact (`exactCosineKnn`) up to `EXACT_KNN_MAX_POINTS` points, NN-descent
+ * (`approximateCosineKnn`, which draws from `random`) above. Yields the row index after each exact row.
+ */
+export function* cosineKnn(
+  unit: Float32Array,
+  n: number,
+  dim: number,
+  k: number,
+  random: RandomFn,
+): Generator<number, KnnGraph> {
+  if (n <= EXACT_KNN_MAX_POINTS) return yield* exactCosineKnn(unit, n, dim, k);
+  return approximateCosineKnn(unit, n, dim, k, random);
 }

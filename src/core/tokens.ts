@@ -17,6 +17,11 @@ const ORDINARY_TEXT = { disallowedSpecial: new Set<string>() };
  * small keeps the count of a long unbroken run (which the tokenizer merges in quadratic time) short.
  */
 const PROBE_CHARS_PER_TOKEN = 2;
+/**
+ * How far (UTF-16 units) a probe window's end may move forward to reach the end of the word it falls in. Longer
+ * than any word of prose; an unbroken run longer than this (a URL, CJK text) is cut by the finer levels anyway.
+ */
+const WORD_END_REACH = 64;
 /** Slack over the estimated cut when narrowing the probe window (fraction of the estimate, then units). */
 const NARROW_FACTOR = 1.25;
 const NARROW_SLACK = 16;
@@ -122,20 +127,31 @@ export function tokenPrefixEnd(text: string, from: number, to: number, maxTokens
   if (from >= to) return from;
   if (maxTokens === 0) return from;
 
-  // Grow a probe window [from, end) until it holds more than maxTokens tokens; the cut lies inside it.
-  let end = codePointFloor(text, Math.min(to, from + Math.max(1, maxTokens * PROBE_CHARS_PER_TOKEN)), from);
+  // Grow a probe window [from, end) until it holds more than maxTokens tokens; the cut lies inside it. The window
+  // ends at a word end where one is near: a prefix cut inside a word can count more tokens than the prefix up to
+  // the word's end ("daughte" is two tokens, "daughter" one), so only there does "too many" rule out every
+  // longer word-end cut.
+  let end = wordEndAfter(
+    text,
+    codePointFloor(text, Math.min(to, from + Math.max(1, maxTokens * PROBE_CHARS_PER_TOKEN)), from),
+    to,
+  );
   let tokens: number;
   for (;;) {
     tokens = countTokensUpTo(text.slice(from, end), maxTokens);
     if (tokens > maxTokens) break;
     if (end === to) return to;
     const grown = Math.min(to, from + 2 * (end - from));
-    end = grown < to && isPairMiddle(text, grown) ? grown + 1 : grown;
+    end = wordEndAfter(text, grown < to && isPairMiddle(text, grown) ? grown + 1 : grown, to);
   }
   // Tokens are roughly proportional to characters: estimate the cut and narrow the window around it, so the
   // word and grapheme segmentation below only sees about the length of the answer.
   const hint = from + Math.floor(((end - from) * maxTokens) / tokens);
-  const narrow = codePointFloor(text, from + Math.ceil((hint - from) * NARROW_FACTOR) + NARROW_SLACK, from);
+  const narrow = wordEndAfter(
+    text,
+    codePointFloor(text, from + Math.ceil((hint - from) * NARROW_FACTOR) + NARROW_SLACK, from),
+    to,
+  );
   if (narrow < end && countTokensUpTo(text.slice(from, narrow), maxTokens) > maxTokens) end = narrow;
 
   const fits = (cut: number): boolean => countTokensUpTo(text.slice(from, cut), maxTokens) <= maxTokens;
@@ -250,6 +266,17 @@ function indexAtOrBelow(sorted: readonly number[], x: number): number {
 /** `i`, moved down by one when it would fall between a high and a low surrogate, but never below `floor`. */
 function codePointFloor(text: string, i: number, floor: number): number {
   return i - 1 > floor && isPairMiddle(text, i) ? i - 1 : i;
+}
+
+/**
+ * `i` moved forward to the end of the word it falls inside (the next whitespace), when that is before `to` and
+ * at most `WORD_END_REACH` units away; otherwise `i`. Offsets between words stay where they are.
+ */
+function wordEndAfter(text: string, i: number, to: number): number {
+  if (i >= to || isWhitespaceCode(text.charCodeAt(i)) || isWhitespaceCode(text.charCodeAt(i - 1))) return i;
+  const reach = Math.min(to, i + WORD_END_REACH);
+  for (let j = i + 1; j < reach; j++) if (isWhitespaceCode(text.charCodeAt(j))) return j;
+  return i;
 }
 
 /** Whether offset `i` lies between the two halves of a surrogate pair. */

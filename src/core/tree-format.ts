@@ -185,7 +185,8 @@ function readDocuments(value: unknown): TreeDocument[] {
     throw tooMany('documents', 'documents', value.length, TREE_LIMITS.maxDocuments);
   }
   const seen = new Set<string>();
-  return value.map((item, i) => {
+  // Array.from visits every index: `map` would skip the holes of a sparse array (a value not read from JSON).
+  return Array.from(value, (item: unknown, i) => {
     const path = `documents[${i}]`;
     const obj = asObject(item, path);
     const id = readString(obj, 'id', `${path}.id`, TREE_LIMITS.maxNameChars);

@@ -1,11 +1,12 @@
 /**
- * UMAP dimension reduction (umap-js), seeded, with an exact cosine k-NN graph computed here.
+ * UMAP dimension reduction (umap-js), seeded, from a cosine k-NN graph computed in knn.ts (exact up to
+ * `EXACT_KNN_MAX_POINTS` points).
  */
 import { UMAP } from 'umap-js';
 // `cosine` is not exported from umap-js's package entry; import it from the module that defines it and
 // check it, because an `undefined` distance silently means euclidean (see ../shared/ENVIRONMENT.md).
 import { cosine } from 'umap-js/dist/umap';
-import { exactCosineKnn } from './knn';
+import { cosineKnn, EXACT_KNN_MAX_POINTS } from './knn';
 import { seededRandom } from './random';
 
 if (typeof cosine !== 'function') throw new Error('umap-js cosine distance could not be imported.');
@@ -13,8 +14,7 @@ if (typeof cosine !== 'function') throw new Error('umap-js cosine distance could
 /** umap-learn's default minimum distance between embedded points (the official code keeps it). */
 export const UMAP_MIN_DIST = 0.1;
 
-/** Above this many points the exact k-NN scan (O(n²·dim)) gives way to umap-js's NN-descent. */
-export const EXACT_KNN_MAX_POINTS = 6000;
+export { EXACT_KNN_MAX_POINTS };
 
 /** Options of `reduceDimensions`. */
 export interface ReduceOptions {
@@ -56,15 +56,14 @@ export function* reduceDimensions(
   });
   const rows: number[][] = new Array(n);
   for (let i = 0; i < n; i++) rows[i] = Array.from(unit.subarray(i * dim, (i + 1) * dim));
-  if (n <= EXACT_KNN_MAX_POINTS) {
-    const knn = exactCosineKnn(unit, n, dim, nNeighbors);
-    let step = knn.next();
-    while (!step.done) {
-      yield { phase: 'knn', done: step.value + 1, total: n };
-      step = knn.next();
-    }
-    umap.setPrecomputedKNN(step.value.indices, step.value.distances);
+  // The approximate graph draws from `random` before the layout does, exactly as umap-js's own fit would.
+  const knn = cosineKnn(unit, n, dim, nNeighbors, random);
+  let step = knn.next();
+  while (!step.done) {
+    yield { phase: 'knn', done: step.value + 1, total: n };
+    step = knn.next();
   }
+  umap.setPrecomputedKNN(step.value.indices, step.value.distances);
   const epochs = umap.initializeFit(rows);
   for (let e = 0; e < epochs; e++) {
     umap.step();

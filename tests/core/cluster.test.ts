@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterNodes, clusterNodesAsync } from '../../src/core/cluster';
+import { clusterNodes, clusterNodesAsync, type ClusterProgress } from '../../src/core/cluster';
 import { DimensionError } from '../../src/core/errors';
 import { blobs } from '../support/fake-embedder';
 
@@ -17,6 +17,14 @@ function expectValidClusters(clusters: number[][], n: number) {
   }
   expect(covered.size).toBe(n); // every node in at least one cluster
   expect(keys.size).toBe(clusters.length); // no cluster twice
+}
+
+/** Fewest points a mixture component may own in clustering (the reduced dimension d; docs/clustering.md). */
+const MIN_COMPONENT_POINTS = 10;
+
+/** Most clusters the size rule allows for groups of these sizes: k components of ≥ d (rounded) points each. */
+function maxClustersBySizeRule(sizes: number[]): number {
+  return sizes.reduce((sum, size) => sum + Math.max(1, Math.floor(size / (MIN_COMPONENT_POINTS - 0.5))), 0);
 }
 
 /** Fraction of nodes whose cluster's majority group is their own group. */
@@ -50,12 +58,29 @@ describe('clusterNodes', () => {
     expect(clusters).toEqual([Array.from({ length: 30 }, (_, i) => i)]);
   });
 
-  it('separates well-separated groups (global then local)', () => {
+  it('separates well-separated groups (global then local): pure clusters, as many as the size rule allows', () => {
     const { vectors, labels } = blobs(4, 25, 64, 0.15, 7);
     const clusters = clusterNodes(vectors, new Array(100).fill(20), { seed: 3 });
     expectValidClusters(clusters, 100);
+    expect(purity(clusters, labels)).toBe(1);
+    // At least one cluster per group, and at most what the mixture's size rule permits: every component owns
+    // at least d = 10 (rounded) points (docs/clustering.md), so a group of 25 splits into 2 clusters at most.
     expect(clusters.length).toBeGreaterThanOrEqual(4);
-    expect(purity(clusters, labels)).toBeGreaterThan(0.95);
+    expect(clusters.length).toBeLessThanOrEqual(maxClustersBySizeRule([25, 25, 25, 25]));
+  });
+
+  it('recovers groups too small to split exactly: one cluster per group, each node in exactly one', () => {
+    // 6 groups of 15: a split of 15 points would need a component of fewer than d = 10 points.
+    const { vectors, labels } = blobs(6, 15, 48, 0.2, 17);
+    for (const threshold of [0.1, 0.999999]) {
+      const clusters = clusterNodes(vectors, new Array(90).fill(20), { seed: 5, threshold });
+      expectValidClusters(clusters, 90);
+      expect(maxClustersBySizeRule(new Array(6).fill(15))).toBe(6);
+      expect(clusters.map((c) => c.map((id) => labels[id]))).toEqual(
+        expect.arrayContaining(Array.from({ length: 6 }, (_, g) => new Array(15).fill(g))),
+      );
+      expect(clusters).toHaveLength(6);
+    }
   });
 
   it('re-clusters oversized clusters until each fits the token budget', () => {
@@ -90,9 +115,12 @@ describe('clusterNodes', () => {
   });
 
   it('puts every node in its most probable cluster even with a threshold no posterior exceeds', () => {
-    const { vectors } = blobs(3, 15, 24, 0.5, 4);
+    const { vectors, labels } = blobs(3, 15, 24, 0.5, 4);
     const clusters = clusterNodes(vectors, new Array(45).fill(10), { threshold: 0.999999, seed: 8 });
     expectValidClusters(clusters, 45);
+    // No posterior passes the threshold, so each node joins its most probable cluster only: its own group's.
+    expect(clusters.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 45 }, (_, i) => i));
+    expect(purity(clusters, labels)).toBe(1);
   });
 
   it('rejects embeddings of different lengths, naming both', () => {
@@ -111,5 +139,46 @@ describe('clusterNodes', () => {
     const pending = clusterNodesAsync(vectors, tokens, { seed: 4, signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('reports global then local progress, each step’s fraction rising from 0 to 1', () => {
+    const { vectors } = blobs(2, 20, 16, 0.2, 41);
+    const events: ClusterProgress[] = [];
+    clusterNodes(vectors, new Array(40).fill(10), { seed: 2, onProgress: (p) => events.push(p) });
+    const steps = events.map((e) => e.step);
+    expect(steps[0]).toBe('global-umap');
+    expect(steps.indexOf('global-gmm')).toBeGreaterThan(steps.lastIndexOf('global-umap'));
+    expect(steps.indexOf('local-umap')).toBeGreaterThan(steps.indexOf('global-gmm'));
+    const globalUmap = events.filter((e) => e.step === 'global-umap').map((e) => e.fraction!);
+    // k-NN rows take the first 30 %, the layout epochs the rest, ending at exactly 1.
+    expect(globalUmap[0]).toBeCloseTo(0.3 / 40, 12);
+    expect(globalUmap).toContain(0.3);
+    expect(globalUmap.at(-1)).toBe(1);
+    for (let i = 1; i < globalUmap.length; i++) expect(globalUmap[i]).toBeGreaterThan(globalUmap[i - 1]);
+    for (const e of events) {
+      if (e.step.startsWith('local')) expect(Number.isInteger(e.group)).toBe(true);
+      else expect(e.group).toBeUndefined();
+      if (e.fraction !== undefined) expect(e.fraction >= 0 && e.fraction <= 1).toBe(true);
+    }
+    expect(new Set(events.filter((e) => e.step === 'local-umap').map((e) => e.group))).toEqual(
+      new Set([0, 1]),
+    );
+  });
+
+  it('with maxClusters 1 keeps everything in one cluster', () => {
+    const { vectors } = blobs(3, 15, 16, 0.1, 42);
+    expect(clusterNodes(vectors, new Array(45).fill(10), { maxClusters: 1, seed: 3 })).toEqual([
+      Array.from({ length: 45 }, (_, i) => i),
+    ]);
+  });
+
+  it('does not split a global cluster of at most reductionDim + 1 nodes locally', () => {
+    // Two far groups of 6 nodes, each made of two tight halves: with reductionDim 5 the groups (6 ≤ 5 + 1 nodes)
+    // are kept whole, whatever structure they have inside.
+    const { vectors, labels } = blobs(2, 6, 16, 0.05, 43);
+    const clusters = clusterNodes(vectors, new Array(12).fill(10), { reductionDim: 5, seed: 4 });
+    expectValidClusters(clusters, 12);
+    expect(purity(clusters, labels)).toBe(1);
+    expect(clusters.length).toBeLessThanOrEqual(2);
   });
 });

@@ -40,4 +40,28 @@ describe('treeStats (Appendix C)', () => {
       avgCompressionRatio: 0,
     });
   });
+
+  it('counts an empty layer as 0 and leaves out the ratio of a summary whose children have no tokens', () => {
+    // A summary over two empty leaves (0 tokens): its ratio would be 10 / 0; it adds 0 to the average instead.
+    const nodes = [node(0, 0, 0), node(1, 0, 0), node(2, 2, 10, [0, 1]), node(3, 2, 30, [0])];
+    const s = treeStats({ nodes });
+    expect(s.nodesPerLayer).toEqual([2, 0, 2]);
+    expect(s.summaryLayers).toBe(2);
+    expect(s.avgCompressionRatio).toBe(0);
+    expect(s.avgChildTokens).toBe(0);
+    expect(s.avgChildrenPerParent).toBe(1.5);
+    expect(s.avgSummaryTokens).toBe(20);
+  });
+
+  it('reports zeros and no layers for an empty tree', () => {
+    expect(treeStats({ nodes: [] })).toMatchObject({
+      nodesPerLayer: [],
+      summaryLayers: 0,
+      leafTokens: 0,
+      avgSummaryTokens: 0,
+      avgChildTokens: 0,
+      avgChildrenPerParent: 0,
+      avgCompressionRatio: 0,
+    });
+  });
 });

@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AerieError } from '../../src/core/errors';
 import { seededRandom } from '../../src/core/random';
-import { countTokens, countTokensUpTo, TokenBudgetError, truncateToTokens } from '../../src/core/tokens';
+import {
+  countTokens,
+  countTokensUpTo,
+  isPairMiddle,
+  isWhitespaceCode,
+  TokenBudgetError,
+  tokenPrefixEnd,
+  truncateToTokens,
+} from '../../src/core/tokens';
 
 /** cl100k counts written by tests/fixtures/chunk/make-cl100k-counts.mjs with OpenAI's tiktoken. */
 interface Cl100kFixture {
@@ -143,5 +151,87 @@ describe('truncateToTokens', () => {
       expect((error as TokenBudgetError).code).toBe('INVALID_MAX_TOKENS');
       expect((error as TokenBudgetError).details.maxTokens).toBe(bad);
     }
+  });
+});
+
+describe('cuts against brute force (every word end counted)', () => {
+  const cinderella = readFileSync(new URL('../fixtures/cinderella.txt', import.meta.url), 'utf8');
+
+  /** Every word end of `text` (whitespace after a non-space) and the text's end, with the prefix's count. */
+  function prefixCounts(text: string): [number, number][] {
+    const ends: [number, number][] = [];
+    for (let i = 1; i < text.length; i++) {
+      if (/\s/.test(text[i]) && !/\s/.test(text[i - 1])) ends.push([i, countTokens(text.slice(0, i))]);
+    }
+    ends.push([text.length, countTokens(text)]);
+    return ends;
+  }
+
+  /** The longest prefix ending at a word end (or the whole text) with at most `max` tokens. */
+  function bruteForceCut(text: string, counts: [number, number][], max: number): string | undefined {
+    if (counts[counts.length - 1][1] <= max) return text;
+    const fitting = counts.filter(([, tokens]) => tokens <= max);
+    return fitting.length ? text.slice(0, fitting[fitting.length - 1][0]) : undefined;
+  }
+
+  it('truncateToTokens takes the longest word-end prefix that fits, for every budget 1 … 140', () => {
+    for (const start of [0, 1500, 7000]) {
+      const text = cinderella.slice(start, start + 700);
+      const counts = prefixCounts(text);
+      for (let max = 1; max <= 140; max++) {
+        const expected = bruteForceCut(text, counts, max);
+        if (expected === undefined) continue; // the first word alone is over budget: finer cuts apply
+        expect(truncateToTokens(text, max), `offset ${start}, budget ${max}`).toBe(expected);
+      }
+    }
+  });
+
+  it('tokenPrefixEnd cuts text.slice(from, to) as truncateToTokens cuts that slice', () => {
+    const text = cinderella.slice(0, 2000);
+    for (const [from, to] of [
+      [0, 2000],
+      [37, 900],
+      [501, 1203],
+    ]) {
+      for (const max of [0, 1, 3, 17, 60, 250, 1000]) {
+        const cut = truncateToTokens(text.slice(from, to), max);
+        expect(tokenPrefixEnd(text, from, to, max), `[${from}, ${to}), budget ${max}`).toBe(
+          from + cut.length,
+        );
+      }
+    }
+    expect(tokenPrefixEnd(text, 40, 40, 5)).toBe(40);
+  });
+});
+
+describe('character classes', () => {
+  it('isWhitespaceCode agrees with JavaScript’s \\s on every UTF-16 code unit', () => {
+    const disagree: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      if (isWhitespaceCode(c) !== /\s/.test(String.fromCharCode(c))) disagree.push(c);
+    }
+    expect(disagree).toEqual([]);
+  });
+
+  it('isPairMiddle is true exactly between the halves of a surrogate pair', () => {
+    const text = 'a😀b\ud800c\udc00';
+    // a | \ud83d \ude00 | b | \ud800 | c | \udc00
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map((i) => isPairMiddle(text, i))).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    // Boundary code units of each surrogate range.
+    expect(isPairMiddle('\udbff\udfff', 1)).toBe(true);
+    expect(isPairMiddle('\ud800\udc00', 1)).toBe(true);
+    expect(isPairMiddle('\ud7ff\udc00', 1)).toBe(false);
+    expect(isPairMiddle('\udc00\udc00', 1)).toBe(false);
+    expect(isPairMiddle('\ud800\udbff', 1)).toBe(false);
+    expect(isPairMiddle('\ud800\ue000', 1)).toBe(false);
   });
 });

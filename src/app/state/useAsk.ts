@@ -4,7 +4,6 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import { embedWorker } from '../../client/workers';
-import type { RetrieveOptions } from '../../core/retrieve';
 import type { RaptorTree } from '../../core/types';
 import { answerQuestion, createOpenAiEmbedder } from '../../llm';
 import { splitRows } from '../../models/rows';
@@ -12,19 +11,10 @@ import type { TreeRecord } from '../../storage/schema';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { answerEndpoint, isConfigured, toLlmEndpoint, type AppSettings } from '../settings';
 import { errorMessage, isCancel } from './messages';
+import { retrieveOptionsFor } from './retrieval-options';
 import type { AskResults, ModeResult, RetrievalSettings } from './types';
 
-/** The paper's retrieval defaults (collapsed tree with 2,000 tokens; top-5 traversal). */
-export function defaultRetrievalSettings(maxLayer: number): RetrievalSettings {
-  return {
-    mode: 'collapsed',
-    collapsedMaxTokens: 2000,
-    traversalTopK: 5,
-    traversalStartLayer: maxLayer,
-    traversalLayers: maxLayer + 1,
-    leavesMaxTokens: 2000,
-  };
-}
+export { defaultRetrievalSettings } from './retrieval-options';
 
 /** The remote embedding model name of a tree built with an API model (`openai:x` or the official `openai/x`). */
 function endpointModelOf(model: string): string | undefined {
@@ -49,17 +39,6 @@ export function queryBlocker(tree: RaptorTree | undefined, settings: AppSettings
     );
   }
   return undefined;
-}
-
-function optionsFor(mode: RetrievalMode, s: RetrievalSettings): RetrieveOptions {
-  switch (mode) {
-    case 'collapsed':
-      return { mode, maxTokens: s.collapsedMaxTokens };
-    case 'traversal':
-      return { mode, topK: s.traversalTopK, startLayer: s.traversalStartLayer, numLayers: s.traversalLayers };
-    case 'leaves':
-      return { mode, maxTokens: s.leavesMaxTokens };
-  }
 }
 
 /** State and actions of the Ask panel. */
@@ -106,7 +85,7 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
         const [{ retrieve }, vector] = await Promise.all([import('../../core/retrieve'), query()]);
         const perMode: Partial<Record<RetrievalMode, ModeResult>> = {};
         for (const mode of modes) {
-          const r = retrieve(tree, vector, optionsFor(mode, s));
+          const r = retrieve(tree, vector, retrieveOptionsFor(mode, s));
           perMode[mode] = {
             mode,
             tokens: r.tokens,
