@@ -9,7 +9,7 @@ and not timed; each timed run covers tokenisation, inference and pooling of all 
 neighbours.
 
 Usage:
-    /work/pyenv/bin/python bench/embed-native.py --model .bench-cache/models/minilm-random \
+    .bench-cache/pyenv/bin/python bench/embed-native.py --model .bench-cache/models/minilm-random \
         --texts texts.json --batch-size 32 --threads 2 --dtype q8 --max-length 128
 texts.json holds a JSON array of strings. Prints one JSON object on stdout:
     {"chunksPerSecond", "seconds", "n", "batchSize", "threads", "dtype", "maxLength", "meanTokens", "dim",

@@ -1,6 +1,7 @@
 /**
  * `npm run bench [section …]`: performance figures, each printed beside a reference measured in the same run
- * (scikit-learn, native ONNX Runtime) with the ratio. Sections: gmm, cluster, embed, storage. Default: all.
+ * (scikit-learn, native ONNX Runtime, the paper's Table 10, spherical k-means) with the ratio. Sections: gmm,
+ * cluster, shape, embed, storage. Default: all.
  */
 import { printRows, type BenchRow } from './report';
 
@@ -9,6 +10,7 @@ type Section = () => Promise<BenchRow[]>;
 const SECTIONS: Record<string, () => Promise<Section>> = {
   gmm: async () => (await import('./gmm.bench')).benchGmm,
   cluster: async () => (await import('./cluster.bench')).benchCluster,
+  shape: async () => (await import('./shape.bench')).benchShape,
   embed: async () => (await import('./embed.bench')).benchEmbed,
   storage: async () => (await import('./storage.bench')).benchStorage,
 };

@@ -19,11 +19,12 @@ export const HOST = '127.0.0.1';
 /** OpenBLAS settings of this machine's environment that skew numpy (../shared/ENVIRONMENT.md). */
 const SKEWING_ENV = ['OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE'];
 
-/** Interpreters to try, in order: `AERIE_PYTHON`, the project's offline venv, then `python3`. */
+/** The environment `scripts/python-env.sh` sets up (Debian's scikit-learn, torch and onnx). */
+export const PROJECT_PYTHON = join(ROOT, '.bench-cache', 'pyenv', 'bin', 'python');
+
+/** Interpreters to try, in order: `AERIE_PYTHON`, the project's environment, then `python3`. */
 export function pythonCandidates(): string[] {
-  const list = [process.env.AERIE_PYTHON, '/work/pyenv/bin/python', 'python3'].filter(
-    (p): p is string => !!p,
-  );
+  const list = [process.env.AERIE_PYTHON, PROJECT_PYTHON, 'python3'].filter((p): p is string => !!p);
   return list.filter((p) => !p.includes('/') || existsSync(p));
 }
 

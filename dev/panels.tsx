@@ -120,15 +120,34 @@ const OFFICIAL_ROOT = OFFICIAL.nodes
   .map((n) => n.text.replace(/^Summary:\s*/, ''))
   .join(' ');
 
-/** An illustrative three-layer tree with extractive summaries (shape of a ~40k-token book). */
+/** An illustrative two-layer tree with extractive summaries (shape of a ~40k-token book). */
 const EXTRACTIVE_STATS: TreeStats = {
-  nodesPerLayer: [412, 58, 9, 2],
-  summaryLayers: 3,
+  nodesPerLayer: [412, 68, 11],
+  summaryLayers: 2,
   leafTokens: 39_870,
+  parents: 79,
   avgSummaryTokens: 96.4,
-  avgChildTokens: 93.1,
-  avgChildrenPerParent: 7.3,
-  avgCompressionRatio: 0.17,
+  avgChildTokens: 95.2,
+  avgChildrenPerParent: 6.4,
+  avgCompressionRatio: 0.19,
+  byLayer: [
+    {
+      layer: 1,
+      parents: 68,
+      avgSummaryTokens: 96.3,
+      avgChildTokens: 95.1,
+      avgChildrenPerParent: 6.4,
+      avgCompressionRatio: 0.19,
+    },
+    {
+      layer: 2,
+      parents: 11,
+      avgSummaryTokens: 97.0,
+      avgChildTokens: 96.3,
+      avgChildrenPerParent: 6.6,
+      avgCompressionRatio: 0.18,
+    },
+  ],
 };
 
 const DAY = 86_400_000;

@@ -83,6 +83,53 @@ def write_tokenizer_files(folder: Path, tok, model_max_length: int) -> None:
     """tokenizer.json plus the tokenizer_config.json transformers.js needs to pick BertTokenizer and truncate."""
     folder.mkdir(parents=True, exist_ok=True)
     tok.save(str(folder / "tokenizer.json"), pretty=False)
+    write_tokenizer_config(folder, model_max_length)
+
+
+def write_tokenizer_json(path: Path, vocab: Sequence[str]) -> None:
+    """The tokenizer.json `build_tokenizer(vocab).save()` writes, written directly (no `tokenizers` library): a
+    lower-casing BERT WordPiece pipeline, [CLS] … [SEP] around each sequence. `vocab` starts with SPECIAL_TOKENS."""
+    if list(vocab[: len(SPECIAL_TOKENS)]) != SPECIAL_TOKENS:
+        raise ValueError("the vocabulary must start with " + ", ".join(SPECIAL_TOKENS))
+    ids = {token: i for i, token in enumerate(vocab)}
+    if len(ids) != len(vocab):
+        raise ValueError(f"duplicate tokens: {len(vocab) - len(ids)}")
+
+    def special(token: str, type_id: int) -> dict:
+        return {"SpecialToken": {"id": token, "type_id": type_id}}
+
+    def sequence(name: str, type_id: int) -> dict:
+        return {"Sequence": {"id": name, "type_id": type_id}}
+
+    data = {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [
+            {"id": ids[t], "content": t, "single_word": False, "lstrip": False, "rstrip": False,
+             "normalized": False, "special": True}
+            for t in SPECIAL_TOKENS
+        ],
+        "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                       "strip_accents": None, "lowercase": True},
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "post_processor": {
+            "type": "TemplateProcessing",
+            "single": [special(CLS, 0), sequence("A", 0), special(SEP, 0)],
+            "pair": [special(CLS, 0), sequence("A", 0), special(SEP, 0), sequence("B", 1), special(SEP, 1)],
+            "special_tokens": {t: {"id": t, "ids": [ids[t]], "tokens": [t]} for t in (CLS, SEP)},
+        },
+        "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
+        "model": {"type": "WordPiece", "unk_token": UNK, "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100, "vocab": ids},
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_tokenizer_config(folder: Path, model_max_length: int) -> None:
+    """tokenizer_config.json: what transformers.js needs to pick BertTokenizer and truncate."""
     config = {
         "tokenizer_class": "BertTokenizer",
         "do_lower_case": True,

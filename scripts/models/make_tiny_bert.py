@@ -2,7 +2,7 @@
 vocabulary, in fp32 and q8, for fast tests of the transformers.js embedding path (its vectors carry no meaning).
 
 Usage (reads the committed public/models/aerie-glove-100d/tokenizer.json for its word list; needs no download):
-    /work/pyenv/bin/python scripts/models/make_tiny_bert.py
+    .bench-cache/pyenv/bin/python scripts/models/make_tiny_bert.py
 Writes the model folder and tests/fixtures/models/aerie-tiny-random.expected.json.
 """
 

@@ -6,7 +6,12 @@
  */
 import { throwIfAborted, type AbortSignalLike } from './abort';
 import { chunkText } from './chunk';
-import { clusterNodesAsync, DEFAULT_MAX_CLUSTERS, type ClusterProgress } from './cluster';
+import {
+  clusterNodesAsync,
+  DEFAULT_MAX_CLUSTERS,
+  type ClusterProgress,
+  type LocalMixtureOptions,
+} from './cluster';
 import { BuildError, EMBED_BATCH } from './build-shared';
 import { mapWithConcurrency } from './pool';
 import { deriveSeed } from './random';
@@ -62,6 +67,11 @@ export interface BuildOptions extends Partial<BuildParams> {
   signal?: AbortSignalLike;
   /** Timestamp recorded as `createdAt`. Default now. */
   createdAt?: string;
+  /**
+   * The mixture inside each global cluster. Default: the paper's tree shape (spherical components of at least
+   * three nodes, about six children per parent); see `LocalMixtureOptions` and docs/clustering.md.
+   */
+  localMixture?: LocalMixtureOptions;
 }
 
 /** Progress of a build, stage by stage, with counts. */
@@ -271,6 +281,7 @@ export async function buildTree(
           maxClusterTokens: params.maxClusterTokens,
           maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
           seed: deriveSeed(params.seed, layer),
+          local: options.localMixture,
           signal,
           onProgress: (detail) =>
             onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 0, total: 1, detail }),

@@ -6,11 +6,19 @@
  * Sturdier than the official code: every node lands in at least its most probable cluster (the official
  * code drops nodes whose posteriors are all ≤ threshold), tiny and degenerate inputs never throw, and the
  * re-clustering of oversized clusters always terminates.
+ *
+ * Shaped like the paper's trees (Appendix C, ~6 children per parent) without degenerate components: the global
+ * mixture has full covariances (every component owns ≥ d nodes, see select-k.ts); the local mixture inside each
+ * global cluster is spherical — one variance per component, estimated from all d·(m − 1) deviations of its m
+ * nodes — and every local component owns at least LOCAL_MIN_CLUSTER_SIZE nodes. docs/clustering.md has the
+ * measurements behind both choices. Each global cluster's local clustering depends only on its members and
+ * its own seed, so the local clusterings can run in any order or in parallel.
  */
 import { throwIfAborted, type AbortSignalLike } from './abort';
 import { DimensionError } from './errors';
 import { deriveSeed } from './random';
-import { selectClusterCount } from './select-k';
+import type { CovarianceType } from './gmm';
+import { minimumComponentSize, selectClusterCount, type SelectionCriterion } from './select-k';
 import { reduceDimensions, type ReduceProgress } from './umap';
 import { runAsync, runSync } from './yield';
 import { DEFAULT_BUILD_PARAMS } from './types';
@@ -24,12 +32,30 @@ export const DEFAULT_MAX_CLUSTERS = 50;
 /** Re-clustering an oversized cluster goes at most this deep before splitting it in document order. */
 export const MAX_RECLUSTER_DEPTH = 4;
 
+/**
+ * Covariance family of the local mixtures. Spherical components need two nodes for a variance estimated from
+ * data and cost d + 2 parameters each (a full one needs d + 1 nodes and costs (d + 1)(d + 2)/2), so BIC can
+ * choose the paper's small clusters where the data support them. See docs/clustering.md.
+ */
+export const LOCAL_COVARIANCE: CovarianceType = 'spherical';
+
+/**
+ * Fewest nodes each local mixture component must own (its effective size, rounded). Two is the statistical
+ * minimum of a spherical component; three keeps BIC from splitting clusters into pairs, whose 100-token
+ * summaries would keep about 60% of their children's text, and puts the mean children per parent of every
+ * measured collection in the paper's 5–8 (docs/clustering.md).
+ */
+export const LOCAL_MIN_CLUSTER_SIZE = 3;
+
 /** Cosine distance below which two unit vectors count as the same point. */
 const SAME_POINT_DISTANCE = 1e-9;
 
 /** Options of `clusterNodes`; defaults are the paper's. */
 export interface ClusterOptions {
-  /** UMAP target dimension; global clusters of ≤ reductionDim + 1 nodes are not split locally. Default 10. */
+  /**
+   * UMAP target dimension of the global step (and of the local step unless `local.reductionDim` is set).
+   * Default 10.
+   */
   reductionDim?: number;
   /** Soft membership: a node joins every cluster whose posterior exceeds this. Default 0.1. */
   threshold?: number;
@@ -39,10 +65,31 @@ export interface ClusterOptions {
   maxClusters?: number;
   /** Seed for UMAP and the mixtures. Default 224. */
   seed?: number;
+  /** How the mixture inside each global cluster is shaped. Defaults: the paper's tree shape (see below). */
+  local?: LocalMixtureOptions;
   /** Checked between steps; the async form rejects with an AbortError. */
   signal?: AbortSignalLike;
   /** Progress within the clustering of one layer. */
   onProgress?: (progress: ClusterProgress) => void;
+}
+
+/** The mixture fitted inside each global cluster (docs/clustering.md compares these choices). */
+export interface LocalMixtureOptions {
+  /**
+   * Covariance family, or several: then each family's BIC sweep runs and the fit of lowest criterion wins.
+   * Default `LOCAL_COVARIANCE` ('spherical'); 'full' with the default size is the earlier, coarser design
+   * (about 15 children per parent).
+   */
+  covariance?: CovarianceType | readonly CovarianceType[];
+  /**
+   * Fewest nodes every component must own. Default `LOCAL_MIN_CLUSTER_SIZE` (3), except for 'full', where it
+   * is the reduction dimension (a full covariance needs that many points to be estimated from them).
+   */
+  minClusterSize?: number;
+  /** Criterion that chooses k. Default 'bic' (the paper's). */
+  criterion?: SelectionCriterion;
+  /** UMAP target dimension of the local step. Default: `reductionDim`. */
+  reductionDim?: number;
 }
 
 /** What the clustering is doing now. */
@@ -56,22 +103,58 @@ export interface ClusterProgress {
 
 type Steps<T> = Generator<void, T, void>;
 
-interface Resolved {
+/** The mixture of one step: UMAP target dimension, covariance families, component-size floor, criterion. */
+interface MixtureSpec {
   reductionDim: number;
+  families: readonly CovarianceType[];
+  /** The requested floor; never below the family's own (see `componentFloor`). */
+  minClusterSize?: number;
+  criterion: SelectionCriterion;
+}
+
+/**
+ * Fewest nodes a component of `covariance` must own in `dim` dimensions: the requested floor (by default
+ * LOCAL_MIN_CLUSTER_SIZE, or none for 'full'), but never fewer than the family needs for a covariance estimated
+ * from its own points (d for 'full': no requested floor can let a degenerate component in).
+ */
+function componentFloor(spec: MixtureSpec, covariance: CovarianceType, dim: number): number {
+  const requested = spec.minClusterSize ?? (covariance === 'full' ? 0 : LOCAL_MIN_CLUSTER_SIZE);
+  return Math.max(minimumComponentSize(covariance, dim), requested);
+}
+
+interface Resolved {
   threshold: number;
   maxClusterTokens: number;
   maxClusters: number;
   seed: number;
+  global: MixtureSpec;
+  local: MixtureSpec;
+  /** Global clusters with fewer members than this are not split locally. */
+  minLocalSplit: number;
   onProgress?: (progress: ClusterProgress) => void;
 }
 
 function resolve(options: ClusterOptions): Resolved {
+  const reductionDim = options.reductionDim ?? DEFAULT_BUILD_PARAMS.reductionDim;
+  const local = options.local ?? {};
+  const localSpec: MixtureSpec = {
+    reductionDim: local.reductionDim ?? reductionDim,
+    families: [local.covariance ?? LOCAL_COVARIANCE].flat(),
+    minClusterSize: local.minClusterSize,
+    criterion: local.criterion ?? 'bic',
+  };
+  const floors = localSpec.families.map((f) => componentFloor(localSpec, f, localSpec.reductionDim));
   return {
-    reductionDim: options.reductionDim ?? DEFAULT_BUILD_PARAMS.reductionDim,
     threshold: options.threshold ?? DEFAULT_BUILD_PARAMS.clusterThreshold,
     maxClusterTokens: options.maxClusterTokens ?? DEFAULT_BUILD_PARAMS.maxClusterTokens,
     maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
     seed: options.seed ?? DEFAULT_BUILD_PARAMS.seed,
+    global: { reductionDim, families: ['full'], criterion: 'bic' },
+    local: localSpec,
+    // A group too small to hold two admissible components (sizes are rounded, so two of m need 2m − 1 nodes)
+    // stays whole, without a UMAP whose mixture could only choose k = 1. For full components of d nodes this
+    // also covers the official code's rule (global clusters of ≤ d + 1 nodes are not split).
+    minLocalSplit: 2 * Math.min(...floors) - 1,
     onProgress: options.onProgress,
   };
 }
@@ -116,8 +199,8 @@ function allSamePoint(unit: Float32Array, n: number, dim: number): boolean {
 }
 
 /**
- * UMAP to `nComponents` dimensions, then a mixture sized by BIC; returns each row's cluster labels
- * (posterior > threshold, and always the most probable one) and the number of clusters.
+ * UMAP to the spec's dimension, then a mixture sized by BIC (or the spec's criterion); returns each row's
+ * cluster labels (posterior > threshold, and always the most probable one) and the number of clusters.
  */
 function* reduceAndCluster(
   unit: Float32Array,
@@ -126,9 +209,10 @@ function* reduceAndCluster(
   nNeighbors: number,
   seed: number,
   o: Resolved,
+  spec: MixtureSpec,
   report: (step: 'umap' | 'gmm', fraction?: number) => void,
 ): Steps<{ labels: number[][]; k: number }> {
-  const nComponents = Math.min(o.reductionDim, n - 2);
+  const nComponents = Math.min(spec.reductionDim, n - 2);
   if (nComponents < 1 || allSamePoint(unit, n, dim)) {
     return { labels: Array.from({ length: n }, () => [0]), k: 1 };
   }
@@ -150,16 +234,28 @@ function* reduceAndCluster(
   );
   report('gmm');
   yield;
-  // Fits that cannot pass the component-size rule are skipped: same k, far fewer fits on small groups.
-  const { k, model } = selectClusterCount(points, { maxClusters: o.maxClusters, seed, skipImpossible: true });
-  yield;
+  let chosen: ReturnType<typeof selectClusterCount> | undefined;
+  for (const covariance of spec.families) {
+    // Fits that cannot pass the component-size rule are skipped: same k, far fewer fits on small groups.
+    const selection = selectClusterCount(points, {
+      maxClusters: o.maxClusters,
+      seed,
+      skipImpossible: true,
+      covariance,
+      minComponentSize: componentFloor(spec, covariance, nComponents),
+      criterion: spec.criterion,
+    });
+    if (!chosen || selection.score < chosen.score) chosen = selection;
+    yield;
+  }
+  const { k, model } = chosen!;
   const probs = model.predictProba(points);
   const labels = probs.map((row) => {
     let best = 0;
     for (let c = 1; c < row.length; c++) if (row[c] > row[best]) best = c;
-    const chosen: number[] = [];
-    for (let c = 0; c < row.length; c++) if (row[c] > o.threshold || c === best) chosen.push(c);
-    return chosen;
+    const members: number[] = [];
+    for (let c = 0; c < row.length; c++) if (row[c] > o.threshold || c === best) members.push(c);
+    return members;
   });
   return { labels, k };
 }
@@ -190,13 +286,14 @@ function* clusterOnce(
     globalNeighbors,
     deriveSeed(o.seed, depth, 0),
     o,
+    o.global,
     (s, f) => o.onProgress?.({ step: s === 'umap' ? 'global-umap' : 'global-gmm', fraction: f }),
   );
   const clusters: number[][] = [];
   const groups = groupByLabel(global.labels, global.k);
   for (let g = 0; g < groups.length; g++) {
     const members = groups[g];
-    if (members.length <= o.reductionDim + 1) {
+    if (members.length < o.minLocalSplit) {
       clusters.push(members.map((m) => ids[m]));
       continue;
     }
@@ -207,6 +304,7 @@ function* clusterOnce(
       LOCAL_NEIGHBORS,
       deriveSeed(o.seed, depth, g + 1),
       o,
+      o.local,
       (s, f) => o.onProgress?.({ step: s === 'umap' ? 'local-umap' : 'local-gmm', group: g, fraction: f }),
     );
     for (const localGroup of groupByLabel(local.labels, local.k)) {

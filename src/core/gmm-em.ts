@@ -29,6 +29,13 @@ export class GmmError extends AerieError<
   'INVALID_COMPONENT_COUNT' | 'INVALID_OPTION' | 'ILL_CONDITIONED_COVARIANCE' | 'NON_FINITE_INPUT'
 > {}
 
+/**
+ * Shape of the component covariances, as scikit-learn's `covariance_type`: 'full' (each component its own
+ * matrix), 'diag' (its own axis-aligned variances), 'spherical' (its own single variance), 'tied' (one full
+ * matrix shared by all components).
+ */
+export type CovarianceType = 'full' | 'diag' | 'spherical' | 'tied';
+
 /** Scratch and parameter buffers for fits of up to `maxK` components on one data set. */
 export interface EmWorkspace {
   readonly n: number;
@@ -90,7 +97,13 @@ export function createWorkspace(n: number, dim: number, maxK: number): EmWorkspa
  * `_estimate_gaussian_parameters` (two passes: means, then the centred scatter, so nothing cancels). Points
  * with responsibility exactly 0 are skipped.
  */
-export function mStep(data: Float64Array, k: number, reg: number, ws: EmWorkspace): void {
+export function mStep(
+  data: Float64Array,
+  k: number,
+  reg: number,
+  ws: EmWorkspace,
+  covariance: CovarianceType = 'full',
+): void {
   const { n, dim, resp, mass, means, covs, acc, diff, weights, members } = ws;
   let totalMass = 0;
   for (let j = 0; j < k; j++) {
@@ -115,12 +128,47 @@ export function mStep(data: Float64Array, k: number, reg: number, ws: EmWorkspac
         covs[co + a * dim + b] = v;
         covs[co + b * dim + a] = v;
       }
-      covs[co + a * dim + a] += reg;
     }
     mass[j] = nk;
     totalMass += nk;
   }
   for (let j = 0; j < k; j++) weights[j] = mass[j] / totalMass;
+  constrainCovariances(k, reg, ws, covariance, totalMass);
+}
+
+/**
+ * Turns each component's maximum-likelihood full covariance (its scatter ÷ its mass) into the maximum-likelihood
+ * covariance of the constrained family, then adds the regulariser to every diagonal.
+ */
+function constrainCovariances(
+  k: number,
+  reg: number,
+  ws: EmWorkspace,
+  covariance: CovarianceType,
+  totalMass: number,
+): void {
+  const { dim, covs, mass, acc } = ws;
+  const size = dim * dim;
+  if (covariance === 'tied') {
+    // The pooled within-component scatter over all points (scikit-learn's tied estimate).
+    acc.fill(0);
+    for (let j = 0; j < k; j++) {
+      const w = mass[j] / totalMass;
+      for (let t = 0; t < size; t++) acc[t] += w * covs[j * size + t];
+    }
+    for (let j = 0; j < k; j++) covs.set(acc.subarray(0, size), j * size);
+  } else if (covariance !== 'full') {
+    for (let j = 0; j < k; j++) {
+      const co = j * size;
+      let trace = 0;
+      for (let a = 0; a < dim; a++) trace += covs[co + a * dim + a];
+      for (let a = 0; a < dim; a++) {
+        for (let b = 0; b < dim; b++) if (a !== b) covs[co + a * dim + b] = 0;
+        if (covariance === 'spherical') covs[co + a * dim + a] = trace / dim;
+      }
+    }
+  }
+  for (let j = 0; j < k; j++) for (let a = 0; a < dim; a++) covs[j * size + a * dim + a] += reg;
 }
 
 /**
@@ -212,6 +260,8 @@ export interface EmOptions {
   tol: number;
   /** Absolute value added to every covariance diagonal. */
   reg: number;
+  /** Shape of the covariances. Default 'full'. */
+  covariance?: CovarianceType;
   signal?: AbortSignalLike;
 }
 
@@ -238,7 +288,8 @@ export function runEm(
   const { labels } = kmeans(data, n, dim, k, random);
   resp.fill(0, 0, n * k);
   for (let i = 0; i < n; i++) resp[i * k + labels[i]] = 1;
-  mStep(data, k, options.reg, ws);
+  const covariance = options.covariance ?? 'full';
+  mStep(data, k, options.reg, ws, covariance);
   let lowerBound = -Infinity;
   let iterations = 0;
   let converged = false;
@@ -248,7 +299,7 @@ export function runEm(
     const previous = lowerBound;
     prepareComponents(k, ws);
     lowerBound = eStep(data, n, k, ws, resp) / n;
-    mStep(data, k, options.reg, ws);
+    mStep(data, k, options.reg, ws, covariance);
     if (Math.abs(lowerBound - previous) < options.tol) {
       converged = true;
       break;

@@ -1,17 +1,18 @@
 /**
- * Gaussian mixture with full covariances, fitted by EM with scikit-learn `GaussianMixture`'s defaults (the
- * RAPTOR reference's model): k-means initialisation, reg_covar on every covariance diagonal, tol on the change
- * of the mean per-point log-likelihood, at most 100 iterations. The hot loops live in gmm-em.ts.
+ * Gaussian mixture fitted by EM with scikit-learn `GaussianMixture`'s defaults (the RAPTOR reference's model):
+ * k-means initialisation, reg_covar on every covariance diagonal, tol on the change of the mean per-point
+ * log-likelihood, at most 100 iterations. Full covariances by default (the reference's); 'diag', 'spherical'
+ * and 'tied' as scikit-learn's `covariance_type`. The hot loops live in gmm-em.ts.
  */
 import type { AbortSignalLike } from './abort';
 import { DimensionError } from './errors';
-import type { EmWorkspace } from './gmm-em';
+import type { CovarianceType, EmWorkspace } from './gmm-em';
 import { createWorkspace, eStep, GmmError, runEm } from './gmm-em';
 import { meanVariance } from './kmeans';
 import { seededRandom } from './random';
 import { DEFAULT_BUILD_PARAMS } from './types';
 
-export { GmmError } from './gmm-em';
+export { GmmError, type CovarianceType } from './gmm-em';
 
 /** scikit-learn's `GaussianMixture` max_iter default. */
 export const DEFAULT_GMM_MAX_ITER = 100;
@@ -39,6 +40,8 @@ export interface GmmOptions {
   regCovar?: number;
   /** Whether `regCovar` is absolute or relative to the data's variance. Default 'absolute'. */
   regCovarMode?: RegCovarMode;
+  /** Shape of the component covariances (scikit-learn's `covariance_type`). Default 'full'. */
+  covariance?: CovarianceType;
   /** Cancels the fit between EM iterations (throws AbortError). */
   signal?: AbortSignalLike;
 }
@@ -59,8 +62,10 @@ export interface GaussianMixtureModel {
   componentSizes: number[];
   /** Total log-likelihood of the fitted points under the final parameters (natural log, not per point). */
   logLikelihood: number;
-  /** Bayesian information criterion: −2 logLikelihood + p ln N, p = k·d(d+1)/2 + k·d + k − 1. Lower is better. */
+  /** Bayesian information criterion: −2 logLikelihood + p ln N, p = `gmmParameterCount`. Lower is better. */
   bic: number;
+  /** The covariance family of the fit. */
+  covariance: CovarianceType;
   /** Whether EM stopped on `tol` rather than on `maxIter`. */
   converged: boolean;
   /** EM iterations run. */
@@ -131,9 +136,21 @@ export function flattenPoints(
   return { data, n, dim: d, center: mean };
 }
 
-/** Number of free parameters of a full-covariance mixture: k·d(d+1)/2 + k·d + k − 1. */
-export function gmmParameterCount(k: number, dim: number): number {
-  return (k * dim * (dim + 1)) / 2 + k * dim + k - 1;
+/**
+ * Number of free parameters of a mixture (scikit-learn's `_n_parameters`): k·d means and k − 1 weights, plus
+ * k·d(d+1)/2 covariance entries ('full'), k·d ('diag'), k ('spherical') or d(d+1)/2 ('tied').
+ */
+export function gmmParameterCount(k: number, dim: number, covariance: CovarianceType = 'full'): number {
+  const perMatrix = (dim * (dim + 1)) / 2;
+  const covarianceParams =
+    covariance === 'full'
+      ? k * perMatrix
+      : covariance === 'diag'
+        ? k * dim
+        : covariance === 'spherical'
+          ? k
+          : perMatrix;
+  return covarianceParams + k * dim + k - 1;
 }
 
 /** The absolute diagonal regulariser for `mode` (see {@link RegCovarMode}). */
@@ -141,6 +158,20 @@ export function effectiveRegCovar(points: FlatPoints, regCovar: number, mode: Re
   if (mode === 'absolute') return regCovar;
   const scale = meanVariance(points.data, points.n, points.dim);
   return scale > 0 ? regCovar * scale : regCovar;
+}
+
+/** The covariance families, as scikit-learn names them. */
+export const COVARIANCE_TYPES: readonly CovarianceType[] = ['full', 'diag', 'spherical', 'tied'];
+
+/** Throws INVALID_OPTION unless `covariance` is one of {@link COVARIANCE_TYPES}. */
+export function checkCovariance(covariance: unknown): asserts covariance is CovarianceType {
+  if (!COVARIANCE_TYPES.includes(covariance as CovarianceType)) {
+    throw new GmmError(
+      'INVALID_OPTION',
+      `Unknown covariance type ${JSON.stringify(covariance)}: use one of ${COVARIANCE_TYPES.join(', ')}.`,
+      { covariance: String(covariance) },
+    );
+  }
 }
 
 /** Throws INVALID_COMPONENT_COUNT unless 1 ≤ k ≤ n and k is an integer. */
@@ -175,6 +206,8 @@ export function fitGmmFlat(
       { regCovar, tol, maxIter },
     );
   }
+  const covariance = options.covariance ?? 'full';
+  checkCovariance(covariance);
   const reg = effectiveRegCovar(points, regCovar, options.regCovarMode ?? 'absolute');
   const outcome = runEm(
     points.data,
@@ -184,11 +217,21 @@ export function fitGmmFlat(
       maxIter,
       tol,
       reg,
+      covariance,
       signal: options.signal,
     },
     ws,
   );
-  return buildModel(points, k, ws, outcome.logLikelihood, outcome.iterations, outcome.converged, reg);
+  return buildModel(
+    points,
+    k,
+    ws,
+    outcome.logLikelihood,
+    outcome.iterations,
+    outcome.converged,
+    reg,
+    covariance,
+  );
 }
 
 function buildModel(
@@ -199,6 +242,7 @@ function buildModel(
   iterations: number,
   converged: boolean,
   regCovar: number,
+  covariance: CovarianceType,
 ): GaussianMixtureModel {
   const { dim, n, center } = points;
   const packed = (dim * (dim + 1)) / 2;
@@ -234,7 +278,8 @@ function buildModel(
     covariances,
     componentSizes: Array.from(ws.mass.subarray(0, k)),
     logLikelihood,
-    bic: -2 * logLikelihood + gmmParameterCount(k, dim) * Math.log(n),
+    bic: -2 * logLikelihood + gmmParameterCount(k, dim, covariance) * Math.log(n),
+    covariance,
     converged,
     iterations,
     regCovar,

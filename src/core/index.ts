@@ -26,14 +26,17 @@ export {
   DEFAULT_GMM_MAX_ITER,
   DEFAULT_GMM_TOL,
   DEFAULT_REG_COVAR,
+  type CovarianceType,
   type GaussianMixtureModel,
   type GmmOptions,
   type RegCovarMode,
 } from './gmm';
 export {
   selectClusterCount,
+  minimumComponentSize,
   DEFAULT_SELECT_MAX_CLUSTERS,
   type ClusterCountSelection,
+  type SelectionCriterion,
   type SelectClusterCountOptions,
 } from './select-k';
 export { reduceDimensions, type ReduceOptions } from './umap';
@@ -41,9 +44,12 @@ export {
   clusterNodes,
   clusterNodesAsync,
   LOCAL_NEIGHBORS,
+  LOCAL_COVARIANCE,
+  LOCAL_MIN_CLUSTER_SIZE,
   MAX_RECLUSTER_DEPTH,
   type ClusterOptions,
   type ClusterProgress,
+  type LocalMixtureOptions,
 } from './cluster';
 
 export {
@@ -78,4 +84,11 @@ export {
   TREE_LIMITS,
 } from './tree-format';
 export { encodeFloat32LE, decodeFloat32LEInto, Base64Error } from './base64';
-export { treeStats, type TreeStats } from './stats';
+export {
+  treeStats,
+  PAPER_TABLE_10,
+  type TreeStats,
+  type SummaryFigures,
+  type LayerFigures,
+  type PaperRow,
+} from './stats';

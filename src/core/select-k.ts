@@ -3,8 +3,9 @@
  * degenerate choices. See docs/clustering.md for the measurements behind the rule.
  */
 import type { AbortSignalLike } from './abort';
-import type { GaussianMixtureModel } from './gmm';
+import type { CovarianceType, GaussianMixtureModel } from './gmm';
 import {
+  checkCovariance,
   DEFAULT_GMM_MAX_ITER,
   DEFAULT_GMM_TOL,
   DEFAULT_REG_COVAR,
@@ -21,6 +22,13 @@ import { DEFAULT_BUILD_PARAMS } from './types';
 /** The reference's cap: k runs over 1 … min(maxClusters, N) − 1. */
 export const DEFAULT_SELECT_MAX_CLUSTERS = 50;
 
+/**
+ * 'bic': the Bayesian information criterion, −2 ln L + p ln N (the paper's). 'icl': BIC plus twice the entropy
+ * of the memberships, −2 Σ r ln r (integrated completed likelihood, Biernacki et al. 2000), which also penalises
+ * components that overlap. Lower is better for both.
+ */
+export type SelectionCriterion = 'bic' | 'icl';
+
 /** Options of {@link selectClusterCount}. */
 export interface SelectClusterCountOptions {
   /** k is searched over 1 … min(maxClusters, N) − 1, as in the reference. Default 50. */
@@ -33,8 +41,9 @@ export interface SelectClusterCountOptions {
    */
   regCovar?: number;
   /**
-   * Fewest points (effective, rounded) every component of an admissible fit must have. Default: the points'
-   * dimension d (see {@link selectClusterCount}).
+   * Fewest points (effective, rounded) every component of an admissible fit must have. Default: the smallest
+   * size whose covariance is estimated from its points (see {@link minimumComponentSize}): the points'
+   * dimension d for 'full' (see {@link selectClusterCount}), 2 for 'diag' and 'spherical', 1 for 'tied'.
    */
   minComponentSize?: number;
   /**
@@ -43,6 +52,10 @@ export interface SelectClusterCountOptions {
    * fewer fits on small inputs (RAPTOR's local clustering). Default false: every k is fitted, as the reference.
    */
   skipImpossible?: boolean;
+  /** Shape of the component covariances. Default 'full' (the reference's). */
+  covariance?: CovarianceType;
+  /** What chooses k among the admissible fits. Default 'bic' (the reference's). */
+  criterion?: SelectionCriterion;
   /** Cancels the sweep between EM iterations (throws AbortError). */
   signal?: AbortSignalLike;
   /** Called after each k with the number of fits done and the total. */
@@ -53,8 +66,13 @@ export interface SelectClusterCountOptions {
 export interface ClusterCountSelection {
   /** The chosen number of clusters (1 when N ≤ 2). */
   k: number;
-  /** BIC of the fit with k = i + 1 components at index i (NaN where the fit failed); length min(maxClusters, N) − 1. */
+  /**
+   * The criterion (BIC by default) of the fit with k = i + 1 components at index i (NaN where the fit failed or
+   * was skipped); length min(maxClusters, N) − 1.
+   */
   bic: number[];
+  /** The criterion of the chosen fit (0 for a single point: nothing was fitted). */
+  score: number;
   /** Whether the fit with k = i + 1 components passed the component-size rule (k = 1 always does). */
   admissible: boolean[];
   /** The component-size threshold that was applied. */
@@ -68,6 +86,8 @@ export interface ClusterCountSelection {
  * mixture (scikit-learn defaults, k-means start, fixed seed) for each k = 1 … min(maxClusters, N) − 1 and the
  * k of lowest BIC — except that only **admissible** fits compete: a fit is admissible when every component
  * owns at least `minComponentSize` points (its effective size Σ responsibilities, rounded), d by default.
+ * `covariance` swaps the family (diag, spherical, tied: fewer parameters, smaller admissible components; see
+ * {@link minimumComponentSize}) and `criterion` the criterion.
  *
  * Why: a component fitted to m points has a scatter matrix of rank ≤ m − 1. With m ≤ d − 1 at least two
  * directions have zero variance, the covariance is only the regulariser there and each such direction adds
@@ -93,7 +113,9 @@ export function selectClusterCount(
   const { n, dim } = flat;
   const seed = options.seed ?? DEFAULT_BUILD_PARAMS.seed;
   const regCovar = options.regCovar ?? DEFAULT_REG_COVAR;
-  const minComponentSize = options.minComponentSize ?? dim;
+  const covariance = options.covariance ?? 'full';
+  checkCovariance(covariance);
+  const minComponentSize = options.minComponentSize ?? minimumComponentSize(covariance, dim);
   const maxClusters = options.maxClusters ?? DEFAULT_SELECT_MAX_CLUSTERS;
   if (!(Number.isInteger(maxClusters) && maxClusters >= 1 && minComponentSize >= 0 && regCovar >= 0)) {
     throw new GmmError(
@@ -108,6 +130,7 @@ export function selectClusterCount(
     seed,
     regCovar,
     regCovarMode: 'relative' as const,
+    covariance,
     maxIter: DEFAULT_GMM_MAX_ITER,
     tol: DEFAULT_GMM_TOL,
     signal: options.signal,
@@ -119,7 +142,13 @@ export function selectClusterCount(
   if (maxK >= 1) {
     const ws = createWorkspace(n, dim, maxK);
     const reg = effectiveRegCovar(flat, regCovar, 'relative');
-    const emOptions = { maxIter: fitOptions.maxIter, tol: fitOptions.tol, reg, signal: options.signal };
+    const emOptions = {
+      maxIter: fitOptions.maxIter,
+      tol: fitOptions.tol,
+      reg,
+      covariance,
+      signal: options.signal,
+    };
     // k·(m − ½) > N means some rounded component size is below m (see `skipImpossible`).
     const possibleK =
       options.skipImpossible && minComponentSize > ROUNDING_SLACK
@@ -136,8 +165,13 @@ export function selectClusterCount(
       }
       try {
         const { logLikelihood } = runEm(flat.data, k, seededRandom(seed), emOptions, ws);
-        value = -2 * logLikelihood + gmmParameterCount(k, dim) * Math.log(n);
-        ok = k === 1 || smallestComponent(ws.mass, k) >= minComponentSize;
+        value = -2 * logLikelihood + gmmParameterCount(k, dim, covariance) * Math.log(n);
+        if (options.criterion === 'icl') value += 2 * membershipEntropy(ws.resp, n, k);
+        // A tied covariance pools the within-component scatter of all points, of rank ≤ N − k: it is
+        // estimated from the points only while N − k ≥ d + 1.
+        ok =
+          k === 1 ||
+          (smallestComponent(ws.mass, k) >= minComponentSize && (covariance !== 'tied' || n - k > dim));
       } catch (error) {
         // A covariance that cannot be factored even with the regulariser rules that k out, not the sweep.
         if (!(error instanceof GmmError && error.code === 'ILL_CONDITIONED_COVARIANCE')) throw error;
@@ -153,7 +187,18 @@ export function selectClusterCount(
   }
   // One more fit at the chosen k gives the caller a self-contained model (the workspace is scratch).
   const model = fitGmmFlat(flat, best, fitOptions);
-  return { k: best, bic, admissible, minComponentSize, model };
+  return { k: best, bic, score: Number.isFinite(bestBic) ? bestBic : 0, admissible, minComponentSize, model };
+}
+
+/**
+ * The fewest points a component of the family needs for its covariance to be estimated from them rather than
+ * set by the regulariser: d for 'full' (a scatter matrix of m points has rank ≤ m − 1; see
+ * {@link selectClusterCount} for why d and not d + 1), 2 for 'diag' and 'spherical' (a variance needs two
+ * distinct points; a spherical one then pools d·(m − 1) squared deviations), 1 for 'tied' (the shared matrix is
+ * estimated from all points).
+ */
+export function minimumComponentSize(covariance: CovarianceType, dim: number): number {
+  return covariance === 'full' ? dim : covariance === 'tied' ? 1 : 2;
 }
 
 /** Component sizes are rounded to whole points, so each may gain up to half a point. */
@@ -164,4 +209,14 @@ function smallestComponent(mass: Float64Array, k: number): number {
   let min = Infinity;
   for (let j = 0; j < k; j++) min = Math.min(min, Math.round(mass[j]));
   return min;
+}
+
+/** −Σ r ln r over all points and components: how unsure the memberships are (ICL's extra penalty). */
+function membershipEntropy(resp: Float64Array, n: number, k: number): number {
+  let h = 0;
+  for (let t = 0; t < n * k; t++) {
+    const r = resp[t];
+    if (r > 0) h -= r * Math.log(r);
+  }
+  return h;
 }

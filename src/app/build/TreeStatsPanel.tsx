@@ -1,11 +1,12 @@
 /**
- * Statistics of one tree in the form of the paper's Appendix C: nodes per layer, average summary and child
- * lengths, children per parent and the compression ratio, next to the paper's own figures; which models
- * made the tree; and the root layer's summary on one line (cut with an ellipsis when it does not fit, with a
- * toggle to show all of it), rendered as text.
+ * Statistics of one tree in the form of the paper's Appendix C (Table 10): per layer and for the whole tree,
+ * the nodes, average summary and child lengths, children per parent and the compression ratio, with the
+ * paper's row beside them (definitions in src/core/stats.ts); which models made the tree; and the root layer's
+ * summary on one line (cut with an ellipsis when it does not fit, with a toggle to show all of it), rendered
+ * as text.
  */
 import { useId, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import type { TreeStats } from '../../core/stats';
+import { PAPER_TABLE_10, type SummaryFigures, type TreeStats } from '../../core/stats';
 import type { SummarizerInfo } from '../../core/types';
 import { formatCount, formatDecimal, formatPercent, UNKNOWN_VALUE } from '../format';
 import { embeddingModelLabel, summarizerLabel } from '../library/model-label';
@@ -22,24 +23,34 @@ export interface TreeStatsPanelProps {
 }
 
 /** The paper's averages over all datasets (Appendix C, Table 10; summaries by gpt-3.5-turbo). */
-export const PAPER_TREE_STATS = Object.freeze({
-  avgSummaryTokens: 131,
-  avgChildTokens: 85.6,
-  avgChildrenPerParent: 6.7,
-  avgCompressionRatio: 0.28,
-});
+export const PAPER_TREE_STATS = PAPER_TABLE_10[0];
 
 /** Decimals of averages (as the paper prints them: 85.6 tokens, 6.7 children). */
 const AVERAGE_DECIMALS = 1;
 
-function average(value: number, hasSummaries: boolean): string {
-  return hasSummaries ? formatDecimal(value, AVERAGE_DECIMALS) : UNKNOWN_VALUE;
+/** Column heads of the four Table 10 figures. */
+const FIGURE_HEADS = ['Summary length', 'Child length', 'Children per parent', 'Compression ratio'];
+
+/** The four Table 10 cells of a row; dashes where there are no summaries. */
+function figureCells(f: Omit<SummaryFigures, 'parents'> | undefined): string[] {
+  if (!f || ('parents' in f && f.parents === 0)) return FIGURE_HEADS.map(() => UNKNOWN_VALUE);
+  return [
+    formatDecimal(f.avgSummaryTokens, AVERAGE_DECIMALS),
+    formatDecimal(f.avgChildTokens, AVERAGE_DECIMALS),
+    formatDecimal(f.avgChildrenPerParent, AVERAGE_DECIMALS),
+    formatPercent(f.avgCompressionRatio),
+  ];
 }
 
 function layerName(layer: number, top: number): string {
   if (layer === 0) return '0 (leaves)';
   return layer === top ? `${layer} (root)` : String(layer);
 }
+
+/** The paper's other rows, for the note under the table: "QuALITY 5.7, NarrativeQA 6.8, QASPER 5.7". */
+const PAPER_DATASETS = PAPER_TABLE_10.slice(1)
+  .map((row) => `${row.dataset} ${formatDecimal(row.avgChildrenPerParent, AVERAGE_DECIMALS)}`)
+  .join(', ');
 
 /** Whether the element's text is cut (wider than its box), kept up to date as the box resizes. */
 function useOverflow(ref: RefObject<HTMLElement | null>, expanded: boolean): boolean {
@@ -63,33 +74,9 @@ export function TreeStatsPanel({ stats, rootSummary, summarizer, embeddingModel 
   const [expanded, setExpanded] = useState(false);
   const textRef = useRef<HTMLParagraphElement>(null);
   const overflowing = useOverflow(textRef, expanded);
-  const hasSummaries = stats.summaryLayers > 0;
   const top = stats.nodesPerLayer.length - 1;
   const totalNodes = stats.nodesPerLayer.reduce((a, b) => a + b, 0);
   const root = rootSummary?.trim() ?? '';
-
-  const rows: { label: string; value: string; paper: string }[] = [
-    {
-      label: 'Average summary length',
-      value: hasSummaries ? `${average(stats.avgSummaryTokens, true)} tokens` : UNKNOWN_VALUE,
-      paper: `${formatCount(PAPER_TREE_STATS.avgSummaryTokens)} tokens`,
-    },
-    {
-      label: 'Average child length',
-      value: hasSummaries ? `${average(stats.avgChildTokens, true)} tokens` : UNKNOWN_VALUE,
-      paper: `${formatDecimal(PAPER_TREE_STATS.avgChildTokens, AVERAGE_DECIMALS)} tokens`,
-    },
-    {
-      label: 'Children per parent',
-      value: average(stats.avgChildrenPerParent, hasSummaries),
-      paper: formatDecimal(PAPER_TREE_STATS.avgChildrenPerParent, AVERAGE_DECIMALS),
-    },
-    {
-      label: 'Compression ratio',
-      value: hasSummaries ? formatPercent(stats.avgCompressionRatio) : UNKNOWN_VALUE,
-      paper: formatPercent(PAPER_TREE_STATS.avgCompressionRatio),
-    },
-  ];
 
   return (
     <section className="stats-panel" aria-labelledby={headingId}>
@@ -103,13 +90,18 @@ export function TreeStatsPanel({ stats, rootSummary, summarizer, embeddingModel 
           <span>Embeddings: {embeddingModelLabel(embeddingModel)}</span>
         </p>
       </header>
-      <div className="stats-tables">
+      <div className="stats-table-scroll">
         <table>
-          <caption>Nodes per layer</caption>
+          <caption>Layers beside the paper’s Table 10</caption>
           <thead>
             <tr>
               <th scope="col">Layer</th>
               <th scope="col">Nodes</th>
+              {FIGURE_HEADS.map((head) => (
+                <th scope="col" key={head}>
+                  {head}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
@@ -117,44 +109,37 @@ export function TreeStatsPanel({ stats, rootSummary, summarizer, embeddingModel 
               <tr key={layer}>
                 <th scope="row">{layerName(layer, top)}</th>
                 <td>{formatCount(count)}</td>
+                {figureCells(stats.byLayer[layer - 1]).map((cell, i) => (
+                  <td key={FIGURE_HEADS[i]}>{cell}</td>
+                ))}
               </tr>
             ))}
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row">Total</th>
+              <th scope="row">Whole tree</th>
               <td>{formatCount(totalNodes)}</td>
+              {figureCells(stats).map((cell, i) => (
+                <td key={FIGURE_HEADS[i]}>{cell}</td>
+              ))}
+            </tr>
+            <tr className="stats-paper">
+              <th scope="row">Paper (all datasets)</th>
+              <td>{UNKNOWN_VALUE}</td>
+              {figureCells(PAPER_TREE_STATS).map((cell, i) => (
+                <td key={FIGURE_HEADS[i]}>{cell}</td>
+              ))}
             </tr>
           </tfoot>
         </table>
-        <div>
-          <table>
-            <caption>Summaries compared with the paper</caption>
-            <thead>
-              <tr>
-                <th scope="col">Measure</th>
-                <th scope="col">This tree</th>
-                <th scope="col">Paper</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.label}>
-                  <th scope="row">{row.label}</th>
-                  <td>{row.value}</td>
-                  <td className="stats-paper">{row.paper}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="stats-source">
-            Paper: RAPTOR, Appendix C (Table 10), all datasets with gpt-3.5-turbo summaries: 131-token
-            summaries of 86-token children, 6.7 children per parent, a 28% compression ratio (a summary’s
-            tokens ÷ its children’s tokens). This tree’s {formatCount(stats.nodesPerLayer[0] ?? 0)} leaves
-            hold {formatCount(stats.leafTokens)} tokens.
-          </p>
-        </div>
       </div>
+      <p className="stats-source">
+        Lengths in tokens. Summary and child length are means over summaries and over parent–child links;
+        children per parent is the mean over summaries; the compression ratio is the mean over summaries of a
+        summary’s tokens ÷ its children’s tokens. Paper: RAPTOR, Appendix C (Table 10), gpt-3.5-turbo
+        summaries over whole trees; children per parent by dataset: {PAPER_DATASETS}. This tree’s{' '}
+        {formatCount(stats.nodesPerLayer[0] ?? 0)} leaves hold {formatCount(stats.leafTokens)} tokens.
+      </p>
       {root !== '' && (
         <div className="stats-root">
           <span className="stats-root-label">Root layer:</span>
