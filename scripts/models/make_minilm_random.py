@@ -3,7 +3,7 @@
 the real model costs per token, but its vectors mean nothing. About 90 MB (fp32) + 23 MB (q8): never commit it.
 
 Usage (reads the committed public/models/aerie-glove-100d/tokenizer.json for its word list; needs no download):
-    /work/pyenv/bin/python scripts/models/make_minilm_random.py .bench-cache/models/minilm-random
+    python3 scripts/models/make_minilm_random.py .bench-cache/models/minilm-random
 """
 
 from __future__ import annotations
@@ -14,6 +14,19 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pyenv  # noqa: E402
+
+pyenv.ensure(
+    {
+        "numpy": "numpy",
+        "torch": "torch",
+        "onnx": "onnx",
+        "onnxruntime": "onnxruntime",
+        "tokenizers": "tokenizers",
+        "transformers": "transformers",
+    }
+)
+
 import common  # noqa: E402
 
 SEED = 20240502

@@ -8,7 +8,8 @@ benchmark's stand-in for Qwen2.5-0.5B-Instruct (the WASM preset).
 
     python3 scripts/models/make_qwen2_random.py --qwen2.5-0.5b .bench-cache/models/qwen2.5-0.5b-random
         Qwen2.5-0.5B-Instruct's exact shapes (hidden 896, 24 layers, 14 heads / 2 KV heads, intermediate 4,864,
-        vocabulary 151,936, tied embeddings) with random weights, q8 only (about 630 MB; never committed).
+        vocabulary 151,936, tied embeddings) with random weights, in q8 (631 MB) and q4 (about 800 MB); never
+        committed.
 
 The script sets up its own Python (scripts/models/pyenv.py): it uses torch, onnx, onnxruntime, tokenizers and
 transformers when they import (e.g. Debian's python3-torch and python3-onnx), else installs them into .venv/ with
@@ -221,11 +222,14 @@ def make_full(out: Path) -> None:
     verify_graph(out, QWEN25_05B, hf, ids)
     del hf
     decoder.quantize_q8(out / common.FP32_FILE, out / common.Q8_FILE)
-    # The 2 GB fp32 graph (external data) was only a step towards q8.
+    decoder.quantize_q4(out / common.FP32_FILE, out / decoder.Q4_FILE)
+    # The 2 GB fp32 graph (external data) was only a step towards q8 and q4.
+    keep = {Path(common.Q8_FILE).name, Path(decoder.Q4_FILE).name}
     for path in (out / "onnx").iterdir():
-        if path.name != Path(common.Q8_FILE).name:
+        if path.name not in keep:
             path.unlink()
-    print(f"{out / common.Q8_FILE}: {common.file_size(out / common.Q8_FILE)}")
+    for rel in (common.Q8_FILE, decoder.Q4_FILE):
+        print(f"{out / rel}: {common.file_size(out / rel)}")
 
 
 def main() -> None:
