@@ -1,6 +1,6 @@
 /**
  * `npm run bench [section …]`: performance figures, each printed beside a reference measured in the same run
- * (scikit-learn, native ONNX Runtime) with the ratio. Sections: gmm, cluster, embed, storage. Default: all.
+ * (scikit-learn, native ONNX Runtime) with the ratio. Sections: gmm, cluster, embed, storage, llm. Default: all.
  */
 import { printRows, type BenchRow } from './report';
 
@@ -11,6 +11,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   cluster: async () => (await import('./cluster.bench')).benchCluster,
   embed: async () => (await import('./embed.bench')).benchEmbed,
   storage: async () => (await import('./storage.bench')).benchStorage,
+  llm: async () => (await import('./llm.bench')).benchLlm,
 };
 
 async function main(): Promise<void> {

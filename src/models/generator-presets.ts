@@ -75,9 +75,9 @@ export const GENERATOR_PRESETS: readonly GeneratorPreset[] = [
     dtype: 'q8',
     sizeMb: 512,
     description:
-      'Runs on any computer, without a graphics card. Plain, sometimes clumsy summaries; slow: a long ' +
-      'document can take an hour or more (Aerie measures this device and tells you before it starts). ' +
-      'About 0.5 GB to download once.',
+      'Runs on any computer, without a graphics card. Plain, sometimes clumsy summaries, and slow: a few ' +
+      'tokens per second on a laptop CPU, so a book-length document takes hours (Aerie measures this device ' +
+      'and tells you before it starts). About 0.5 GB to download once.',
   },
 ];
 
