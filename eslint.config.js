@@ -18,6 +18,7 @@ export default tseslint.config(
       '**/*.min.js',
       '.scratch/**',
       '.bench-cache/**',
+      '.venv/**',
     ],
   },
   js.configs.recommended,
