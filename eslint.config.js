@@ -20,6 +20,7 @@ export default tseslint.config(
       '.bench-cache/**',
       '.stryker-tmp/**',
       'reports/**',
+      '.venv/**',
     ],
   },
   js.configs.recommended,

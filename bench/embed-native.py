@@ -9,7 +9,7 @@ and not timed; each timed run covers tokenisation, inference and pooling of all 
 neighbours.
 
 Usage:
-    .bench-cache/pyenv/bin/python bench/embed-native.py --model .bench-cache/models/minilm-random \
+    python3 bench/embed-native.py --model .bench-cache/models/minilm-random \
         --texts texts.json --batch-size 32 --threads 2 --dtype q8 --max-length 128
 texts.json holds a JSON array of strings. Prints one JSON object on stdout:
     {"chunksPerSecond", "seconds", "n", "batchSize", "threads", "dtype", "maxLength", "meanTokens", "dim",
@@ -24,9 +24,19 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "models"))
+import pyenv  # noqa: E402
+
+pyenv.ensure(
+    {
+        "numpy": "numpy",
+        "onnxruntime": "onnxruntime",
+        "tokenizers": "tokenizers",
+    }
+)
+
+import numpy as np  # noqa: E402
+
 import common  # noqa: E402
 
 MODEL_FILES = {"fp32": common.FP32_FILE, "q8": common.Q8_FILE}

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [section …]`: performance figures, each printed beside a reference measured in the same run
  * (scikit-learn, native ONNX Runtime, the paper's Table 10, spherical k-means) with the ratio. Sections: gmm,
- * cluster, shape, embed, storage. Default: all.
+ * cluster, shape, embed, storage, llm. Default: all.
  */
 import { printRows, type BenchRow } from './report';
 
@@ -13,6 +13,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   shape: async () => (await import('./shape.bench')).benchShape,
   embed: async () => (await import('./embed.bench')).benchEmbed,
   storage: async () => (await import('./storage.bench')).benchStorage,
+  llm: async () => (await import('./llm.bench')).benchLlm,
 };
 
 async function main(): Promise<void> {

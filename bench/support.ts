@@ -19,12 +19,14 @@ export const HOST = '127.0.0.1';
 /** OpenBLAS settings of this machine's environment that skew numpy (../shared/ENVIRONMENT.md). */
 const SKEWING_ENV = ['OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE'];
 
-/** The environment `scripts/python-env.sh` sets up (Debian's scikit-learn, torch and onnx). */
-export const PROJECT_PYTHON = join(ROOT, '.bench-cache', 'pyenv', 'bin', 'python');
-
-/** Interpreters to try, in order: `AERIE_PYTHON`, the project's environment, then `python3`. */
+/**
+ * Interpreters to try, in order: `AERIE_PYTHON`, the repository's own environment (`.venv/`, made by
+ * scripts/models/pyenv.py), then `python3`.
+ */
 export function pythonCandidates(): string[] {
-  const list = [process.env.AERIE_PYTHON, PROJECT_PYTHON, 'python3'].filter((p): p is string => !!p);
+  const list = [process.env.AERIE_PYTHON, join(ROOT, '.venv', 'bin', 'python'), 'python3'].filter(
+    (p): p is string => !!p,
+  );
   return list.filter((p) => !p.includes('/') || existsSync(p));
 }
 

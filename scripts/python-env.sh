@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up the Python that the benchmark references and the model generators use, as `.bench-cache/pyenv` in the
+# Sets up the Python that the benchmark references and the model generators use, as `.venv` in the
 # repository (git-ignored): a virtual environment over Debian's python3 with Debian's numpy, scipy, scikit-learn,
 # torch and onnx (`--system-site-packages`), so nothing is fetched from PyPI. `npm run bench` finds it there.
 #
@@ -12,7 +12,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="$ROOT/.bench-cache/pyenv"
+VENV="$ROOT/.venv"
 PACKAGES=(python3 python3-venv python3-numpy python3-scipy python3-sklearn python3-torch python3-onnx)
 MODULES="numpy, scipy, sklearn, torch, onnx"
 

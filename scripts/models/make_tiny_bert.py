@@ -2,7 +2,7 @@
 vocabulary, in fp32 and q8, for fast tests of the transformers.js embedding path (its vectors carry no meaning).
 
 Usage (reads the committed public/models/aerie-glove-100d/tokenizer.json for its word list; needs no download):
-    .bench-cache/pyenv/bin/python scripts/models/make_tiny_bert.py
+    python3 scripts/models/make_tiny_bert.py
 Writes the model folder and tests/fixtures/models/aerie-tiny-random.expected.json.
 """
 
@@ -14,6 +14,19 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pyenv  # noqa: E402
+
+pyenv.ensure(
+    {
+        "numpy": "numpy",
+        "torch": "torch",
+        "onnx": "onnx",
+        "onnxruntime": "onnxruntime",
+        "tokenizers": "tokenizers",
+        "transformers": "transformers",
+    }
+)
+
 import common  # noqa: E402
 
 MODEL_NAME = "aerie-tiny-random"

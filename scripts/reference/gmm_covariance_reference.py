@@ -6,7 +6,7 @@ GaussianMixture(n_components=k, covariance_type=…, random_state=224) with its 
 true k: total log-likelihood, BIC, the number of free parameters, iterations and labels. Our fitGmm with the same
 covariance family must reach at least this likelihood and find the same partition at the true k.
 
-Run: .bench-cache/pyenv/bin/python scripts/reference/gmm_covariance_reference.py
+Run: python3 scripts/reference/gmm_covariance_reference.py
 """
 
 from __future__ import annotations

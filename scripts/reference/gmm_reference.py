@@ -10,7 +10,7 @@ so both sides see the same numbers):
   BIC), its BIC values and the effective size (weight × N) of its smallest component at the chosen k. On these
   sets the reference over-splits: components collapse onto one or two points, whose covariance is only reg_covar.
 
-Run: .bench-cache/pyenv/bin/python scripts/reference/gmm_reference.py
+Run: python3 scripts/reference/gmm_reference.py
 """
 
 from __future__ import annotations

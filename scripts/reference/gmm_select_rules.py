@@ -11,7 +11,7 @@ KMeans(n_init=1, random_state=224) start, argmin of BIC) with one change:
 All but "reference" use reg_covar = 1e-6 × mean per-dimension variance where not stated otherwise.
 Data: the fixture generator of gmm_reference.py (anisotropic blobs, centres N(0, 10²) per coordinate).
 
-Run: .bench-cache/pyenv/bin/python scripts/reference/gmm_select_rules.py   (a few minutes)
+Run: python3 scripts/reference/gmm_select_rules.py   (a few minutes)
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ docs/tree-format.md, "Reference tests"). Differences that cannot matter here:
   descending cosine, then ascending id. Queries whose rankings have near-ties (gap < TIE_GAP) where the
   selection depends on the order are skipped, so the recorded cases do not depend on the tie rule.
 
-Run: .bench-cache/pyenv/bin/python scripts/reference/official_retrieval.py
+Run: python3 scripts/reference/official_retrieval.py
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import {
   checkTemplate,
   DEFAULT_ANSWER_MAX_TOKENS,
 } from './prompts';
-import type { LlmEndpoint, StreamOptions } from './types';
+import type { ChatFn, LlmEndpoint, StreamOptions } from './types';
 import { UsageAccumulator, type UsageTotals } from './usage';
 
 /** Options of `answerQuestion`. */
@@ -64,11 +64,12 @@ export function parseCitations(text: string, passageCount: number): number[] {
 }
 
 /**
- * Asks the endpoint to answer `question` from ONLY the numbered passages, citing them as [n]. Streams the text
- * through `onDelta` and resolves with the whole text, the cited passage indices and the token usage.
- * @throws LlmError, or an AbortError when `signal` fires (also mid-stream).
+ * Asks `chat` to answer `question` from ONLY the numbered passages, citing them as [n]: the one answering path
+ * of every backend (endpoints and the built-in model). Streams the text through `onDelta` and resolves with
+ * the whole text, the cited passage indices and the token usage.
+ * @throws what `chat` throws (LlmError, GeneratorError), or an AbortError when `signal` fires (also mid-stream).
  */
-export async function answerQuestion(endpoint: LlmEndpoint, options: AnswerOptions): Promise<AnswerResult> {
+export async function answerWith(chat: ChatFn, options: AnswerOptions): Promise<AnswerResult> {
   const userTemplate = options.userTemplate ?? ANSWER_USER_TEMPLATE;
   checkTemplate(userTemplate, ['passages', 'question']);
   const usage = new UsageAccumulator();
@@ -82,12 +83,7 @@ export async function answerQuestion(endpoint: LlmEndpoint, options: AnswerOptio
     maxTokens: options.maxTokens ?? DEFAULT_ANSWER_MAX_TOKENS,
     temperature: options.temperature,
   };
-  const callOptions = { ...options, usage };
-  const result =
-    options.stream === false
-      ? await chat(endpoint, request, callOptions)
-      : await streamChat(endpoint, request, callOptions);
-  if (options.stream === false) options.onDelta?.(result.text);
+  const result = await chat(request, { ...options, usage });
   options.usage?.merge(usage);
   const answer: AnswerResult = {
     text: result.text,
@@ -97,4 +93,23 @@ export async function answerQuestion(endpoint: LlmEndpoint, options: AnswerOptio
   };
   if (result.finishReason !== undefined) answer.finishReason = result.finishReason;
   return answer;
+}
+
+/** An endpoint as a `ChatFn`: streamed (SSE) by default, or one plain request when `stream` is false. */
+export function endpointChat(endpoint: LlmEndpoint, stream = true): ChatFn {
+  return async (request, options) => {
+    if (stream) return streamChat(endpoint, request, options);
+    const result = await chat(endpoint, request, options);
+    options.onDelta?.(result.text);
+    return result;
+  };
+}
+
+/**
+ * Asks the endpoint to answer `question` from ONLY the numbered passages, citing them as [n] (`answerWith`
+ * over `endpointChat`).
+ * @throws LlmError, or an AbortError when `signal` fires (also mid-stream).
+ */
+export function answerQuestion(endpoint: LlmEndpoint, options: AnswerOptions): Promise<AnswerResult> {
+  return answerWith(endpointChat(endpoint, options.stream !== false), options);
 }

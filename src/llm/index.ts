@@ -4,6 +4,7 @@
  */
 export type {
   CallOptions,
+  ChatFn,
   ChatMessage,
   ChatRequest,
   ChatResult,
@@ -52,8 +53,28 @@ export {
   summaryContext,
   summaryMessages,
 } from './prompts';
-export { createLlmSummarizer, type LlmSummarizer, type LlmSummarizerOptions } from './summarizer';
-export { answerQuestion, parseCitations, type AnswerOptions, type AnswerResult } from './answer';
+export {
+  createChatSummarizer,
+  createLlmSummarizer,
+  type LlmSummarizer,
+  type LlmSummarizerOptions,
+} from './summarizer';
+export {
+  answerQuestion,
+  answerWith,
+  endpointChat,
+  parseCitations,
+  type AnswerOptions,
+  type AnswerResult,
+} from './answer';
+export {
+  answerWithBuiltin,
+  builtinChat,
+  createBuiltinSummarizer,
+  type BuiltinChatOptions,
+  type ChatGenerator,
+  type GeneratedReply,
+} from './builtin';
 export {
   createOpenAiEmbedder,
   DEFAULT_EMBEDDING_BATCH_SIZE,

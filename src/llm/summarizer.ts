@@ -10,7 +10,7 @@ import {
   SUMMARY_USER_TEMPLATE,
   summaryMessages,
 } from './prompts';
-import type { LlmEndpoint, RetryInfo } from './types';
+import type { ChatFn, LlmEndpoint, RetryInfo } from './types';
 import { UsageAccumulator } from './usage';
 
 /** Options of `createLlmSummarizer`. */
@@ -42,31 +42,33 @@ export type LlmSummarizer = SummarizeFn & {
 const THINK_BLOCK = /<think>[\s\S]*?(?:<\/think>|$)/gi;
 
 /**
- * Makes a `SummarizeFn` that sends the paper's prompt (system "You are a Summarizing Text Portal", user
- * "Write a summary of the following, including as many key details as possible: {context}:") with the
- * cluster's texts joined like the reference's `get_text`, and `max_tokens` = the call's `maxTokens`.
- * A failed request or a blank reply throws an `LlmError`; unlike the reference implementation, error text
- * never becomes a summary.
- * @throws LlmError INVALID_CONFIG at once when the endpoint or the template is unusable.
+ * Makes a `SummarizeFn` that asks `chat` with the paper's prompt (system "You are a Summarizing Text Portal",
+ * user "Write a summary of the following, including as many key details as possible: {context}:") with the
+ * cluster's texts joined like the reference's `get_text`, and a reply limit of the call's `maxTokens` (the
+ * model's tokens). The one summarising path of every backend: endpoints and the built-in model.
+ * A failed request or a blank reply throws; unlike the reference implementation, error text never becomes a
+ * summary.
+ * @param info what the tree records as the writer of its summaries.
+ * @throws LlmError INVALID_CONFIG at once when the template is unusable.
  */
-export function createLlmSummarizer(
-  endpoint: LlmEndpoint,
+export function createChatSummarizer(
+  chat: ChatFn,
+  info: SummarizerInfo,
   options: LlmSummarizerOptions = {},
 ): LlmSummarizer {
-  const ep = resolveEndpoint(endpoint);
   const systemPrompt = options.systemPrompt ?? SUMMARY_SYSTEM_PROMPT;
   const userTemplate = options.userTemplate ?? SUMMARY_USER_TEMPLATE;
   checkTemplate(userTemplate, ['context']);
   const usage = options.usage ?? new UsageAccumulator();
   const fallbackTokens = options.defaultMaxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS;
   const strip = options.stripReasoning ?? true;
+  const model = info.model ?? 'the model';
 
   const summarize: SummarizeFn = async (texts, { maxTokens, signal }) => {
     if (texts.length === 0)
       throw new LlmError('INVALID_CONFIG', 'There is nothing to summarise (no texts).', {});
     const limit = Number.isInteger(maxTokens) && maxTokens > 0 ? maxTokens : fallbackTokens;
     const result = await chat(
-      endpoint,
       {
         messages: summaryMessages(texts, systemPrompt, userTemplate),
         maxTokens: limit,
@@ -78,13 +80,33 @@ export function createLlmSummarizer(
     if (!summary) {
       throw new LlmError(
         'EMPTY_RESPONSE',
-        `Model "${ep.model}" replied only with its reasoning, no summary. Raise the summary token limit or ` +
-          'choose a model that does not think aloud.',
-        { model: ep.model, finishReason: result.finishReason },
+        `Model "${model}" replied only with its reasoning, or nothing, instead of a summary. Raise the summary ` +
+          'token limit or choose a model that does not think aloud.',
+        { model, finishReason: result.finishReason },
         true,
       );
     }
     return summary;
   };
-  return Object.assign(summarize, { usage, info: { kind: 'llm', model: ep.model } as SummarizerInfo });
+  return Object.assign(summarize, { usage, info: { ...info } });
+}
+
+/**
+ * Makes a `SummarizeFn` on a user's LLM endpoint (`createChatSummarizer` over `chat`), recorded in the tree as
+ * `{ kind: 'llm', model: <the endpoint's model> }`.
+ * @throws LlmError INVALID_CONFIG at once when the endpoint or the template is unusable.
+ */
+export function createLlmSummarizer(
+  endpoint: LlmEndpoint,
+  options: LlmSummarizerOptions = {},
+): LlmSummarizer {
+  const ep = resolveEndpoint(endpoint);
+  return createChatSummarizer(
+    (request, callOptions) => chat(endpoint, request, callOptions),
+    {
+      kind: 'llm',
+      model: ep.model,
+    },
+    options,
+  );
 }

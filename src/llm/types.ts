@@ -113,3 +113,9 @@ export interface StreamOptions extends CallOptions {
   /** Receives each piece of generated text as it arrives. */
   onDelta?: (delta: string) => void;
 }
+
+/**
+ * Something that answers chat requests: an endpoint (see `endpointChat`) or the built-in model (src/llm/builtin.ts).
+ * Streams through `options.onDelta` when given; rejects with an `AbortError` when `options.signal` fires.
+ */
+export type ChatFn = (request: ChatRequest, options: StreamOptions) => Promise<ChatResult>;

@@ -1,0 +1,77 @@
+/// <reference types="vite/client" />
+/**
+ * Bench-only generation worker: the app's generate service (src/models/generate-service.ts, the object
+ * workers/generate.worker.ts exposes) with the app's browser runtime, except that models come from the bench
+ * server's cache folder, the thread count is the benchmark's, WebGPU is not probed (the bench measures WASM)
+ * and Cache Storage is off (loading is not timed, and an incognito context cannot store a 600 MB file anyway).
+ */
+import { expose } from 'comlink';
+import * as ort from 'onnxruntime-web/webgpu';
+import type { ChatMessage } from '../../src/llm/types';
+import { browserRuntime } from '../../src/models/browser-runtime';
+import { createGenerateService, type GenerateApi } from '../../src/models/generate-service';
+import type { GeneratorChoice } from '../../src/models/generator-presets';
+import type { GenerationResult, GeneratorInfo } from '../../src/models/generator';
+
+/** How the bench configures the worker; set once, before the model loads. */
+export interface LlmBenchWorkerConfig {
+  /** URL path of the folder holding the bench model folders. */
+  modelsPath: string;
+  /** WASM threads. Default: the app's choice (every core when cross-origin isolated). */
+  threads?: number;
+}
+
+/** What the worker reports after loading. */
+export interface LlmBenchLoad {
+  info: GeneratorInfo;
+  crossOriginIsolated: boolean;
+  /** `env.wasm.numThreads` as ORT-web sees it after the session was made. */
+  ortThreads: number;
+}
+
+let service: GenerateApi | undefined;
+
+function need(): GenerateApi {
+  if (!service) throw new Error('open() the bench worker first');
+  return service;
+}
+
+const api = {
+  /** Creates the generate service with the app's browser runtime adjusted for the bench. */
+  open(config: LlmBenchWorkerConfig): void {
+    const app = browserRuntime(import.meta.env.BASE_URL);
+    service = createGenerateService(
+      {
+        ...app,
+        localModelPath: config.modelsPath,
+        numThreads: config.threads ?? app.numThreads,
+        useBrowserCache: false,
+      },
+      { probeGpu: async () => ({ adapter: false, f16: false }) },
+    );
+  },
+
+  /** Loads the model (not timed by the bench). */
+  async load(choice: GeneratorChoice): Promise<LlmBenchLoad> {
+    const info = await need().load(choice);
+    return {
+      info,
+      crossOriginIsolated: self.crossOriginIsolated,
+      ortThreads: Number(ort.env.wasm.numThreads),
+    };
+  },
+
+  /** One generation through the app's service, exactly as the page's answers and the build's summaries make it. */
+  generate(
+    messages: ChatMessage[],
+    choice: GeneratorChoice,
+    maxNewTokens: number,
+  ): Promise<GenerationResult> {
+    return need().generate(messages, choice, { maxNewTokens });
+  },
+};
+
+/** The bench worker's API, as the page sees it through comlink. */
+export type LlmBenchWorkerApi = typeof api;
+
+expose(api);

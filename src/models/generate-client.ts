@@ -1,0 +1,67 @@
+/**
+ * A `ChatGenerator` over the generate service: the page (answers) and the build worker (summaries) reach the
+ * model in the generate worker through comlink, or the service itself in tests. Signals become `cancel` calls
+ * (an AbortSignal cannot cross a worker boundary); callbacks become comlink proxies.
+ */
+import { proxy, type Remote } from 'comlink';
+import type { AbortSignalLike } from '../core/abort';
+import type { ChatGenerator, GeneratedReply } from '../llm/builtin';
+import { onAbort } from '../llm/signal';
+import type { ChatMessage } from '../llm/types';
+import type { ModelLoadProgress } from './embedder';
+import type { GenerateApi } from './generate-service';
+import type { GeneratorChoice } from './generator-presets';
+import type { GeneratorInfo } from './generator';
+
+/** The generate service as seen from another realm (a comlink remote), or the service itself in tests. */
+export type GenerateServiceLike =
+  | Pick<Remote<GenerateApi>, 'load' | 'generate' | 'cancel'>
+  | Pick<GenerateApi, 'load' | 'generate' | 'cancel'>;
+
+/** 64 random bits in hex: request ids must not collide between the clients of one service. */
+function clientPrefix(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Loads `choice` in the service (reporting download progress) and returns a generator for it.
+ * @throws GeneratorError from the load.
+ */
+export async function connectGenerator(
+  service: GenerateServiceLike,
+  choice: GeneratorChoice,
+  onProgress?: (p: ModelLoadProgress) => void,
+): Promise<ChatGenerator & { readonly info: GeneratorInfo }> {
+  const info = await service.load(choice, onProgress && proxy(onProgress));
+  const prefix = clientPrefix();
+  let calls = 0;
+  // Later calls use the settled device and dtype, so they never reload another variant.
+  const settled: GeneratorChoice = { model: info.model, device: info.device, dtype: info.dtype };
+  return {
+    info,
+    async generate(
+      messages: readonly ChatMessage[],
+      options: {
+        maxNewTokens: number;
+        temperature?: number;
+        signal?: AbortSignalLike;
+        onText?: (delta: string) => void;
+      },
+    ): Promise<GeneratedReply> {
+      const requestId = `${prefix}-${++calls}`;
+      const { signal, onText, ...rest } = options;
+      const stop = onAbort(signal, () => void service.cancel(requestId));
+      try {
+        return await service.generate(
+          [...messages],
+          settled,
+          { ...rest, requestId },
+          onText && proxy(onText),
+        );
+      } finally {
+        stop();
+      }
+    },
+  };
+}

@@ -1,0 +1,252 @@
+/**
+ * The text-generation service the generate worker exposes: owns at most one loaded language model, loads it
+ * lazily with download progress, writes replies one at a time for every client (the page's answers, and the
+ * build worker's summaries over a MessagePort), cancels by request id, and measures this device's speed with a
+ * short warm-up. A plain object, so Node tests drive it directly.
+ */
+import { expose } from 'comlink';
+import { AbortError } from '../core/abort';
+import { countTokens } from '../core/tokens';
+import { summaryMessages } from '../llm/prompts';
+import type { ChatMessage } from '../llm/types';
+import { configureRuntime, type ModelLoadProgress, type RuntimeConfig } from './embedder';
+import { speedOf, type SpeedSample } from './generation-speed';
+import {
+  defaultPreset,
+  resolveRuntime,
+  type GeneratorChoice,
+  type GpuSupport,
+  type ResolvedGeneratorChoice,
+} from './generator-presets';
+import {
+  TransformersGenerator,
+  type GenerateOptions,
+  type GenerationResult,
+  type GeneratorInfo,
+} from './generator';
+import { isNodeRuntime, probeWebGpu } from './webgpu';
+
+/** New tokens of the timed warm-up: 15 decoding steps, enough for a steady rate, a few seconds on a CPU. */
+export const WARMUP_NEW_TOKENS = 16;
+/** New tokens of the untimed first run (first-run allocations, shader or WASM warm-up). */
+const PRIMING_NEW_TOKENS = 2;
+
+/** What the service needs besides the runtime; injectable for tests. */
+export interface GenerateServiceDeps {
+  /** What WebGPU the realm offers. Default: `probeWebGpu`. */
+  probeGpu?: () => Promise<GpuSupport>;
+}
+
+/**
+ * Options of one `generate` call through the service: plain data (callbacks are separate arguments, since comlink
+ * turns only top-level arguments into proxies).
+ */
+export interface ServiceGenerateOptions extends Omit<GenerateOptions, 'signal' | 'onText' | 'onToken'> {
+  /** Lets `cancel(requestId)` stop this call (while it waits, or between tokens). */
+  requestId?: string;
+}
+
+function keyOf(choice: ResolvedGeneratorChoice): string {
+  return `${choice.model}|${choice.dtype}|${choice.device}`;
+}
+
+/** Rejects with an AbortError as soon as `signal` fires, else settles as `promise` does. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AbortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Makes the service. `runtime` is applied once before the first model loads (the same ONNX Runtime files and
+ * threads as the embedder's).
+ */
+export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServiceDeps = {}) {
+  let configured = false;
+  let gpu: Promise<GpuSupport> | undefined;
+  let current: { key: string; generator: Promise<TransformersGenerator> } | undefined;
+  const listeners = new Set<(p: ModelLoadProgress) => void>();
+  /** Calls in flight by request id (several calls may share one id, e.g. all the summaries of a build). */
+  const active = new Map<string, Set<AbortController>>();
+
+  async function resolve(choice: GeneratorChoice): Promise<ResolvedGeneratorChoice> {
+    gpu ??= (deps.probeGpu ?? probeWebGpu)();
+    return resolveRuntime(choice, await gpu, isNodeRuntime());
+  }
+
+  function ensure(resolved: ResolvedGeneratorChoice): Promise<TransformersGenerator> {
+    if (!configured) {
+      configureRuntime(runtime);
+      configured = true;
+    }
+    const key = keyOf(resolved);
+    if (current?.key !== key) {
+      const previous = current;
+      const generator = TransformersGenerator.load(resolved, {
+        onProgress: (p) => listeners.forEach((l) => l(p)),
+      });
+      current = { key, generator };
+      // A failed load is forgotten, so the next call retries instead of replaying the failure.
+      generator.catch(() => {
+        if (current?.generator === generator) current = undefined;
+      });
+      void previous?.generator.then((g) => g.dispose()).catch(() => undefined);
+    }
+    return current.generator;
+  }
+
+  /** An AbortController registered under `requestId` until `done` is called. */
+  function track(requestId: string | undefined): { signal: AbortSignal; done: () => void } {
+    const controller = new AbortController();
+    if (requestId === undefined) return { signal: controller.signal, done: () => undefined };
+    let set = active.get(requestId);
+    if (!set) active.set(requestId, (set = new Set()));
+    set.add(controller);
+    return {
+      signal: controller.signal,
+      done: () => {
+        set.delete(controller);
+        if (set.size === 0 && active.get(requestId) === set) active.delete(requestId);
+      },
+    };
+  }
+
+  async function loaded(choice: GeneratorChoice, signal: AbortSignal): Promise<TransformersGenerator> {
+    return untilAborted(ensure(await resolve(choice)), signal);
+  }
+
+  const api = {
+    /** What WebGPU this device offers, and the preset that suits it (for the settings). */
+    async probe(): Promise<GpuSupport & { defaultModel: string }> {
+      gpu ??= (deps.probeGpu ?? probeWebGpu)();
+      const support = await gpu;
+      return { ...support, defaultModel: defaultPreset(support).id };
+    },
+
+    /**
+     * Loads (or reuses) a model; `onProgress` receives per-file download progress. `cancel(requestId)`
+     * rejects this call with an AbortError at once; the download itself goes on (end the worker to stop it).
+     * @throws GeneratorError (HUB_UNREACHABLE, MODEL_NOT_FOUND, NOT_TEXT_GENERATION, OUT_OF_MEMORY, …).
+     */
+    async load(
+      choice: GeneratorChoice,
+      onProgress?: (p: ModelLoadProgress) => void,
+      requestId?: string,
+    ): Promise<GeneratorInfo> {
+      const call = track(requestId);
+      if (onProgress) listeners.add(onProgress);
+      try {
+        return (await loaded(choice, call.signal)).info;
+      } finally {
+        if (onProgress) listeners.delete(onProgress);
+        call.done();
+      }
+    },
+
+    /**
+     * Writes the assistant's reply to `messages` with the chosen model (loading it if needed), streaming the
+     * text to `onText` and counting tokens through `onToken`. Calls run one at a time in arrival order.
+     * @throws GeneratorError, or an AbortError after `cancel(requestId)`.
+     */
+    async generate(
+      messages: ChatMessage[],
+      choice: GeneratorChoice,
+      options: ServiceGenerateOptions,
+      onText?: (delta: string) => void,
+      onToken?: (generated: number) => void,
+    ): Promise<GenerationResult> {
+      const call = track(options.requestId);
+      // Through comlink each callback call is a message on its own channel, answered with a promise: the
+      // reply waits for the last piece of text to have been delivered, so the pieces join to the text by then.
+      let delivered: Promise<unknown> = Promise.resolve();
+      const text =
+        onText && ((delta: string) => (delivered = Promise.resolve(onText(delta)).catch(() => undefined)));
+      try {
+        const generator = await loaded(choice, call.signal);
+        const { requestId: _requestId, ...rest } = options;
+        const reply = await generator.generate(messages, {
+          ...rest,
+          signal: call.signal,
+          onText: text,
+          onToken,
+        });
+        await delivered;
+        return reply;
+      } finally {
+        call.done();
+      }
+    },
+
+    /**
+     * The short measured warm-up: one untimed tiny generation, then the paper's summary prompt over
+     * `sampleText` (a typical cluster's text, e.g. the document's first ~600 tokens) with `newTokens` new
+     * tokens, timed. Its rates and token ratio feed `estimateSummarySeconds`.
+     */
+    async measureSpeed(
+      choice: GeneratorChoice,
+      options: { sampleText: string; newTokens?: number; requestId?: string },
+    ): Promise<SpeedSample> {
+      const call = track(options.requestId);
+      try {
+        const generator = await loaded(choice, call.signal);
+        const signal = call.signal;
+        await generator.generate([{ role: 'user', content: 'Reply with the word OK.' }], {
+          maxNewTokens: PRIMING_NEW_TOKENS,
+          signal,
+        });
+        const reply = await generator.generate(summaryMessages([options.sampleText]), {
+          maxNewTokens: options.newTokens ?? WARMUP_NEW_TOKENS,
+          signal,
+        });
+        const cl100k = countTokens(options.sampleText);
+        return {
+          ...speedOf(reply),
+          promptTokens: reply.promptTokens,
+          completionTokens: reply.completionTokens,
+          modelTokensPerToken: cl100k > 0 ? generator.countTextTokens(options.sampleText) / cl100k : 1,
+          seconds: reply.timing.totalMs / 1000,
+        };
+      } finally {
+        call.done();
+      }
+    },
+
+    /** Stops every call in flight with this `requestId` (later calls with the same id are unaffected). */
+    cancel(requestId: string): void {
+      for (const controller of active.get(requestId) ?? []) controller.abort(new AbortError());
+    },
+
+    /** Serves this same service (and its loaded model) to another worker over `port`. */
+    connect(port: MessagePort): void {
+      expose(api, port);
+    },
+
+    /** What is loaded, if anything. */
+    async info(): Promise<GeneratorInfo | undefined> {
+      return current ? (await current.generator.catch(() => undefined))?.info : undefined;
+    },
+
+    /** Frees the loaded model (its files stay in the browser's cache). */
+    async unload(): Promise<void> {
+      const previous = current;
+      current = undefined;
+      await previous?.generator.then((g) => g.dispose()).catch(() => undefined);
+    },
+  };
+  return api;
+}
+
+/** The API type, derived from the implementation (the page and the build worker use `Remote<GenerateApi>`). */
+export type GenerateApi = ReturnType<typeof createGenerateService>;

@@ -1,0 +1,171 @@
+/**
+ * What the built-in model's work costs: its measured speed (prompt processing and generation, tokens per
+ * second), a running meter for the rate shown during a build, and the expected time of the summaries of a tree
+ * before it is built. Plain arithmetic: no model code, so the page can use it.
+ */
+import { DEFAULT_BUILD_PARAMS, type BuildParams } from '../core/types';
+
+/** The two rates that decide a generation's time, in the model's tokens per second. */
+export interface GenerationSpeed {
+  /** Prompt processing (prefill): prompt tokens per second. */
+  prefillTokensPerSecond: number;
+  /** Generation (decoding with the KV cache): new tokens per second after the first. */
+  decodeTokensPerSecond: number;
+}
+
+/** A measured warm-up: the rates, and what they were measured on. */
+export interface SpeedSample extends GenerationSpeed {
+  promptTokens: number;
+  completionTokens: number;
+  /** The model's tokens per cl100k token of the sample text (to turn the paper's token counts into the model's). */
+  modelTokensPerToken: number;
+  /** Wall time of the timed generation, in seconds. */
+  seconds: number;
+}
+
+/** The timing fields of one finished generation (GenerationResult). */
+export interface TimedReply {
+  promptTokens: number;
+  completionTokens: number;
+  timing: { prefillMs: number; decodeMs: number };
+}
+
+const MS_PER_S = 1000;
+
+/** The rates of one generation; a rate with nothing to measure (no decoding step) is NaN. */
+export function speedOf(reply: TimedReply): GenerationSpeed {
+  const steps = reply.completionTokens - 1;
+  return {
+    prefillTokensPerSecond:
+      reply.timing.prefillMs > 0 ? (reply.promptTokens * MS_PER_S) / reply.timing.prefillMs : NaN,
+    decodeTokensPerSecond:
+      steps > 0 && reply.timing.decodeMs > 0 ? (steps * MS_PER_S) / reply.timing.decodeMs : NaN,
+  };
+}
+
+/** Sums generations (e.g. every summary of a build) into overall rates. */
+export class SpeedMeter {
+  promptTokens = 0;
+  completionTokens = 0;
+  prefillMs = 0;
+  decodeMs = 0;
+  private decodeSteps = 0;
+
+  /** Counts one finished generation. */
+  add(reply: TimedReply): void {
+    this.promptTokens += reply.promptTokens;
+    this.completionTokens += reply.completionTokens;
+    this.prefillMs += reply.timing.prefillMs;
+    this.decodeMs += reply.timing.decodeMs;
+    this.decodeSteps += Math.max(0, reply.completionTokens - 1);
+  }
+
+  /** Overall rates so far (NaN until something was measured). */
+  get speed(): GenerationSpeed {
+    return {
+      prefillTokensPerSecond: this.prefillMs > 0 ? (this.promptTokens * MS_PER_S) / this.prefillMs : NaN,
+      decodeTokensPerSecond: this.decodeMs > 0 ? (this.decodeSteps * MS_PER_S) / this.decodeMs : NaN,
+    };
+  }
+}
+
+/**
+ * Children per summary assumed when planning: likely the paper's (its trees average 5.7–6.8, Appendix C,
+ * Table 10); the clustering of one short, uniform text can choose far fewer, larger clusters (the sample:
+ * about 15 leaves each) or smaller ones (the official tree of the sample: 4.7). The plan's range spans both.
+ */
+export const PLANNED_CHILDREN_PER_SUMMARY = { fewest: 16, likely: 6, most: 4 } as const;
+/** How often a node's text appears in its layer's clusters (soft membership puts some nodes in two). */
+export const PLANNED_MEMBERSHIP = 1.1;
+/** Tokens the chat template and the prompt's instructions add to each summary request (cl100k). */
+export const PROMPT_OVERHEAD_TOKENS = 40;
+
+/** The summaries a build will ask for. */
+export interface SummaryWork {
+  summaries: number;
+  /** Prompt tokens of all summary requests together (cl100k, like the tree's counts). */
+  promptTokens: number;
+  /**
+   * Generated tokens of all summaries together, each at its budget (the model's tokens: the budget limits what
+   * it generates; small models tend to use all of it).
+   */
+  outputTokens: number;
+  /** Summary layers expected. */
+  layers: number;
+}
+
+/**
+ * Plans the summaries of a tree over `leaves` leaf chunks holding `leafTokens` tokens in all, following
+ * buildTree's rules: a layer of at most reductionDim + 1 nodes is not clustered (but a document of such a
+ * layer 0 gets one root summary), at most maxLayers layers, `childrenPerSummary` children each (default: the
+ * likely number).
+ */
+export function planSummaryWork(
+  leaves: number,
+  leafTokens: number,
+  params: Partial<Pick<BuildParams, 'reductionDim' | 'maxLayers' | 'summaryTokens'>> = {},
+  childrenPerSummary: number = PLANNED_CHILDREN_PER_SUMMARY.likely,
+): SummaryWork {
+  const reductionDim = params.reductionDim ?? DEFAULT_BUILD_PARAMS.reductionDim;
+  const maxLayers = params.maxLayers ?? DEFAULT_BUILD_PARAMS.maxLayers;
+  const summaryTokens = params.summaryTokens ?? DEFAULT_BUILD_PARAMS.summaryTokens;
+  const work: SummaryWork = { summaries: 0, promptTokens: 0, outputTokens: 0, layers: 0 };
+  let nodes = leaves;
+  let tokens = leafTokens;
+  while (work.layers < maxLayers && nodes >= 2) {
+    const small = nodes <= reductionDim + 1;
+    if (small && work.layers > 0) break;
+    const clusters = small ? 1 : Math.max(1, Math.round(nodes / childrenPerSummary));
+    if (clusters >= nodes) break;
+    work.summaries += clusters;
+    work.promptTokens += (small ? tokens : tokens * PLANNED_MEMBERSHIP) + clusters * PROMPT_OVERHEAD_TOKENS;
+    work.outputTokens += clusters * summaryTokens;
+    work.layers++;
+    nodes = clusters;
+    tokens = clusters * summaryTokens;
+  }
+  work.promptTokens = Math.round(work.promptTokens);
+  return work;
+}
+
+/** The plan with the fewest, the likely and the most summaries (PLANNED_CHILDREN_PER_SUMMARY). */
+export function planSummaryRange(
+  leaves: number,
+  leafTokens: number,
+  params: Partial<Pick<BuildParams, 'reductionDim' | 'maxLayers' | 'summaryTokens'>> = {},
+): { fewest: SummaryWork; likely: SummaryWork; most: SummaryWork } {
+  const plan = (children: number) => planSummaryWork(leaves, leafTokens, params, children);
+  return {
+    fewest: plan(PLANNED_CHILDREN_PER_SUMMARY.fewest),
+    likely: plan(PLANNED_CHILDREN_PER_SUMMARY.likely),
+    most: plan(PLANNED_CHILDREN_PER_SUMMARY.most),
+  };
+}
+
+/**
+ * Seconds left for `summaries` more summaries at the rates measured so far in this build (`meter.speed`) with
+ * prompts of `meanPromptTokens` (the model's tokens) and replies of `outputTokens`: the estimate to show once
+ * a layer's clusters are known. NaN until the meter has measured both rates.
+ */
+export function remainingSeconds(
+  summaries: number,
+  meanPromptTokens: number,
+  outputTokens: number,
+  speed: GenerationSpeed,
+): number {
+  return (
+    summaries * (meanPromptTokens / speed.prefillTokensPerSecond + outputTokens / speed.decodeTokensPerSecond)
+  );
+}
+
+/**
+ * Expected seconds of `work` at the measured rates: its prompts (cl100k counts turned into the model's tokens
+ * by `sample.modelTokensPerToken`) at the prefill rate, plus its summaries at the decoding rate.
+ */
+export function estimateSummarySeconds(work: SummaryWork, sample: SpeedSample): number {
+  const ratio = sample.modelTokensPerToken > 0 ? sample.modelTokensPerToken : 1;
+  return (
+    (work.promptTokens * ratio) / sample.prefillTokensPerSecond +
+    work.outputTokens / sample.decodeTokensPerSecond
+  );
+}

@@ -1,0 +1,154 @@
+/**
+ * Language models Aerie can run in the browser for summaries and answers ("Built-in model"). A model is named
+ * like an embedding model (presets.ts): a Hugging Face id (downloaded from huggingface.co once, then cached) or
+ * `local:<folder>` for a model the app serves itself. It runs on WebGPU when the browser offers an adapter, in
+ * 4-bit weights; otherwise on the CPU through WebAssembly, in 8-bit weights. The code path is the same apart
+ * from the device and the dtype. No model code here: the page can import this without transformers.js.
+ */
+
+/** Where generation runs: the GPU, the CPU through WebAssembly (browsers), or ONNX Runtime's CPU (Node). */
+export type GenerationDevice = 'webgpu' | 'wasm' | 'cpu';
+
+/**
+ * Weights: q4f16 (4-bit blocks, fp16 activations; WebGPU with `shader-f16`), q4 (4-bit blocks, fp32
+ * activations), q8 (8-bit, the WASM default), fp16, fp32.
+ */
+export type GenerationDtype = 'q4f16' | 'q4' | 'q8' | 'fp16' | 'fp32';
+
+/** The class of model a preset is; `auto` choices follow it. */
+export type GeneratorTier = 'gpu' | 'cpu';
+
+/** One entry of the model picker. */
+export interface GeneratorPreset {
+  /** The model string recorded in trees (a hub id, or `local:<folder>`). */
+  id: string;
+  label: string;
+  /** Parameters, as people name the model's size ("0.5B"). */
+  parameters: string;
+  tier: GeneratorTier;
+  /** Weights used on this tier, and the fallback for a GPU without `shader-f16`. */
+  dtype: GenerationDtype;
+  fallbackDtype?: GenerationDtype;
+  /** Download size of `dtype`'s weights in MB (once; cached by the browser afterwards). */
+  sizeMb: number;
+  /** What to expect, for a person choosing. */
+  description: string;
+}
+
+/** The preset for a browser with WebGPU: a 1.5B instruct model in 4-bit weights. */
+export const GPU_PRESET_ID = 'onnx-community/Qwen2.5-1.5B-Instruct';
+/** The preset for every other browser: a 0.5B instruct model in 8-bit weights, on the CPU. */
+export const CPU_PRESET_ID = 'onnx-community/Qwen2.5-0.5B-Instruct';
+/** The committed random-weight Qwen2 of the tests (scripts/models/make_qwen2_random.py): writes gibberish. */
+export const TEST_GENERATOR_ID = 'local:aerie-tiny-qwen2';
+
+/** The presets shown in Settings; the first of each tier is that tier's default. */
+export const GENERATOR_PRESETS: readonly GeneratorPreset[] = [
+  {
+    id: GPU_PRESET_ID,
+    label: 'Qwen2.5 1.5B Instruct (GPU)',
+    parameters: '1.5B',
+    tier: 'gpu',
+    dtype: 'q4f16',
+    fallbackDtype: 'q4',
+    sizeMb: 1220,
+    description:
+      'The best summaries and answers that run in a browser. Needs WebGPU (a recent Chrome or Edge with a ' +
+      'graphics card). About 1.2 GB to download once.',
+  },
+  {
+    id: 'onnx-community/Llama-3.2-1B-Instruct',
+    label: 'Llama 3.2 1B Instruct (GPU)',
+    parameters: '1B',
+    tier: 'gpu',
+    dtype: 'q4f16',
+    fallbackDtype: 'q4',
+    sizeMb: 1070,
+    description:
+      "Meta's small instruct model, a little faster than Qwen2.5 1.5B on the GPU. Needs WebGPU. About 1.1 GB.",
+  },
+  {
+    id: CPU_PRESET_ID,
+    label: 'Qwen2.5 0.5B Instruct (CPU)',
+    parameters: '0.5B',
+    tier: 'cpu',
+    dtype: 'q8',
+    sizeMb: 512,
+    description:
+      'Runs on any computer, without a graphics card. Plain, sometimes clumsy summaries, and slow: a few ' +
+      'tokens per second on a laptop CPU, so a book-length document takes hours (Aerie measures this device ' +
+      'and tells you before it starts). About 0.5 GB to download once.',
+  },
+];
+
+/** What the browser offers for WebGPU, as `probeWebGpu` finds it. */
+export interface GpuSupport {
+  /** An adapter exists. */
+  adapter: boolean;
+  /** The adapter has `shader-f16` (needed for q4f16 and fp16). */
+  f16: boolean;
+}
+
+/** Which model to run and how; `device`/`dtype` left out (or `auto`) are chosen by `resolveRuntime`. */
+export interface GeneratorChoice {
+  model: string;
+  device?: GenerationDevice | 'auto';
+  dtype?: GenerationDtype | 'auto';
+}
+
+/** A choice with the device and dtype settled. */
+export interface ResolvedGeneratorChoice {
+  model: string;
+  device: GenerationDevice;
+  dtype: GenerationDtype;
+}
+
+/** The preset of a model id, if it is one. */
+export function presetOf(model: string): GeneratorPreset | undefined {
+  return GENERATOR_PRESETS.find((p) => p.id === model);
+}
+
+/** The default preset for this browser: the GPU one when WebGPU has an adapter, else the CPU one. */
+export function defaultPreset(gpu: GpuSupport): GeneratorPreset {
+  const id = gpu.adapter ? GPU_PRESET_ID : CPU_PRESET_ID;
+  return presetOf(id)!;
+}
+
+/** The dtype of 4-bit weights on this GPU: q4f16 with `shader-f16`, else q4 (fp32 activations). */
+function gpuDtype(gpu: GpuSupport, preset: GeneratorPreset | undefined): GenerationDtype {
+  if (gpu.f16) return preset?.tier === 'gpu' ? preset.dtype : 'q4f16';
+  return preset?.fallbackDtype ?? 'q4';
+}
+
+/**
+ * Settles the device and dtype of a choice. `auto` device: WebGPU when there is an adapter (or `cpu` in Node,
+ * `isNode`), else WASM. `auto` dtype: the preset's (q4f16 or its fallback on a GPU, q8 on the CPU); for any
+ * other model the same rule by device. A CPU preset stays on the CPU even with a GPU (the user chose it).
+ */
+export function resolveRuntime(
+  choice: GeneratorChoice,
+  gpu: GpuSupport,
+  isNode = false,
+): ResolvedGeneratorChoice {
+  const preset = presetOf(choice.model);
+  let device: GenerationDevice;
+  if (choice.device && choice.device !== 'auto') device = choice.device;
+  else if (isNode) device = 'cpu';
+  else device = gpu.adapter && preset?.tier !== 'cpu' ? 'webgpu' : 'wasm';
+  let dtype: GenerationDtype;
+  if (choice.dtype && choice.dtype !== 'auto') dtype = choice.dtype;
+  else if (device === 'webgpu') dtype = gpuDtype(gpu, preset);
+  else dtype = preset?.tier === 'cpu' ? preset.dtype : 'q8';
+  return { model: choice.model, device, dtype };
+}
+
+/** What a tree records as the writer of its summaries (`SummarizerInfo.model`), e.g. `builtin:…@q8`. */
+export function builtinModelTag(choice: Pick<ResolvedGeneratorChoice, 'model' | 'dtype'>): string {
+  return `builtin:${choice.model}@${choice.dtype}`;
+}
+
+/** The model and dtype of a `builtinModelTag`, or undefined for any other model string. */
+export function parseBuiltinModelTag(tag: string): { model: string; dtype: string } | undefined {
+  const match = /^builtin:(.+)@([a-z0-9]+)$/.exec(tag);
+  return match ? { model: match[1], dtype: match[2] } : undefined;
+}

@@ -1,0 +1,137 @@
+/**
+ * Pure parts of the built-in model: the device and dtype each browser gets, the tag a tree records, the speed
+ * arithmetic and the plan of a build's summaries (tests/pipeline/builtin-build.test.ts compares it with a build).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  estimateSummarySeconds,
+  planSummaryRange,
+  planSummaryWork,
+  remainingSeconds,
+  SpeedMeter,
+  speedOf,
+  type SpeedSample,
+} from '../../src/models/generation-speed';
+import {
+  builtinModelTag,
+  CPU_PRESET_ID,
+  defaultPreset,
+  GENERATOR_PRESETS,
+  GPU_PRESET_ID,
+  parseBuiltinModelTag,
+  resolveRuntime,
+} from '../../src/models/generator-presets';
+
+const NO_GPU = { adapter: false, f16: false };
+const GPU_F16 = { adapter: true, f16: true };
+const GPU_NO_F16 = { adapter: true, f16: false };
+
+describe('resolveRuntime', () => {
+  it('puts the GPU preset on WebGPU in q4f16, or q4 without shader-f16', () => {
+    expect(resolveRuntime({ model: GPU_PRESET_ID }, GPU_F16)).toEqual({
+      model: GPU_PRESET_ID,
+      device: 'webgpu',
+      dtype: 'q4f16',
+    });
+    expect(resolveRuntime({ model: GPU_PRESET_ID }, GPU_NO_F16).dtype).toBe('q4');
+  });
+
+  it('runs the CPU preset in WASM q8 even when a GPU exists, and anything without a GPU on WASM', () => {
+    expect(resolveRuntime({ model: CPU_PRESET_ID }, GPU_F16)).toMatchObject({ device: 'wasm', dtype: 'q8' });
+    expect(resolveRuntime({ model: GPU_PRESET_ID }, NO_GPU)).toMatchObject({ device: 'wasm', dtype: 'q8' });
+    expect(resolveRuntime({ model: 'someone/any-instruct' }, NO_GPU)).toMatchObject({
+      device: 'wasm',
+      dtype: 'q8',
+    });
+    expect(resolveRuntime({ model: 'someone/any-instruct' }, GPU_F16)).toMatchObject({
+      device: 'webgpu',
+      dtype: 'q4f16',
+    });
+  });
+
+  it('keeps explicit choices and uses the CPU backend in Node', () => {
+    expect(resolveRuntime({ model: 'x', device: 'wasm', dtype: 'fp32' }, GPU_F16)).toMatchObject({
+      device: 'wasm',
+      dtype: 'fp32',
+    });
+    expect(resolveRuntime({ model: 'x' }, NO_GPU, true)).toMatchObject({ device: 'cpu', dtype: 'q8' });
+  });
+
+  it('offers a default preset per tier, each named with its size', () => {
+    expect(defaultPreset(NO_GPU).id).toBe(CPU_PRESET_ID);
+    expect(defaultPreset(GPU_NO_F16).id).toBe(GPU_PRESET_ID);
+    for (const preset of GENERATOR_PRESETS) {
+      expect(preset.label).toContain(preset.parameters);
+      expect(preset.description).toMatch(/GB/);
+    }
+  });
+
+  it('tags the writer of summaries with model and dtype, and reads the tag back', () => {
+    const tag = builtinModelTag({ model: CPU_PRESET_ID, dtype: 'q8' });
+    expect(tag).toBe('builtin:onnx-community/Qwen2.5-0.5B-Instruct@q8');
+    expect(parseBuiltinModelTag(tag)).toEqual({ model: CPU_PRESET_ID, dtype: 'q8' });
+    expect(parseBuiltinModelTag('gpt-4o-mini')).toBeUndefined();
+  });
+});
+
+describe('speed arithmetic', () => {
+  const reply = (prompt: number, completion: number, prefillMs: number, decodeMs: number) => ({
+    promptTokens: prompt,
+    completionTokens: completion,
+    timing: { prefillMs, decodeMs },
+  });
+
+  it('rates a generation: prompt tokens over the prefill, decoding steps over the decode time', () => {
+    expect(speedOf(reply(500, 11, 2000, 1000))).toEqual({
+      prefillTokensPerSecond: 250,
+      decodeTokensPerSecond: 10,
+    });
+    expect(speedOf(reply(5, 1, 10, 0)).decodeTokensPerSecond).toBeNaN();
+  });
+
+  it('sums generations into overall rates', () => {
+    const meter = new SpeedMeter();
+    expect(meter.speed.decodeTokensPerSecond).toBeNaN();
+    meter.add(reply(100, 11, 1000, 1000));
+    meter.add(reply(300, 21, 1000, 3000));
+    expect(meter.speed).toEqual({ prefillTokensPerSecond: 200, decodeTokensPerSecond: 7.5 });
+    expect(meter.completionTokens).toBe(32);
+  });
+
+  it('estimates seconds from the work and a measured sample', () => {
+    const sample: SpeedSample = {
+      prefillTokensPerSecond: 100,
+      decodeTokensPerSecond: 10,
+      modelTokensPerToken: 1.5,
+      promptTokens: 0,
+      completionTokens: 0,
+      seconds: 0,
+    };
+    const work = { summaries: 2, promptTokens: 1000, outputTokens: 200, layers: 1 };
+    expect(estimateSummarySeconds(work, sample)).toBeCloseTo((1000 * 1.5) / 100 + 200 / 10);
+  });
+});
+
+describe('planSummaryWork', () => {
+  it('gives a too-short document one root summary, and nothing to a single chunk', () => {
+    expect(planSummaryWork(5, 400)).toMatchObject({ summaries: 1, layers: 1, outputTokens: 100 });
+    expect(planSummaryWork(1, 80)).toMatchObject({ summaries: 0, layers: 0 });
+  });
+
+  it('shrinks layers by the paper’s branching until a layer is small enough, within maxLayers', () => {
+    const work = planSummaryWork(1000, 85_000);
+    // 1000 → 167 → 28 → 5 nodes: three layers.
+    expect(work).toMatchObject({ summaries: 167 + 28 + 5, layers: 3, outputTokens: 200 * 100 });
+    expect(work.promptTokens).toBeGreaterThan(85_000 + 16_700 + 2_800);
+    expect(planSummaryWork(1000, 85_000, { maxLayers: 1 }).summaries).toBe(167);
+  });
+
+  it('spans a range from large to small clusters, and times what is left of a build', () => {
+    const range = planSummaryRange(1000, 85_000);
+    expect(range.fewest.summaries).toBeLessThan(range.likely.summaries);
+    expect(range.likely.summaries).toBeLessThan(range.most.summaries);
+    expect(range.likely).toEqual(planSummaryWork(1000, 85_000));
+    const speed = { prefillTokensPerSecond: 200, decodeTokensPerSecond: 10 };
+    expect(remainingSeconds(3, 600, 100, speed)).toBeCloseTo(3 * (3 + 10));
+  });
+});
