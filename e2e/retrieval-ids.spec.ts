@@ -10,7 +10,8 @@
  *   leaf that does not fit, as the paper's baseline and the official collapsed rule do.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { startFakeLlmServer, type FakeLlmServer } from '../tests/support/llm-server';
 import { expectOnlyLocalRequests, highlighted, listedPassages, recordRequests } from './support/app';
 
