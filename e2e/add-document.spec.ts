@@ -60,7 +60,7 @@ test('adding a document to a tree pays only for new clusters; the same build aga
   await expect(nodes.first()).toBeAttached({ timeout: 120_000 });
   // The rebuilt tree replaced the one it grew from, and holds both documents.
   const library = page.getByRole('region', { name: 'Library' });
-  await expect(library.getByText('2 documents')).toBeVisible();
+  await expect(library.getByText('2 documents', { exact: true })).toBeVisible();
   await expect(library.getByRole('listitem')).toHaveCount(2);
   const added = summaryBodies();
   // Only new or changed clusters were summarised: no cluster the first build already paid for.
