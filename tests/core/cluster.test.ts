@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { clusterNodes, clusterNodesAsync, type ClusterProgress } from '../../src/core/cluster';
+import {
+  clusterNodes,
+  clusterNodesAsync,
+  LOCAL_MIN_CLUSTER_SIZE,
+  type ClusterProgress,
+} from '../../src/core/cluster';
 import { DimensionError } from '../../src/core/errors';
 import { blobs } from '../support/fake-embedder';
 
@@ -19,12 +24,18 @@ function expectValidClusters(clusters: number[][], n: number) {
   expect(keys.size).toBe(clusters.length); // no cluster twice
 }
 
-/** Fewest points a mixture component may own in clustering (the reduced dimension d; docs/clustering.md). */
-const MIN_COMPONENT_POINTS = 10;
+/**
+ * Fewest points a full-covariance component may own (the reduced dimension d; docs/clustering.md): the global
+ * mixture's rule, and the local one's in the earlier design (`local: { covariance: 'full' }`).
+ */
+const FULL_MIN_COMPONENT_POINTS = 10;
 
-/** Most clusters the size rule allows for groups of these sizes: k components of ≥ d (rounded) points each. */
-function maxClustersBySizeRule(sizes: number[]): number {
-  return sizes.reduce((sum, size) => sum + Math.max(1, Math.floor(size / (MIN_COMPONENT_POINTS - 0.5))), 0);
+/** The earlier design: local mixtures with full covariances, components of ≥ d points. */
+const FULL_LOCAL = { local: { covariance: 'full' as const } };
+
+/** Most clusters a size rule allows for groups of these sizes: k components of ≥ `floor` (rounded) points each. */
+function maxClustersBySizeRule(sizes: number[], floor: number): number {
+  return sizes.reduce((sum, size) => sum + Math.max(1, Math.floor(size / (floor - 0.5))), 0);
 }
 
 /** Fraction of nodes whose cluster's majority group is their own group. */
@@ -60,22 +71,42 @@ describe('clusterNodes', () => {
 
   it('separates well-separated groups (global then local): pure clusters, as many as the size rule allows', () => {
     const { vectors, labels } = blobs(4, 25, 64, 0.15, 7);
-    const clusters = clusterNodes(vectors, new Array(100).fill(20), { seed: 3 });
-    expectValidClusters(clusters, 100);
-    expect(purity(clusters, labels)).toBe(1);
-    // At least one cluster per group, and at most what the mixture's size rule permits: every component owns
-    // at least d = 10 (rounded) points (docs/clustering.md), so a group of 25 splits into 2 clusters at most.
-    expect(clusters.length).toBeGreaterThanOrEqual(4);
-    expect(clusters.length).toBeLessThanOrEqual(maxClustersBySizeRule([25, 25, 25, 25]));
+    // Default (spherical local components of ≥ 3 nodes) and the earlier design (full, ≥ d = 10 nodes).
+    for (const [options, floor] of [
+      [{}, LOCAL_MIN_CLUSTER_SIZE],
+      [FULL_LOCAL, FULL_MIN_COMPONENT_POINTS],
+    ] as const) {
+      const clusters = clusterNodes(vectors, new Array(100).fill(20), { seed: 3, ...options });
+      expectValidClusters(clusters, 100);
+      expect(purity(clusters, labels)).toBe(1);
+      // At least one cluster per group, at most what the local size rule permits (docs/clustering.md).
+      expect(clusters.length).toBeGreaterThanOrEqual(4);
+      expect(clusters.length).toBeLessThanOrEqual(maxClustersBySizeRule([25, 25, 25, 25], floor));
+    }
+  });
+
+  it('the default splits groups the earlier design keeps whole, into clusters of at least three nodes', () => {
+    const { vectors } = blobs(4, 25, 64, 0.15, 7);
+    const fine = clusterNodes(vectors, new Array(100).fill(20), { seed: 3, threshold: 0.999999 });
+    const coarse = clusterNodes(vectors, new Array(100).fill(20), {
+      seed: 3,
+      threshold: 0.999999,
+      ...FULL_LOCAL,
+    });
+    expect(coarse.length).toBeLessThanOrEqual(
+      maxClustersBySizeRule([25, 25, 25, 25], FULL_MIN_COMPONENT_POINTS),
+    );
+    expect(fine.length).toBeGreaterThan(coarse.length);
+    for (const c of fine) expect(c.length).toBeGreaterThanOrEqual(LOCAL_MIN_CLUSTER_SIZE);
   });
 
   it('recovers groups too small to split exactly: one cluster per group, each node in exactly one', () => {
-    // 6 groups of 15: a split of 15 points would need a component of fewer than d = 10 points.
+    // Earlier design, 6 groups of 15: a split of 15 points would need a component of fewer than d = 10 points.
     const { vectors, labels } = blobs(6, 15, 48, 0.2, 17);
     for (const threshold of [0.1, 0.999999]) {
-      const clusters = clusterNodes(vectors, new Array(90).fill(20), { seed: 5, threshold });
+      const clusters = clusterNodes(vectors, new Array(90).fill(20), { seed: 5, threshold, ...FULL_LOCAL });
       expectValidClusters(clusters, 90);
-      expect(maxClustersBySizeRule(new Array(6).fill(15))).toBe(6);
+      expect(maxClustersBySizeRule(new Array(6).fill(15), FULL_MIN_COMPONENT_POINTS)).toBe(6);
       expect(clusters.map((c) => c.map((id) => labels[id]))).toEqual(
         expect.arrayContaining(Array.from({ length: 6 }, (_, g) => new Array(15).fill(g))),
       );
@@ -172,11 +203,15 @@ describe('clusterNodes', () => {
     ]);
   });
 
-  it('does not split a global cluster of at most reductionDim + 1 nodes locally', () => {
-    // Two far groups of 6 nodes, each made of two tight halves: with reductionDim 5 the groups (6 ≤ 5 + 1 nodes)
-    // are kept whole, whatever structure they have inside.
+  it('earlier design: does not split a global cluster too small for two components of ≥ d nodes', () => {
+    // Two far groups of 6 nodes: with full local covariances and reductionDim 5, two components would need
+    // 2 × 5 nodes, so the groups are kept whole whatever structure they have inside.
     const { vectors, labels } = blobs(2, 6, 16, 0.05, 43);
-    const clusters = clusterNodes(vectors, new Array(12).fill(10), { reductionDim: 5, seed: 4 });
+    const clusters = clusterNodes(vectors, new Array(12).fill(10), {
+      reductionDim: 5,
+      seed: 4,
+      ...FULL_LOCAL,
+    });
     expectValidClusters(clusters, 12);
     expect(purity(clusters, labels)).toBe(1);
     expect(clusters.length).toBeLessThanOrEqual(2);
