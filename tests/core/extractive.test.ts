@@ -96,6 +96,29 @@ describe('createExtractiveSummarizer (FAKE table embedder, hand-worked centralit
     expect(await summarize([`${a} ${b} ${c}`], { maxTokens: 3 * FIVE })).toBe(`${b} ${c}`);
   });
 
+  it('drops the least central chosen sentence wherever it stands in the text', async () => {
+    // The case above with the least central sentence (a) in the middle: the first sentence (b) is kept.
+    const a = '7 cats sat down!';
+    const b = '8 dogs lay down?';
+    const c = '9 cows stood up.';
+    expect(countTokens(`${b} ${a} ${c}`)).toBeGreaterThan(3 * FIVE);
+    expect(countTokens(`${b} ${c}`)).toBeLessThanOrEqual(3 * FIVE);
+    const summarize = createExtractiveSummarizer(
+      tableEmbedder({ [a]: [1, 0.5], [b]: [1, 0], [c]: [1, -0.2] }),
+    );
+    expect(await summarize([`${b} ${a} ${c}`], { maxTokens: 3 * FIVE })).toBe(`${b} ${c}`);
+  });
+
+  it('equally central sentences are taken in text order', async () => {
+    // Every sentence has the same vector, so all are equally central: the earliest ones fill the budget.
+    const same = Object.fromEntries([FOX, CAT, DOG, COW].map((t) => [t, [1, 1]]));
+    const summarize = createExtractiveSummarizer(tableEmbedder(same));
+    const text = `${DOG} ${FOX} ${COW} ${CAT}`;
+    expect(await summarize([text], { maxTokens: FIVE })).toBe(DOG);
+    expect(await summarize([text], { maxTokens: 2 * FIVE })).toBe(`${DOG} ${FOX}`);
+    expect(await summarize([text], { maxTokens: 3 * FIVE })).toBe(`${DOG} ${FOX} ${COW}`);
+  });
+
   it('truncates the most central sentence when no sentence fits the budget', async () => {
     const summarize = createExtractiveSummarizer(tableEmbedder(VECTORS));
     const summary = await summarize([`${FOX} ${CAT} ${DOG}`], { maxTokens: 3 });
@@ -110,6 +133,7 @@ describe('createExtractiveSummarizer (FAKE table embedder, hand-worked centralit
     expect(embed.calls).toEqual([]);
     await expect(summarize(['   ', ''], { maxTokens: 100 })).rejects.toMatchObject({
       code: 'EMPTY_CLUSTER',
+      message: 'There is no text to summarise in this cluster.',
       details: { texts: 2 },
     });
   });

@@ -477,3 +477,110 @@ describe('option and input errors', () => {
     );
   });
 });
+
+describe('error messages and details (what the app shows and logs)', () => {
+  const MAX = Number.MAX_SAFE_INTEGER;
+  const cases: [string, ArrayLike<number>, RetrieveOptions, string, Record<string, unknown>][] = [
+    [
+      'topK 0',
+      at(0),
+      { mode: 'collapsed', topK: 0 },
+      'topK must be an integer ≥ 1, got 0.',
+      { topK: 0, min: 1, max: MAX },
+    ],
+    [
+      'traversal topK 0',
+      at(0),
+      { mode: 'traversal', topK: 0 },
+      'topK must be an integer ≥ 1, got 0.',
+      { topK: 0, min: 1, max: MAX },
+    ],
+    [
+      'maxTokens 0',
+      at(0),
+      { mode: 'leaves', maxTokens: 0 },
+      'maxTokens must be an integer ≥ 1, got 0.',
+      { maxTokens: 0, min: 1, max: MAX },
+    ],
+    [
+      'startLayer 3',
+      at(0),
+      { mode: 'traversal', startLayer: 3 },
+      'startLayer must be an integer in [0, 2], got 3.',
+      { startLayer: 3, min: 0, max: 2 },
+    ],
+    [
+      'numLayers 3 from layer 1',
+      at(0),
+      { mode: 'traversal', startLayer: 1, numLayers: 3 },
+      'numLayers must be an integer in [1, 2], got 3.',
+      { numLayers: 3, min: 1, max: 2 },
+    ],
+    [
+      'a NaN in the query',
+      [1, Number.NaN],
+      { mode: 'collapsed' },
+      'Query value 1 is NaN, not a finite number.',
+      { index: 1 },
+    ],
+    [
+      'an unknown mode',
+      at(0),
+      { mode: 'flat' } as unknown as RetrieveOptions,
+      'Unknown retrieval mode "flat".',
+      { mode: 'flat' },
+    ],
+  ];
+  it.each(cases)('%s', (_name, query, options, message, details) => {
+    let error: unknown;
+    try {
+      retrieve(layered, query, options);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RetrievalError);
+    expect((error as RetrievalError).message).toBe(message);
+    expect((error as RetrievalError).details).toEqual(details);
+  });
+
+  it('a tree without nodes, and both kinds of dimension mismatch, say so in words and numbers', () => {
+    expect(() => retrieve({ ...layered, nodes: [] }, at(0), { mode: 'collapsed' })).toThrow(
+      'The tree has no nodes.',
+    );
+    expect(() => retrieve(layered, [1, 0, 0], { mode: 'collapsed' })).toThrow(
+      expect.objectContaining({ details: { query: 3, tree: 2 } }),
+    );
+    const tree = makeTree([
+      { layer: 0, angle: 0 },
+      { layer: 0, angle: 10 },
+    ]);
+    tree.nodes[1].embedding = Float32Array.of(1, 0, 0);
+    expect(() => retrieve(tree, at(0), { mode: 'leaves' })).toThrow(
+      expect.objectContaining({ details: { node: 1, length: 3, dim: 2 } }),
+    );
+  });
+});
+
+describe('the per-tree index follows the nodes array it was built for', () => {
+  it('a node added to the same array is ranked on the next query', () => {
+    const tree = makeTree([
+      { layer: 0, angle: 40 },
+      { layer: 0, angle: 20 },
+    ]);
+    expect(ids(tree, at(0), { mode: 'leaves' })).toEqual([1, 0]);
+    tree.nodes.push({ id: 2, layer: 0, text: textOf(10), tokens: 10, children: [], embedding: at(1) });
+    expect(ids(tree, at(0), { mode: 'leaves' })).toEqual([2, 1, 0]);
+  });
+
+  it('a tree that declares another dimension for the same nodes is checked again', () => {
+    const tree = makeTree([
+      { layer: 0, angle: 0 },
+      { layer: 0, angle: 10 },
+    ]);
+    expect(ids(tree, at(0), { mode: 'collapsed' })).toEqual([0, 1]);
+    const wider = { ...tree, embedding: { ...tree.embedding, dim: 3 } };
+    expect(() => retrieve(wider, [1, 0, 0], { mode: 'collapsed' })).toThrow(
+      "Node 0 has an embedding of 2 dimensions but the tree's embeddings have 3.",
+    );
+  });
+});
