@@ -101,14 +101,63 @@ function stageDuration(stage: Partial<TrackedStage>): string | undefined {
 }
 
 /** "LLM tokens: 12,345 (prompt 10,000 + completion 2,345)" or the extractive note. */
-export function usageSummary(usage: UsageTotals, summarizer?: 'llm' | 'extractive'): string {
-  if (usage.requests === 0)
+export function usageSummary(usage: UsageTotals, summarizer?: BuildProgressState['summarizer']): string {
+  if (usage.requests === 0) {
+    if (summarizer === 'builtin') return 'No summaries written yet';
     return summarizer === 'llm' ? 'No LLM calls yet' : 'No LLM calls (extractive summaries)';
+  }
   const base =
     `LLM tokens: ${formatCount(usage.totalTokens)} ` +
     `(prompt ${formatCount(usage.promptTokens)} + completion ${formatCount(usage.completionTokens)})`;
   if (usage.unreported === 0) return base;
   return `${base}; ${formatCount(usage.unreported)} of ${formatCount(usage.requests)} responses reported no usage`;
+}
+
+/** "1.2 tokens/s" with one decimal under 10 (a CPU's pace), whole numbers above. */
+export function formatTokenRate(perSecond: number): string {
+  if (!Number.isFinite(perSecond)) return '…';
+  return `${formatDecimal(perSecond, perSecond < 10 ? 1 : 0, perSecond < 10 ? 1 : 0)} tokens/s`;
+}
+
+/**
+ * "Expected on this device: about 4 min for 12 summaries (between 2 min and 7 min)", from the built-in model's
+ * warm-up, before the first summary.
+ */
+export function estimateSummary(estimate: NonNullable<BuildProgressState['estimate']>): string {
+  const { seconds, summaries } = estimate;
+  const low = Math.min(seconds.fewest, seconds.most);
+  const high = Math.max(seconds.fewest, seconds.most);
+  return (
+    `Expected on this device: about ${formatDuration(seconds.likely)} for ` +
+    `${formatQuantity(summaries.likely, 'summary', 'summaries')} (between ${formatDuration(low)} and ` +
+    `${formatDuration(high)}), measured by a warm-up: reads ` +
+    `${formatTokenRate(estimate.speed.prefillTokensPerSecond)}, writes ` +
+    `${formatTokenRate(estimate.speed.decodeTokensPerSecond)}.`
+  );
+}
+
+/** The built-in model's lines: the expected time (from the warm-up) and its pace while it writes. */
+function BuiltinFacts({ progress }: { progress: BuildProgressState }) {
+  const { estimate, generation, summarizerFallback } = progress;
+  if (summarizerFallback) {
+    return (
+      <p className="progress-builtin" role="status">
+        {`${summarizerFallback} The extractive summarizer writes this tree’s summaries.`}
+      </p>
+    );
+  }
+  if (!estimate && !generation) return null;
+  return (
+    <div className="progress-builtin" role="status" aria-label="Built-in model">
+      {estimate && <p className="progress-estimate">{estimateSummary(estimate)}</p>}
+      {generation && (
+        <p className="progress-speed">
+          {`Built-in model writing at ${formatTokenRate(generation.decodeTokensPerSecond)} (reading ` +
+            `${formatTokenRate(generation.prefillTokensPerSecond)}).`}
+        </p>
+      )}
+    </div>
+  );
 }
 
 function StageRow({ stage, stopped }: { stage: StageProgress; stopped: boolean }) {
@@ -229,6 +278,7 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
           <dd>{usageSummary(progress.usage, progress.summarizer)}</dd>
         </div>
       </dl>
+      <BuiltinFacts progress={progress} />
       {progress.status === 'done' && progress.reuse && <ReuseNote reuse={progress.reuse} />}
       {stopped && (
         <p
