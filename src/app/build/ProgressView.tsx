@@ -16,6 +16,7 @@ import {
 } from '../format';
 import type { UsageTotals } from '../../llm/usage';
 import type { BuildProgressState, StageProgress } from '../state/types';
+import { estimateSummary, formatTokenRate } from './builtin-text';
 import type { TrackedStage } from './progress-reducer';
 import './build.css';
 
@@ -111,29 +112,6 @@ export function usageSummary(usage: UsageTotals, summarizer?: BuildProgressState
     `(prompt ${formatCount(usage.promptTokens)} + completion ${formatCount(usage.completionTokens)})`;
   if (usage.unreported === 0) return base;
   return `${base}; ${formatCount(usage.unreported)} of ${formatCount(usage.requests)} responses reported no usage`;
-}
-
-/** "1.2 tokens/s" with one decimal under 10 (a CPU's pace), whole numbers above. */
-export function formatTokenRate(perSecond: number): string {
-  if (!Number.isFinite(perSecond)) return '…';
-  return `${formatDecimal(perSecond, perSecond < 10 ? 1 : 0, perSecond < 10 ? 1 : 0)} tokens/s`;
-}
-
-/**
- * "Expected on this device: about 4 min for 12 summaries (between 2 min and 7 min)", from the built-in model's
- * warm-up, before the first summary.
- */
-export function estimateSummary(estimate: NonNullable<BuildProgressState['estimate']>): string {
-  const { seconds, summaries } = estimate;
-  const low = Math.min(seconds.fewest, seconds.most);
-  const high = Math.max(seconds.fewest, seconds.most);
-  return (
-    `Expected on this device: about ${formatDuration(seconds.likely)} for ` +
-    `${formatQuantity(summaries.likely, 'summary', 'summaries')} (between ${formatDuration(low)} and ` +
-    `${formatDuration(high)}), measured by a warm-up: reads ` +
-    `${formatTokenRate(estimate.speed.prefillTokensPerSecond)}, writes ` +
-    `${formatTokenRate(estimate.speed.decodeTokensPerSecond)}.`
-  );
 }
 
 /** The built-in model's lines: the expected time (from the warm-up) and its pace while it writes. */
