@@ -27,7 +27,7 @@ import { useOpenTree } from './state/useOpenTree';
 import { defaultRetrievalSettings, queryBlocker, useAsk } from './state/useAsk';
 import { useLibraryActions } from './state/useLibraryActions';
 import { useTheme } from './state/useTheme';
-import { answerEndpoint, summarizerLine } from './settings';
+import { answerModelOf, summarizerLine } from './settings';
 import { embeddingModelLabel } from './library/model-label';
 import { titleFor } from './state/request';
 import type { RetrievalSettings } from './state/types';
@@ -356,7 +356,7 @@ export function App() {
             onStop={ask.stop}
             results={ask.results}
             onOpenNode={openNode}
-            hasAnswerModel={!!answerEndpoint(settings)}
+            hasAnswerModel={!!answerModelOf(settings)}
             activeNodeId={inspected}
           />
           {tree && inspected !== undefined && tree.nodes[inspected] && (

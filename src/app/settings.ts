@@ -6,6 +6,13 @@ import { DEFAULT_BUILD_PARAMS, DEFAULT_CONCURRENCY, type BuildParams } from '../
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE, type LlmEndpoint } from '../llm';
 import { DEFAULT_MODEL_ID, type EmbeddingDtype } from '../models/presets';
 import type { EmbeddingDevice } from '../models/embedder';
+import {
+  CPU_PRESET_ID,
+  presetOf,
+  TEST_GENERATOR_ID,
+  type GenerationDevice,
+} from '../models/generator-presets';
+import type { BuiltinModelChoice } from '../pipeline/types';
 
 /** One endpoint as the user types it. Empty `baseUrl` or `model` means "not configured". */
 export interface EndpointSettings {
@@ -14,6 +21,17 @@ export interface EndpointSettings {
   baseUrl: string;
   apiKey: string;
   model: string;
+}
+
+/** Which LLM a task uses: the user's endpoint, or the built-in model (runs in this browser). */
+export type LlmSource = 'endpoint' | 'builtin';
+
+/** The built-in model (a language model that runs in this browser) as the user chose it. */
+export interface BuiltinSettings {
+  /** A preset id, the offline test model (`local:aerie-tiny-qwen2`) or any Hugging Face id. */
+  model: string;
+  /** `auto`: WebGPU when the browser has an adapter (and the model is not a CPU preset), else WASM. */
+  device: Exclude<GenerationDevice, 'cpu'> | 'auto';
 }
 
 /** Build parameters the user can change (the paper's defaults, plus LLM concurrency). */
@@ -29,9 +47,14 @@ export interface AppSettings {
    * user ticks or unticks "Summarize with an LLM" themselves (`chosen`), `useLlm` follows the endpoint: on as
    * soon as one is filled in, because someone who types an endpoint expects it to write the summaries.
    */
-  summarizer: { useLlm: boolean; endpoint: EndpointSettings; chosen?: boolean };
-  /** Answers: the user's LLM (`sameAsSummarizer` reuses that endpoint). Without one, Aerie shows the context. */
-  answer: { sameAsSummarizer: boolean; endpoint: EndpointSettings };
+  summarizer: { useLlm: boolean; endpoint: EndpointSettings; chosen?: boolean; llm?: LlmSource };
+  /**
+   * Answers: the user's LLM (`sameAsSummarizer` reuses the summaries' LLM: its endpoint, or the built-in
+   * model). Without one, Aerie shows the context.
+   */
+  answer: { sameAsSummarizer: boolean; endpoint: EndpointSettings; llm?: LlmSource };
+  /** The built-in model, used where `llm` is `builtin`. */
+  builtin: BuiltinSettings;
   params: BuildSettings;
   prompt: { system: string; user: string };
   theme: 'system' | 'light' | 'dark';
@@ -51,6 +74,7 @@ export const DEFAULT_SETTINGS: AppSettings = Object.freeze({
   embeddingsEndpoint: { ...EMPTY_ENDPOINT },
   summarizer: { useLlm: false, endpoint: { ...EMPTY_ENDPOINT } },
   answer: { sameAsSummarizer: true, endpoint: { ...EMPTY_ENDPOINT } },
+  builtin: { model: CPU_PRESET_ID, device: 'auto' },
   params: { ...DEFAULT_BUILD_PARAMS, concurrency: DEFAULT_CONCURRENCY },
   prompt: { system: SUMMARY_SYSTEM_PROMPT, user: SUMMARY_USER_TEMPLATE },
   theme: 'system',
@@ -72,10 +96,39 @@ export function toLlmEndpoint(endpoint: EndpointSettings): LlmEndpoint {
   return out;
 }
 
-/** The endpoint that writes answers, or undefined when none is configured. */
+/** The LLM the summaries use when they use one (`summarizer.llm`, the endpoint by default). */
+export function summarizerSource(settings: AppSettings): LlmSource {
+  return settings.summarizer.llm ?? 'endpoint';
+}
+
+/** The built-in model's choice for the generate service. */
+export function builtinChoiceOf(settings: AppSettings): BuiltinModelChoice {
+  return { model: settings.builtin.model, device: settings.builtin.device };
+}
+
+/** What writes answers: an endpoint, the built-in model, or nothing (Aerie then shows the passages). */
+export type AnswerModel =
+  { kind: 'endpoint'; endpoint: EndpointSettings } | { kind: 'builtin'; generator: BuiltinModelChoice };
+
+/** The LLM that writes answers, or undefined when none is set. */
+export function answerModelOf(settings: AppSettings): AnswerModel | undefined {
+  const same = settings.answer.sameAsSummarizer;
+  const source = same ? summarizerSource(settings) : (settings.answer.llm ?? 'endpoint');
+  if (source === 'builtin') return { kind: 'builtin', generator: builtinChoiceOf(settings) };
+  const endpoint = same ? settings.summarizer.endpoint : settings.answer.endpoint;
+  return isConfigured(endpoint) ? { kind: 'endpoint', endpoint } : undefined;
+}
+
+/** The endpoint that writes answers, or undefined when none is configured (or the built-in model answers). */
 export function answerEndpoint(settings: AppSettings): EndpointSettings | undefined {
-  const endpoint = settings.answer.sameAsSummarizer ? settings.summarizer.endpoint : settings.answer.endpoint;
-  return isConfigured(endpoint) ? endpoint : undefined;
+  const model = answerModelOf(settings);
+  return model?.kind === 'endpoint' ? model.endpoint : undefined;
+}
+
+/** A readable name for a built-in model id: the preset's label, the test model's, or the id itself. */
+export function builtinModelName(model: string): string {
+  if (model === TEST_GENERATOR_ID) return 'Aerie tiny test model';
+  return presetOf(model)?.label ?? model;
 }
 
 /** Every configured endpoint (the storage module takes API keys from these when a build resumes). */
@@ -95,7 +148,9 @@ export function withDefaults(stored: Partial<AppSettings> | undefined): AppSetti
     answer: {
       sameAsSummarizer: s.answer?.sameAsSummarizer ?? true,
       endpoint: { ...EMPTY_ENDPOINT, ...s.answer?.endpoint },
+      ...(s.answer?.llm ? { llm: s.answer.llm } : {}),
     },
+    builtin: { ...DEFAULT_SETTINGS.builtin, ...s.builtin },
     params: { ...DEFAULT_SETTINGS.params, ...s.params },
     prompt: { ...DEFAULT_SETTINGS.prompt, ...s.prompt },
     theme: s.theme ?? 'system',
@@ -114,12 +169,19 @@ export function summarizerWithDefaults(stored: Partial<AppSettings['summarizer']
     endpoint,
   };
   if (stored?.chosen) out.chosen = true;
+  if (stored?.llm) out.llm = stored.llm;
   return out;
 }
 
 /** What writes the summaries with these settings, as the line under "Build tree" says it. */
 export function summarizerLine(settings: AppSettings): string {
   const { useLlm, endpoint } = settings.summarizer;
+  if (useLlm && summarizerSource(settings) === 'builtin') {
+    return (
+      `Summaries by the built-in model ${builtinModelName(settings.builtin.model)}, in this browser ` +
+      '(Aerie measures this device and shows the expected time when the build starts).'
+    );
+  }
   if (useLlm && isConfigured(endpoint)) return `Summaries by the LLM ${endpoint.model.trim()}.`;
   if (isConfigured(endpoint))
     return 'Summaries: built-in extractive summarizer (LLM summaries are turned off in Settings).';

@@ -5,6 +5,7 @@
 import '../rpc/errors';
 import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import type { EmbedApi } from '../models/embed-service';
+import type { GenerateApi } from '../models/generate-service';
 import type { BuildApi } from '../pipeline/build-service';
 
 interface Connection<T> {
@@ -13,7 +14,8 @@ interface Connection<T> {
 }
 
 let embedConnection: Connection<EmbedApi> | undefined;
-let buildConnection: Connection<BuildApi> | undefined;
+let buildConnection: (Connection<BuildApi> & { generator?: Promise<void> }) | undefined;
+let generateConnection: Connection<GenerateApi> | undefined;
 
 function start<T>(worker: Worker, onDead: () => void): Connection<T> {
   worker.addEventListener('error', onDead);
@@ -43,8 +45,31 @@ export function embedWorker(): Remote<EmbedApi> {
   return embedConnection.api;
 }
 
-/** The build worker, connected to the embedding worker over a private MessageChannel. */
-export async function buildWorker(): Promise<Remote<BuildApi>> {
+/**
+ * The generate worker: the built-in language model (one loaded model, shared by the page's answers and the
+ * build worker's summaries). Started only when someone uses the built-in model.
+ */
+export function generateWorker(): Remote<GenerateApi> {
+  if (!generateConnection) {
+    const worker = new Worker(new URL('../../workers/generate.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'aerie-generate',
+    });
+    generateConnection = start<GenerateApi>(worker, () => {
+      stop(generateConnection);
+      generateConnection = undefined;
+      // The build worker's port to it is dead too: the next build connects a fresh one.
+      if (buildConnection) buildConnection.generator = undefined;
+    });
+  }
+  return generateConnection.api;
+}
+
+/**
+ * The build worker, connected to the embedding worker over a private MessageChannel, and to the generate
+ * worker too when `options.generator` (a build whose summaries the built-in model writes).
+ */
+export async function buildWorker(options: { generator?: boolean } = {}): Promise<Remote<BuildApi>> {
   if (!buildConnection) {
     const worker = new Worker(new URL('../../workers/build.worker.ts', import.meta.url), {
       type: 'module',
@@ -59,7 +84,19 @@ export async function buildWorker(): Promise<Remote<BuildApi>> {
     await connection.api.connectEmbedder(transfer(channel.port2, [channel.port2]));
     buildConnection = connection;
   }
-  return buildConnection.api;
+  const connection = buildConnection;
+  if (options.generator && !connection.generator) {
+    const channel = new MessageChannel();
+    connection.generator = (async () => {
+      await generateWorker().connect(transfer(channel.port1, [channel.port1]));
+      await connection.api.connectGenerator(transfer(channel.port2, [channel.port2]));
+    })();
+    connection.generator.catch(() => {
+      if (connection.generator) connection.generator = undefined;
+    });
+  }
+  await connection.generator;
+  return connection.api;
 }
 
 /**
@@ -74,6 +111,8 @@ export function terminateBuildWorker(): void {
 /** Ends every worker (e.g. when the page unloads in tests). */
 export function terminateAll(): void {
   terminateBuildWorker();
+  stop(generateConnection);
+  generateConnection = undefined;
   stop(embedConnection);
   embedConnection = undefined;
 }

@@ -34,6 +34,8 @@ export interface ChatGenerator {
       temperature?: number;
       signal?: AbortSignalLike;
       onText?: (delta: string) => void;
+      /** Called after each generated token with the count so far (tokens/s while it writes). */
+      onToken?: (generated: number) => void;
     },
   ): Promise<GeneratedReply>;
 }

@@ -4,7 +4,7 @@
  * (an AbortSignal cannot cross a worker boundary); callbacks become comlink proxies.
  */
 import { proxy, type Remote } from 'comlink';
-import type { AbortSignalLike } from '../core/abort';
+import { throwIfAborted, type AbortSignalLike } from '../core/abort';
 import type { ChatGenerator, GeneratedReply } from '../llm/builtin';
 import { onAbort } from '../llm/signal';
 import type { ChatMessage } from '../llm/types';
@@ -24,17 +24,32 @@ function clientPrefix(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** Options of `connectGenerator`. */
+export interface ConnectOptions {
+  /** Stops waiting for the load (it rejects with an AbortError; files already downloaded stay cached). */
+  signal?: AbortSignalLike;
+}
+
 /**
  * Loads `choice` in the service (reporting download progress) and returns a generator for it.
- * @throws GeneratorError from the load.
+ * @throws GeneratorError from the load, or an AbortError when `options.signal` fires first.
  */
 export async function connectGenerator(
   service: GenerateServiceLike,
   choice: GeneratorChoice,
   onProgress?: (p: ModelLoadProgress) => void,
+  options: ConnectOptions = {},
 ): Promise<ChatGenerator & { readonly info: GeneratorInfo }> {
-  const info = await service.load(choice, onProgress && proxy(onProgress));
+  throwIfAborted(options.signal);
   const prefix = clientPrefix();
+  const loadId = `${prefix}-load`;
+  const stopLoad = onAbort(options.signal, () => void service.cancel(loadId));
+  let info: GeneratorInfo;
+  try {
+    info = await service.load(choice, onProgress && proxy(onProgress), loadId);
+  } finally {
+    stopLoad();
+  }
   let calls = 0;
   // Later calls use the settled device and dtype, so they never reload another variant.
   const settled: GeneratorChoice = { model: info.model, device: info.device, dtype: info.dtype };
@@ -47,10 +62,11 @@ export async function connectGenerator(
         temperature?: number;
         signal?: AbortSignalLike;
         onText?: (delta: string) => void;
+        onToken?: (generated: number) => void;
       },
     ): Promise<GeneratedReply> {
       const requestId = `${prefix}-${++calls}`;
-      const { signal, onText, ...rest } = options;
+      const { signal, onText, onToken, ...rest } = options;
       const stop = onAbort(signal, () => void service.cancel(requestId));
       try {
         return await service.generate(
@@ -58,6 +74,7 @@ export async function connectGenerator(
           settled,
           { ...rest, requestId },
           onText && proxy(onText),
+          onToken && proxy(onToken),
         );
       } finally {
         stop();

@@ -143,7 +143,7 @@ export function resolveRuntime(
 }
 
 /** What a tree records as the writer of its summaries (`SummarizerInfo.model`), e.g. `builtin:…@q8`. */
-export function builtinModelTag(choice: Pick<ResolvedGeneratorChoice, 'model' | 'dtype'>): string {
+export function builtinModelTag(choice: { model: string; dtype: GenerationDtype | 'auto' }): string {
   return `builtin:${choice.model}@${choice.dtype}`;
 }
 

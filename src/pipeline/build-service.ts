@@ -22,6 +22,7 @@ import type { ModelLoadProgress } from '../models/embedder';
 import { OFFLINE_MODEL_ID } from '../models/presets';
 import { splitRows } from '../models/rows';
 import type { EmbedApi } from '../models/embed-service';
+import type { GenerateApi } from '../models/generate-service';
 import {
   cachedEmbedder,
   cachedSummarizer,
@@ -33,14 +34,22 @@ import {
   openAerieDb,
   recordModelFallback,
   recordProgress,
+  recordSummarizerFallback,
   resumeRequest,
   summaryCacheKeyFor,
   type AerieDb,
   type FileInfo,
 } from '../storage';
+import {
+  estimateSummaries,
+  prepareBuiltin,
+  type BuiltinSummaries,
+  type GenerateServiceLike,
+} from './builtin-summaries';
 import { buildLockName } from './locks';
 import {
   embeddingModelId,
+  isNotice,
   type BuildRequest,
   type EmbeddingChoice,
   type PipelineEvent,
@@ -48,7 +57,7 @@ import {
 } from './types';
 
 /** The build could not start. */
-export class PipelineError extends AerieError<'NO_EMBEDDER' | 'BUSY'> {}
+export class PipelineError extends AerieError<'NO_EMBEDDER' | 'NO_GENERATOR' | 'BUSY'> {}
 
 /** Progress is written to storage at most this often (the UI gets every event). */
 export const PROGRESS_WRITE_INTERVAL_MS = 1000;
@@ -79,6 +88,8 @@ interface LockManagerLike {
 /** Dependencies, injectable for tests. */
 export interface BuildServiceDeps {
   embedService?: EmbedServiceLike;
+  /** The built-in language model's service (the generate worker over a port, or the service in tests). */
+  generateService?: GenerateServiceLike;
   openDb?: () => Promise<AerieDb>;
   /** Web Locks (navigator.locks); absent in Node. */
   locks?: LockManagerLike;
@@ -87,6 +98,7 @@ export interface BuildServiceDeps {
 /** Makes the service. In a worker, call with no arguments and connect the embedder over a port. */
 export function createBuildService(deps: BuildServiceDeps = {}) {
   let embedder = deps.embedService;
+  let generator = deps.generateService;
   let db: Promise<AerieDb> | undefined;
   const running = new Map<string, AbortController>();
   const locks =
@@ -139,6 +151,11 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     }
   }
 
+  function generateService(): GenerateServiceLike {
+    if (!generator) throw new PipelineError('NO_GENERATOR', 'The built-in model’s worker is not connected.');
+    return generator;
+  }
+
   function rawEmbedder(request: BuildRequest, usage: UsageAccumulator): EmbedFn {
     const choice = request.embedding;
     if (choice.kind === 'endpoint') return createOpenAiEmbedder(choice.endpoint, { usage });
@@ -153,10 +170,15 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     request: BuildRequest,
     embed: EmbedFn,
     usage: UsageAccumulator,
+    builtin: BuiltinSummaries | undefined,
   ): { fn: SummarizeFn; info: SummarizerInfo } {
     const choice = request.summarizer;
     if (choice.kind === 'extractive')
       return { fn: createExtractiveSummarizer(embed), info: { ...EXTRACTIVE_SUMMARIZER } };
+    if (choice.kind === 'builtin') {
+      if (!builtin) throw new PipelineError('NO_GENERATOR', 'The built-in model was not loaded.');
+      return { fn: builtin.summarizer, info: builtin.summarizer.info };
+    }
     const summarizer = createLlmSummarizer(choice.endpoint, {
       usage,
       systemPrompt: choice.systemPrompt,
@@ -173,14 +195,15 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     const store = await database();
     const controller = running.get(treeId)!;
     const usage = new UsageAccumulator();
+    let builtin: BuiltinSummaries | undefined;
     let lastWrite = 0;
     let lastStage = '';
     let recorded: Promise<void> = Promise.resolve();
-    const snapshot = (event: PipelineEvent): PipelineProgress => ({
-      event,
-      usage: usage.snapshot(),
-      at: Date.now(),
-    });
+    const snapshot = (event: PipelineEvent): PipelineProgress => {
+      const progress: PipelineProgress = { event, usage: usage.snapshot(), at: Date.now() };
+      if (builtin && builtin.meter.completionTokens > 0) progress.generation = builtin.meter.speed;
+      return progress;
+    };
     /** Records where the build is; the page hears `recorded` once storage has it (the library reads it). */
     const record = (progress: PipelineProgress): Promise<void> => {
       lastWrite = progress.at;
@@ -191,10 +214,24 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       );
       return recorded;
     };
+    let estimated = false;
     const report = (event: PipelineEvent) => {
+      // Once the leaves are counted, and before any summary, the expected time of the built-in model's work.
+      if (event.stage === 'embed-leaves' && !estimated && builtin?.sample) {
+        estimated = true;
+        const { summaryTokens, reductionDim, maxLayers } = requested.params;
+        report({
+          stage: 'llm-estimate',
+          ...estimateSummaries(builtin.info.tag, builtin.sample, event.total, requested.documents, {
+            summaryTokens,
+            reductionDim,
+            maxLayers,
+          }),
+        });
+      }
       const progress = snapshot(event);
       onProgress?.(progress);
-      if (event.stage === 'model-fallback') return;
+      if (isNotice(event)) return;
       // Throttled, except at stage changes, so the library shows where a build stopped.
       if (progress.at - lastWrite >= PROGRESS_WRITE_INTERVAL_MS || event.stage !== lastStage)
         void record(progress);
@@ -210,15 +247,37 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     let summarize: ReturnType<typeof cachedSummarizer> | undefined;
     try {
       await enter({ stage: 'model-load', file: '', loaded: 0, total: 0, status: 'initiate' });
-      const request = await loadModel(requested, store, report);
+      let request = await loadModel(requested, store, report);
+      if (controller.signal.aborted) throw new AbortError('The build was cancelled.');
+      if (request.summarizer.kind === 'builtin') {
+        await enter({ stage: 'llm-load', file: '', loaded: 0, total: 0, status: 'initiate' });
+        const prepared = await prepareBuiltin(generateService(), request.summarizer, request.documents, {
+          signal: controller.signal,
+          report,
+          usage,
+          requestId: treeId,
+        });
+        if (prepared.kind === 'fallback') {
+          await recordSummarizerFallback(store, treeId, prepared.from);
+          report({
+            stage: 'summarizer-fallback',
+            from: prepared.from,
+            to: 'extractive',
+            reason: prepared.reason,
+          });
+          request = { ...request, summarizer: { kind: 'extractive' } };
+        } else {
+          builtin = prepared;
+        }
+      }
       if (controller.signal.aborted) throw new AbortError('The build was cancelled.');
       const raw = rawEmbedder(request, usage);
       embed = cachedEmbedder(store, raw, embeddingCacheKeyFor(request.embedding), treeId);
-      const summarizer = rawSummarizer(request, raw, usage);
+      const summarizer = rawSummarizer(request, raw, usage, builtin);
       summarize = cachedSummarizer(
         store,
         summarizer.fn,
-        summaryCacheKeyFor(request.summarizer, request.embedding),
+        summaryCacheKeyFor(request.summarizer, request.embedding, builtin?.info.tag),
         treeId,
       );
       await enter({ stage: 'chunk', done: 0, total: request.documents.length });
@@ -283,6 +342,16 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       embedder = wrap<EmbedApi>(port);
     },
 
+    /** Uses the built-in model's service served on `port` (see GenerateApi.connect). */
+    connectGenerator(port: MessagePort): void {
+      generator = wrap<GenerateApi>(port);
+    },
+
+    /** True once a generate service is connected (the page connects one before a built-in model's build). */
+    hasGenerator(): boolean {
+      return generator !== undefined;
+    },
+
     /**
      * Builds and stores the tree with id `request.buildId`. The page records the build first (`createTree`), so
      * nothing is lost if the tab closes before this worker starts; a request not recorded yet is recorded here.
@@ -316,6 +385,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       if (!controller) return;
       controller.abort(new AbortError('The build was cancelled.'));
       void embedder?.cancel(treeId);
+      void generator?.cancel(treeId);
     },
   };
   return api;

@@ -8,15 +8,41 @@ import type { LlmEndpoint } from '../llm';
 import type { UsageTotals } from '../llm/usage';
 import type { ModelLoadProgress } from '../models/embedder';
 import type { ModelChoice } from '../models/embed-service';
+import type { GenerationSpeed } from '../models/generation-speed';
+import type { GenerationDevice, GenerationDtype } from '../models/generator-presets';
 
 /** How leaves and summaries are embedded. */
 export type EmbeddingChoice =
   ({ kind: 'browser' } & ModelChoice) | { kind: 'endpoint'; endpoint: LlmEndpoint };
 
-/** How clusters are summarised. */
+/**
+ * How clusters are summarised: extractively, by the user's LLM endpoint, or by the built-in model (a language
+ * model running in the page's generate worker; `generator.model` a hub id or `local:<folder>`, device and dtype
+ * chosen by `resolveRuntime` when left out or `auto`).
+ */
 export type SummarizerChoice =
   | { kind: 'extractive' }
-  | { kind: 'llm'; endpoint: LlmEndpoint; systemPrompt?: string; userTemplate?: string };
+  | { kind: 'llm'; endpoint: LlmEndpoint; systemPrompt?: string; userTemplate?: string }
+  | { kind: 'builtin'; generator: BuiltinModelChoice; systemPrompt?: string; userTemplate?: string };
+
+/** The built-in model a build or an answer runs (the generate service's `GeneratorChoice`). */
+export interface BuiltinModelChoice {
+  model: string;
+  device?: GenerationDevice | 'auto';
+  dtype?: GenerationDtype | 'auto';
+}
+
+/** Seconds the built-in model's summaries are expected to take: fewest, likely and most summaries planned. */
+export interface SummaryEstimate {
+  /** The model's tag (`builtin:<model>@<dtype>`). */
+  model: string;
+  /** Summaries planned (fewest, likely, most). */
+  summaries: { fewest: number; likely: number; most: number };
+  /** Expected seconds of those summaries on this device. */
+  seconds: { fewest: number; likely: number; most: number };
+  /** The rates measured by the warm-up. */
+  speed: GenerationSpeed;
+}
 
 /** One build, fully described. */
 export interface BuildRequest {
@@ -36,13 +62,37 @@ export interface BuildRequest {
 export type PipelineEvent =
   | BuildProgress
   | ({ stage: 'model-load' } & ModelLoadProgress)
-  | { stage: 'model-fallback'; from: string; to: string };
+  | ({ stage: 'llm-load' } & ModelLoadProgress)
+  | PipelineNotice;
+
+/**
+ * Reports that are not stages: the embedding model fell back to the offline one; the built-in language model
+ * could not be loaded and the extractive summariser writes the summaries (`summarizer-fallback`, with the
+ * sentence saying why); the expected time of the built-in model's summaries, from its measured warm-up
+ * (`llm-estimate`, before the first summary).
+ */
+export type PipelineNotice =
+  | { stage: 'model-fallback'; from: string; to: string }
+  | { stage: 'summarizer-fallback'; from: string; to: 'extractive'; reason: string }
+  | ({ stage: 'llm-estimate' } & SummaryEstimate);
+
+/** The stages of a build (every event that is not a notice). */
+export type PipelineStageEvent = Exclude<PipelineEvent, PipelineNotice>;
+
+const NOTICE_STAGES: ReadonlySet<string> = new Set(['model-fallback', 'summarizer-fallback', 'llm-estimate']);
+
+/** True for a notice (never a stage of its own, never a checkpoint). */
+export function isNotice(event: PipelineEvent): event is PipelineNotice {
+  return NOTICE_STAGES.has(event.stage);
+}
 
 /** A progress report of the pipeline, with token usage so far. */
 export interface PipelineProgress {
   event: PipelineEvent;
   /** LLM tokens spent by this build so far. */
   usage: UsageTotals;
+  /** The built-in model's rates over this build's summaries so far (set once it wrote one). */
+  generation?: GenerationSpeed;
   /** Milliseconds since the epoch when the event happened (for rates and ETAs). */
   at: number;
   /** Set on a second copy of a stage's report once storage has it (the library can show it). */

@@ -38,6 +38,13 @@ export type SummaryCacheKey =
       /** Sampling temperature when one is set. */
       temperature?: number;
     }
+  | {
+      kind: 'builtin';
+      /** The settled model tag (`builtin:<model>@<dtype>`): another dtype writes other summaries. */
+      model: string;
+      systemPrompt: string;
+      userTemplate: string;
+    }
   | { kind: 'extractive'; embeddingModel: string };
 
 /** The embedding cache key of a build's embedding choice (the default dtype made explicit). */
@@ -46,10 +53,27 @@ export function embeddingCacheKeyFor(choice: EmbeddingChoice): EmbeddingCacheKey
   return choice.kind === 'browser' ? { model, dtype: choice.dtype ?? DEFAULT_EMBEDDING_DTYPE } : { model };
 }
 
-/** The summary cache key of a build's summariser (default prompts made explicit, so both forms share entries). */
-export function summaryCacheKeyFor(choice: SummarizerChoice, embedding: EmbeddingChoice): SummaryCacheKey {
+/**
+ * The summary cache key of a build's summariser (default prompts made explicit, so both forms share entries).
+ * @param builtinTag the loaded built-in model's tag (`builtin:<model>@<dtype>`), required for a builtin choice:
+ *   its dtype is settled only once the model loads.
+ */
+export function summaryCacheKeyFor(
+  choice: SummarizerChoice,
+  embedding: EmbeddingChoice,
+  builtinTag?: string,
+): SummaryCacheKey {
   if (choice.kind === 'extractive')
     return { kind: 'extractive', embeddingModel: embeddingModelId(embedding) };
+  if (choice.kind === 'builtin') {
+    if (!builtinTag) throw new TypeError('The summary cache key of the built-in model needs its loaded tag.');
+    return {
+      kind: 'builtin',
+      model: builtinTag,
+      systemPrompt: choice.systemPrompt ?? SUMMARY_SYSTEM_PROMPT,
+      userTemplate: choice.userTemplate ?? SUMMARY_USER_TEMPLATE,
+    };
+  }
   const key: SummaryCacheKey = {
     kind: 'llm',
     protocol: choice.endpoint.protocol,
@@ -79,7 +103,18 @@ function summaryHash(key: SummaryCacheKey, texts: readonly string[], maxTokens: 
         maxTokens,
         texts,
       ])
-    : hashParts(['summary', CACHE_KEY_VERSION, 'extractive', key.embeddingModel, maxTokens, texts]);
+    : key.kind === 'builtin'
+      ? hashParts([
+          'summary',
+          CACHE_KEY_VERSION,
+          'builtin',
+          key.model,
+          key.systemPrompt,
+          key.userTemplate,
+          maxTokens,
+          texts,
+        ])
+      : hashParts(['summary', CACHE_KEY_VERSION, 'extractive', key.embeddingModel, maxTokens, texts]);
 }
 
 /** Reads entries in one transaction, recording `treeId` as a user of each one found. */

@@ -131,7 +131,11 @@ export async function completeTree(
       updatedAt: now,
       params: { ...tree.params },
       embedding: { ...record.embedding, model: tree.embedding.model, dim: tree.embedding.dim },
-      summarizer: { ...tree.summarizer },
+      // A summariser fallback stays on record: the tree says which model was chosen and why it is extractive.
+      summarizer:
+        record.summarizer.fallbackFrom && tree.summarizer.kind === 'extractive'
+          ? { ...tree.summarizer, fallbackFrom: record.summarizer.fallbackFrom }
+          : { ...tree.summarizer },
       documents: record.documents.map((d) => ({ ...d, chars: chars.get(d.id) ?? d.chars })),
       stats: computeStats(records, await documentBytes(tx.objectStore('documents'), record.documentIds)),
     };

@@ -59,6 +59,7 @@ function storedEmbedding(choice: EmbeddingChoice): StoredEmbeddingChoice {
 
 function storedSummarizer(choice: SummarizerChoice): StoredSummarizerChoice {
   if (choice.kind === 'extractive') return { kind: 'extractive' };
+  if (choice.kind === 'builtin') return { ...choice, generator: { ...choice.generator } };
   const out: StoredSummarizerChoice = { kind: 'llm', endpoint: withoutSecrets(choice.endpoint) };
   if (choice.systemPrompt !== undefined) out.systemPrompt = choice.systemPrompt;
   if (choice.userTemplate !== undefined) out.userTemplate = choice.userTemplate;
@@ -106,9 +107,9 @@ function restoreEmbedding(choice: StoredEmbeddingChoice, saved: readonly LlmEndp
 }
 
 function restoreSummarizer(choice: StoredSummarizerChoice, saved: readonly LlmEndpoint[]): SummarizerChoice {
-  return choice.kind === 'llm'
-    ? { ...choice, endpoint: restoreEndpoint(choice.endpoint, saved) }
-    : { ...choice };
+  if (choice.kind === 'llm') return { ...choice, endpoint: restoreEndpoint(choice.endpoint, saved) };
+  if (choice.kind === 'builtin') return { ...choice, generator: { ...choice.generator } };
+  return { ...choice };
 }
 
 /** Options of `resumeRequest` and `duplicateTreeSettings`. */

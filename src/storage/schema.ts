@@ -8,7 +8,7 @@ import type { BuildParams, NodeSource, RaptorTree, SummarizerInfo, TreeDocument 
 import type { IngestType } from '../ingest/types';
 import type { LlmEndpoint } from '../llm/types';
 import type { ModelChoice } from '../models/embed-service';
-import type { PipelineProgress } from '../pipeline/types';
+import type { BuiltinModelChoice, PipelineProgress, PipelineStageEvent } from '../pipeline/types';
 
 /** The dtype a browser model runs with when a request names none (the embedder's default). */
 export const DEFAULT_EMBEDDING_DTYPE = 'q8';
@@ -48,7 +48,14 @@ export type StoredEmbeddingChoice =
 /** `SummarizerChoice` without secrets. */
 export type StoredSummarizerChoice =
   | { kind: 'extractive' }
-  | { kind: 'llm'; endpoint: StoredEndpoint; systemPrompt?: string; userTemplate?: string };
+  | { kind: 'llm'; endpoint: StoredEndpoint; systemPrompt?: string; userTemplate?: string }
+  | { kind: 'builtin'; generator: BuiltinModelChoice; systemPrompt?: string; userTemplate?: string };
+
+/**
+ * What wrote a tree's summaries, as its record keeps it: `fallbackFrom` is the built-in model the user chose
+ * when it could not be loaded (the hub was unreachable) and the extractive summariser wrote them instead.
+ */
+export type RecordedSummarizer = SummarizerInfo & { fallbackFrom?: string };
 
 /** A document of a stored build request: a reference to its text in the documents store. */
 export interface StoredDocumentRef {
@@ -104,7 +111,7 @@ export interface TreeRecord {
    * chose when it could not be loaded (the hub was unreachable) and `model` took its place.
    */
   embedding: { model: string; dim?: number; dtype?: string; fallbackFrom?: string };
-  summarizer: SummarizerInfo;
+  summarizer: RecordedSummarizer;
   /** What to run to resume (built trees only). */
   request?: StoredBuildRequest;
   stats: TreeStats;
@@ -162,7 +169,7 @@ export interface PendingDocumentRecord {
 /** Where a build stopped, for the library's "resume" display. */
 export interface CheckpointRecord {
   treeId: string;
-  stage: Exclude<PipelineProgress['event']['stage'], 'model-fallback'>;
+  stage: PipelineStageEvent['stage'];
   /** Layer being built (0 for chunking, leaf embedding and model loading). */
   layer: number;
   done: number;

@@ -8,8 +8,10 @@ import { TREE_LIMITS } from '../core/tree-limits';
 import { DEFAULT_BUILD_PARAMS, type SummarizerInfo } from '../core/types';
 import { redactSecret } from '../llm/errors';
 import type { LlmEndpoint } from '../llm/types';
+import { builtinModelTag } from '../models/generator-presets';
 import {
   embeddingModelId,
+  isNotice,
   type BuildRequest,
   type EmbeddingChoice,
   type PipelineProgress,
@@ -22,6 +24,7 @@ import {
   DEFAULT_EMBEDDING_DTYPE,
   type AerieDb,
   type CheckpointRecord,
+  type RecordedSummarizer,
   type TreeDocumentEntry,
   type TreeRecord,
   type TreeStatus,
@@ -50,10 +53,18 @@ export interface CreateTreeOptions {
   consumePending?: readonly string[];
 }
 
+/**
+ * What a new build records as the writer of its summaries. The built-in model's dtype is settled when it loads
+ * (`auto` until then); the finished tree records the settled tag.
+ */
 function summarizerInfoOf(request: BuildRequest): SummarizerInfo {
-  return request.summarizer.kind === 'llm'
-    ? { kind: 'llm', model: request.summarizer.endpoint.model }
-    : { kind: 'extractive' };
+  const choice = request.summarizer;
+  if (choice.kind === 'llm') return { kind: 'llm', model: choice.endpoint.model };
+  if (choice.kind === 'builtin') {
+    const { model, dtype } = choice.generator;
+    return { kind: 'llm', model: builtinModelTag({ model, dtype: dtype ?? 'auto' }) };
+  }
+  return { kind: 'extractive' };
 }
 
 /**
@@ -165,6 +176,32 @@ export function recordModelFallback(
   });
 }
 
+/**
+ * Records that a build's built-in model could not be loaded (the hub was unreachable) before any summary was
+ * written: the tree's summaries become extractive, with `fallbackFrom` naming the model chosen, and its stored
+ * request too, so a resume keeps the summariser its finished summaries came from.
+ * @throws StorageError NOT_FOUND.
+ */
+export function recordSummarizerFallback(
+  db: AerieDb,
+  treeId: string,
+  from: string,
+  now = Date.now(),
+): Promise<TreeRecord> {
+  return runTransaction(db, ['trees'], 'readwrite', 'record the summarizer fallback', async (tx) => {
+    const record = await tx.objectStore('trees').get(treeId);
+    if (!record) throw treeNotFound(treeId);
+    const next: TreeRecord = {
+      ...record,
+      updatedAt: now,
+      summarizer: { kind: 'extractive', fallbackFrom: from },
+    };
+    if (record.request) next.request = { ...record.request, summarizer: { kind: 'extractive' } };
+    await tx.objectStore('trees').put(next);
+    return next;
+  });
+}
+
 /** The fields of a tree record `updateTree` may change; a key given as undefined removes the field. */
 export type TreePatch = Partial<
   Pick<TreeRecord, 'title' | 'status' | 'error' | 'progress' | 'embedding' | 'summarizer'>
@@ -240,7 +277,8 @@ export interface TreeSummary {
   embeddingModel: string;
   /** The model the user chose, when the build fell back to `embeddingModel` (the hub was unreachable). */
   embeddingFallbackFrom?: string;
-  summarizer: SummarizerInfo;
+  /** What wrote the summaries (`fallbackFrom`: the built-in model chosen when it could not be loaded). */
+  summarizer: RecordedSummarizer;
   /** ISO 8601. */
   createdAt: string;
   /** Milliseconds since the epoch. */
@@ -291,10 +329,10 @@ export function listTrees(db: AerieDb): Promise<TreeSummary[]> {
 
 function checkpointOf(treeId: string, progress: PipelineProgress): CheckpointRecord | undefined {
   const event = progress.event;
-  if (event.stage === 'model-fallback') return undefined; // a notice, not a stage
+  if (isNotice(event)) return undefined; // a notice, not a stage
   const layer = 'layer' in event && typeof event.layer === 'number' ? event.layer : 0;
   const [done, total] =
-    event.stage === 'model-load'
+    event.stage === 'model-load' || event.stage === 'llm-load'
       ? [event.loaded, event.total]
       : event.stage === 'done'
         ? [event.nodes, event.nodes]

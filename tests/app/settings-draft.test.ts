@@ -100,6 +100,7 @@ describe('settings draft', () => {
     draft.summarizer = {
       useLlm: true,
       chosen: true,
+      llm: 'endpoint',
       endpoint: {
         protocol: 'openai',
         baseUrl: ' http://localhost:1234/v1 ',

@@ -53,7 +53,9 @@ export function AnswerView({ answer, passages, onOpenNode }: AnswerViewProps) {
         data-streaming={answer.streaming || undefined}
         data-failed={answer.error !== undefined || undefined}
       >
-        {empty && answer.streaming && <span className="ask-muted">Waiting for the model…</span>}
+        {empty && answer.streaming && (
+          <span className="ask-muted">{answer.status ?? 'Waiting for the model…'}</span>
+        )}
         {empty && !answer.streaming && answer.error === undefined && (
           <span className="ask-muted">The model returned no text.</span>
         )}
@@ -77,9 +79,9 @@ export function AnswerView({ answer, passages, onOpenNode }: AnswerViewProps) {
       {(answer.streaming || answer.usage !== undefined || answer.error === undefined) && (
         <p className="answer-usage">
           {answer.streaming
-            ? 'Writing…'
+            ? (!empty && answer.status) || 'Writing…'
             : answer.usage !== undefined
-              ? usageText(answer.usage)
+              ? usageText(answer.usage) + (answer.writer ? ` · ${answer.writer}` : '')
               : 'The server did not report token usage.'}
         </p>
       )}

@@ -363,7 +363,7 @@ function NoAnswerModelNote() {
   return (
     <Notice kind="info" title="No answering model is set up.">
       Aerie shows the retrieved context instead of a written answer. To get answers that cite the passages,
-      add an answering endpoint in Settings.
+      add an answering endpoint in Settings, or choose the built-in model (it runs in this browser).
     </Notice>
   );
 }

@@ -16,6 +16,7 @@ import {
 } from '../format';
 import type { UsageTotals } from '../../llm/usage';
 import type { BuildProgressState, StageProgress } from '../state/types';
+import { estimateSummary, formatTokenRate } from './builtin-text';
 import type { TrackedStage } from './progress-reducer';
 import './build.css';
 
@@ -101,14 +102,40 @@ function stageDuration(stage: Partial<TrackedStage>): string | undefined {
 }
 
 /** "LLM tokens: 12,345 (prompt 10,000 + completion 2,345)" or the extractive note. */
-export function usageSummary(usage: UsageTotals, summarizer?: 'llm' | 'extractive'): string {
-  if (usage.requests === 0)
+export function usageSummary(usage: UsageTotals, summarizer?: BuildProgressState['summarizer']): string {
+  if (usage.requests === 0) {
+    if (summarizer === 'builtin') return 'No summaries written yet';
     return summarizer === 'llm' ? 'No LLM calls yet' : 'No LLM calls (extractive summaries)';
+  }
   const base =
     `LLM tokens: ${formatCount(usage.totalTokens)} ` +
     `(prompt ${formatCount(usage.promptTokens)} + completion ${formatCount(usage.completionTokens)})`;
   if (usage.unreported === 0) return base;
   return `${base}; ${formatCount(usage.unreported)} of ${formatCount(usage.requests)} responses reported no usage`;
+}
+
+/** The built-in model's lines: the expected time (from the warm-up) and its pace while it writes. */
+function BuiltinFacts({ progress }: { progress: BuildProgressState }) {
+  const { estimate, generation, summarizerFallback } = progress;
+  if (summarizerFallback) {
+    return (
+      <p className="progress-builtin" role="status">
+        {`${summarizerFallback} The extractive summarizer writes this tree’s summaries.`}
+      </p>
+    );
+  }
+  if (!estimate && !generation) return null;
+  return (
+    <div className="progress-builtin" role="status" aria-label="Built-in model">
+      {estimate && <p className="progress-estimate">{estimateSummary(estimate)}</p>}
+      {generation && (
+        <p className="progress-speed">
+          {`Built-in model writing at ${formatTokenRate(generation.decodeTokensPerSecond)} (reading ` +
+            `${formatTokenRate(generation.prefillTokensPerSecond)}).`}
+        </p>
+      )}
+    </div>
+  );
 }
 
 function StageRow({ stage, stopped }: { stage: StageProgress; stopped: boolean }) {
@@ -229,6 +256,7 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
           <dd>{usageSummary(progress.usage, progress.summarizer)}</dd>
         </div>
       </dl>
+      <BuiltinFacts progress={progress} />
       {progress.status === 'done' && progress.reuse && <ReuseNote reuse={progress.reuse} />}
       {stopped && (
         <p

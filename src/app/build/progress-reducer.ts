@@ -8,7 +8,7 @@
  */
 import { formatPercent } from '../format';
 import type { UsageTotals } from '../../llm/usage';
-import type { PipelineProgress } from '../../pipeline/types';
+import { isNotice, type PipelineProgress, type PipelineStageEvent } from '../../pipeline/types';
 import type { BuildProgressState, StageProgress } from '../state/types';
 
 /** Bytes in the MB the model download is counted in (decimal, like the preset sizes). */
@@ -56,6 +56,7 @@ const UNMEASURED: ReadonlySet<StageId> = new Set<StageId>(['cluster']);
 
 const UNITS: Readonly<Record<StageId, string>> = {
   'model-load': 'MB',
+  'llm-load': 'MB',
   chunk: 'documents',
   'embed-leaves': 'chunks',
   cluster: 'pass',
@@ -68,6 +69,8 @@ export function stageLabel(id: StageId, layer?: number): string {
   switch (id) {
     case 'model-load':
       return 'Loading model';
+    case 'llm-load':
+      return 'Loading the language model';
     case 'chunk':
       return 'Chunking';
     case 'embed-leaves':
@@ -134,10 +137,10 @@ function measure(stage: TrackedStage): Pick<StageProgress, 'ratePerSecond' | 'et
 
 /** done/total of the event in the stage's unit; model loading sums every file's bytes. */
 function countsOf(
-  event: Exclude<PipelineProgress['event'], { stage: 'model-fallback' }>,
+  event: PipelineStageEvent,
   previous: TrackedStage | undefined,
 ): Pick<TrackedStage, 'done' | 'total' | 'files' | 'detail'> {
-  if (event.stage === 'model-load') {
+  if (event.stage === 'model-load' || event.stage === 'llm-load') {
     const loaded = event.status === 'done' ? Math.max(event.loaded, event.total) : event.loaded;
     const files = { ...previous?.files, [event.file]: { loaded, total: event.total } };
     let loadedBytes = 0;
@@ -164,10 +167,17 @@ export function reduceProgress(state: BuildProgressState, p: PipelineProgress): 
   const event = p.event;
   const usage = { ...p.usage };
   const updatedAt = Math.max(state.updatedAt, p.at);
+  if (p.generation) state = { ...state, generation: { ...p.generation } };
   if (event.stage === 'done') {
     return { ...state, stages: state.stages.map(finish), usage, updatedAt, status: 'done' };
   }
-  if (event.stage === 'model-fallback') return state; // a notice (useBuild shows it), not a stage
+  if (event.stage === 'llm-estimate') {
+    const { stage: _stage, ...estimate } = event;
+    return { ...state, summarizer: 'builtin', estimate, updatedAt };
+  }
+  if (event.stage === 'summarizer-fallback')
+    return { ...state, summarizer: 'extractive', summarizerFallback: event.reason, updatedAt };
+  if (isNotice(event)) return state; // a notice (useBuild shows it), not a stage
   const layer = 'layer' in event ? event.layer : undefined;
   const index = state.stages.findIndex((s) => s.id === event.stage && s.layer === layer);
   const previous = index < 0 ? undefined : (state.stages[index] as TrackedStage);

@@ -3,9 +3,10 @@
  * summariser), "Answering" (the same endpoint or another) and "Embeddings endpoint (optional)".
  */
 import { useId } from 'react';
-import { isConfigured, type EndpointSettings } from '../settings';
-import { withSummarizerEndpoint, type SectionProps, type SettingsDraft } from './draft';
+import { isConfigured, type LlmSource } from '../settings';
+import { withSummarizerEndpoint, withSummarizerLlm, type SectionProps, type SettingsDraft } from './draft';
 import { EndpointFields, type TestConnection } from './EndpointFields';
+import { Field } from './Field';
 
 /** Props of the endpoint sections. */
 export interface LlmSectionProps extends SectionProps {
@@ -71,6 +72,58 @@ function Checkbox({
   );
 }
 
+const LLM_OPTIONS: readonly { value: LlmSource; label: string }[] = [
+  { value: 'endpoint', label: 'An LLM endpoint (set up below)' },
+  { value: 'builtin', label: 'Built-in model (runs in this browser)' },
+];
+
+/** A picker between the user's endpoint and the built-in model. */
+function LlmPicker({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: LlmSource;
+  onChange(value: LlmSource): void;
+}) {
+  return (
+    <Field id={id} label={label} className="settings-field-wide">
+      {(control) => (
+        <select {...control} value={value} onChange={(e) => onChange(e.target.value as LlmSource)}>
+          {LLM_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+function summarizationNote(summarizer: SettingsDraft['summarizer']): string {
+  const { useLlm, chosen, endpoint, llm } = summarizer;
+  if (useLlm && llm === 'builtin') {
+    return (
+      'Each cluster is summarized by the built-in model (set up below) with the paper’s prompt, in this ' +
+      'browser: nothing is sent anywhere.'
+    );
+  }
+  if (useLlm) {
+    return (
+      'Each cluster is summarized by the model below (the paper used gpt-3.5-turbo). Cluster texts are sent to that endpoint.' +
+      (chosen ? '' : ' Ticked because an endpoint is filled in; untick to keep summaries extractive.')
+    );
+  }
+  if (isConfigured(endpoint)) {
+    return 'Unchecked: the built-in extractive summarizer writes each summary from the cluster’s most central sentences; the endpoint below is used for answers only.';
+  }
+  return 'The built-in extractive summarizer writes each summary from the cluster’s most central sentences. No LLM is called and nothing leaves the browser. Fill in an endpoint below, or choose the built-in model, to have an LLM write them.';
+}
+
 /** The "Summarization" fieldset. */
 export function SummarizationSection({
   draft,
@@ -81,10 +134,9 @@ export function SummarizationSection({
   pageOrigin,
 }: LlmSectionProps) {
   const noteId = useId();
-  const { useLlm, chosen, endpoint } = draft.summarizer;
+  const { useLlm, endpoint, llm } = draft.summarizer;
   const setSummarizer = (patch: Partial<SettingsDraft['summarizer']>) =>
     update((d) => ({ ...d, summarizer: { ...d.summarizer, ...patch } }));
-  const configured = isConfigured(endpoint);
   return (
     <fieldset className="settings-section">
       <legend>Summarization</legend>
@@ -96,23 +148,26 @@ export function SummarizationSection({
         describedBy={noteId}
       />
       <p id={noteId} className="settings-note settings-field-wide">
-        {useLlm
-          ? 'Each cluster is summarized by the model below (the paper used gpt-3.5-turbo). Cluster texts are sent to that endpoint.' +
-            (chosen ? '' : ' Ticked because an endpoint is filled in; untick to keep summaries extractive.')
-          : configured
-            ? 'Unchecked: the built-in extractive summarizer writes each summary from the cluster’s most central sentences; the endpoint below is used for answers only.'
-            : 'The built-in extractive summarizer writes each summary from the cluster’s most central sentences. No LLM is called and nothing leaves the browser. Fill in an endpoint below to have an LLM write them.'}
+        {summarizationNote(draft.summarizer)}
       </p>
-      <EndpointFields
-        idPrefix={`${idPrefix}-summarizer`}
-        endpoint={endpoint}
-        onChange={(next) => update((d) => withSummarizerEndpoint(d, next))}
-        errors={errorsOf(errorFor, 'summarizer')}
-        purpose="chat"
-        testConnection={testConnection}
-        urlExamples={<EndpointExamples pageOrigin={pageOrigin} />}
-        modelPlaceholder={CHAT_MODEL_EXAMPLES}
+      <LlmPicker
+        id={`${idPrefix}-summarizer-llm`}
+        label="LLM for summaries"
+        value={llm}
+        onChange={(next) => update((d) => withSummarizerLlm(d, next))}
       />
+      {llm === 'endpoint' && (
+        <EndpointFields
+          idPrefix={`${idPrefix}-summarizer`}
+          endpoint={endpoint}
+          onChange={(next) => update((d) => withSummarizerEndpoint(d, next))}
+          errors={errorsOf(errorFor, 'summarizer')}
+          purpose="chat"
+          testConnection={testConnection}
+          urlExamples={<EndpointExamples pageOrigin={pageOrigin} />}
+          modelPlaceholder={CHAT_MODEL_EXAMPLES}
+        />
+      )}
     </fieldset>
   );
 }
@@ -120,26 +175,41 @@ export function SummarizationSection({
 /** The "Answering" fieldset. */
 export function AnsweringSection({ draft, update, errorFor, idPrefix, testConnection }: LlmSectionProps) {
   const noteId = useId();
-  const { sameAsSummarizer, endpoint } = draft.answer;
+  const { sameAsSummarizer, endpoint, llm } = draft.answer;
   const setAnswer = (patch: Partial<SettingsDraft['answer']>) =>
     update((d) => ({ ...d, answer: { ...d.answer, ...patch } }));
-  const effective: EndpointSettings = sameAsSummarizer ? draft.summarizer.endpoint : endpoint;
+  const source = sameAsSummarizer ? draft.summarizer.llm : llm;
+  const effective = sameAsSummarizer ? draft.summarizer.endpoint : endpoint;
   return (
     <fieldset className="settings-section">
       <legend>Answering</legend>
       <Checkbox
         id={`${idPrefix}-same`}
-        label="Same endpoint as summarization"
+        label={
+          draft.summarizer.llm === 'builtin'
+            ? 'Same as summarization (the built-in model)'
+            : 'Same endpoint as summarization'
+        }
         checked={sameAsSummarizer}
         onChange={(checked) => setAnswer({ sameAsSummarizer: checked })}
         describedBy={noteId}
       />
       <p id={noteId} className="settings-note settings-field-wide">
-        {isConfigured(effective)
-          ? 'Answers are written by this endpoint from the retrieved passages, citing them.'
-          : 'Without an endpoint, Aerie shows the retrieved passages instead of writing an answer.'}
+        {source === 'builtin'
+          ? 'Answers are written in this browser by the built-in model from the retrieved passages, citing them.'
+          : isConfigured(effective)
+            ? 'Answers are written by this endpoint from the retrieved passages, citing them.'
+            : 'Without an endpoint, Aerie shows the retrieved passages instead of writing an answer.'}
       </p>
       {!sameAsSummarizer && (
+        <LlmPicker
+          id={`${idPrefix}-answer-llm`}
+          label="LLM for answers"
+          value={llm}
+          onChange={(next) => setAnswer({ llm: next })}
+        />
+      )}
+      {!sameAsSummarizer && llm === 'endpoint' && (
         <EndpointFields
           idPrefix={`${idPrefix}-answer`}
           endpoint={endpoint}

@@ -12,12 +12,14 @@ import {
   draftErrors,
   draftFromSettings,
   isDraftDirty,
+  usesBuiltin,
   validateDraft,
   type SectionProps,
   type SettingsDraft,
 } from './draft';
 import { EmbeddingSection } from './EmbeddingSection';
 import type { TestConnection } from './EndpointFields';
+import { BuiltinSection } from './BuiltinSection';
 import { AnsweringSection, EmbeddingsEndpointSection, SummarizationSection } from './LlmSections';
 import { AppearanceSection, ParamsSection, PromptSection } from './ParamsSection';
 import './settings.css';
@@ -244,6 +246,7 @@ function SettingsForm({
         <EmbeddingSection {...section} />
         <SummarizationSection {...llm} />
         <AnsweringSection {...llm} />
+        {usesBuiltin(draft) && <BuiltinSection {...section} />}
         <EmbeddingsEndpointSection {...llm} />
         <ParamsSection {...section} />
         <PromptSection {...section} />

@@ -7,8 +7,17 @@ import { DEFAULT_CONCURRENCY } from '../../core/types';
 import { DEFAULT_BUILD_PARAMS } from '../../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../../llm/prompts';
 import type { EmbeddingDevice } from '../../models/embedder';
+import { GENERATOR_PRESETS, TEST_GENERATOR_ID } from '../../models/generator-presets';
 import { EMBEDDING_PRESETS, type EmbeddingDtype } from '../../models/presets';
-import { isConfigured, type AppSettings, type BuildSettings, type EndpointSettings } from '../settings';
+import {
+  DEFAULT_SETTINGS,
+  isConfigured,
+  type AppSettings,
+  type BuildSettings,
+  type BuiltinSettings,
+  type EndpointSettings,
+  type LlmSource,
+} from '../settings';
 
 /** The model picker's value for a Hugging Face model that is not a preset. */
 export const CUSTOM_MODEL_CHOICE = 'custom';
@@ -136,8 +145,15 @@ export interface SettingsDraft {
   };
   embeddingsEndpoint: EndpointSettings;
   /** `chosen`: the user set `useLlm` themselves; until then it follows the endpoint (see AppSettings). */
-  summarizer: { useLlm: boolean; chosen: boolean; endpoint: EndpointSettings };
-  answer: { sameAsSummarizer: boolean; endpoint: EndpointSettings };
+  summarizer: { useLlm: boolean; chosen: boolean; endpoint: EndpointSettings; llm: LlmSource };
+  answer: { sameAsSummarizer: boolean; endpoint: EndpointSettings; llm: LlmSource };
+  builtin: {
+    /** A preset id, the test model's id, or CUSTOM_MODEL_CHOICE. */
+    choice: string;
+    /** The Hugging Face model id typed for CUSTOM_MODEL_CHOICE. */
+    customId: string;
+    device: BuiltinSettings['device'];
+  };
   /** Each parameter as typed. */
   params: Record<ParamKey, string>;
   prompt: { system: string; user: string };
@@ -168,12 +184,51 @@ export function draftFromSettings(settings: AppSettings): SettingsDraft {
       useLlm: settings.summarizer.useLlm,
       chosen: settings.summarizer.chosen === true,
       endpoint: { ...settings.summarizer.endpoint },
+      llm: settings.summarizer.llm ?? 'endpoint',
     },
-    answer: { sameAsSummarizer: settings.answer.sameAsSummarizer, endpoint: { ...settings.answer.endpoint } },
+    answer: {
+      sameAsSummarizer: settings.answer.sameAsSummarizer,
+      endpoint: { ...settings.answer.endpoint },
+      llm: settings.answer.llm ?? 'endpoint',
+    },
+    builtin: builtinDraft(settings.builtin),
     params: paramsText(settings.params),
     prompt: { ...settings.prompt },
     theme: settings.theme,
   };
+}
+
+/** The built-in models the picker lists by id: the presets and the offline test model. */
+export function isListedGenerator(model: string): boolean {
+  return model === TEST_GENERATOR_ID || GENERATOR_PRESETS.some((p) => p.id === model);
+}
+
+function builtinDraft(builtin: BuiltinSettings): SettingsDraft['builtin'] {
+  const listed = isListedGenerator(builtin.model);
+  return {
+    choice: listed ? builtin.model : CUSTOM_MODEL_CHOICE,
+    customId: listed ? '' : builtin.model,
+    device: builtin.device,
+  };
+}
+
+/** True when the draft runs the built-in model for summaries or answers. */
+export function usesBuiltin(draft: SettingsDraft): boolean {
+  const summaries = draft.summarizer.llm === 'builtin';
+  const answers = draft.answer.sameAsSummarizer ? summaries : draft.answer.llm === 'builtin';
+  return (summaries && draft.summarizer.useLlm) || answers;
+}
+
+/**
+ * The draft after the summaries' LLM changed: choosing the built-in model is choosing LLM summaries (the box
+ * is ticked, as the user's own choice); going back to the endpoint leaves the box as it was.
+ */
+export function withSummarizerLlm(draft: SettingsDraft, llm: LlmSource): SettingsDraft {
+  const summarizer =
+    llm === 'builtin'
+      ? { ...draft.summarizer, llm, useLlm: true, chosen: true }
+      : { ...draft.summarizer, llm };
+  return { ...draft, summarizer };
 }
 
 /** The paper's build parameters (and the default concurrency), as the dialog's text. */
@@ -251,9 +306,9 @@ export function endpointErrors(
   return errors;
 }
 
-function modelIdError(text: string): string | undefined {
+function modelIdError(text: string, example = 'Xenova/bge-small-en-v1.5'): string | undefined {
   const id = text.trim();
-  if (id === '') return 'Enter a Hugging Face model id, such as Xenova/bge-small-en-v1.5.';
+  if (id === '') return `Enter a Hugging Face model id, such as ${example}.`;
   if (/\s/.test(id)) return 'A model id has no spaces.';
   if (id.startsWith(ENDPOINT_MODEL_PREFIX))
     return 'For an embeddings endpoint, choose “Embeddings endpoint” above.';
@@ -281,12 +336,18 @@ export function draftErrors(draft: SettingsDraft, strict = true): DraftErrors {
     const error = modelIdError(draft.embedding.customId);
     if (error && (strict || draft.embedding.customId.trim() !== '')) errors['embedding.customId'] = error;
   }
+  if (draft.builtin.choice === CUSTOM_MODEL_CHOICE) {
+    const id = draft.builtin.customId;
+    const error = modelIdError(id, 'onnx-community/Qwen2.5-0.5B-Instruct');
+    if (error && ((strict && usesBuiltin(draft)) || id.trim() !== '')) errors['builtin.customId'] = error;
+  }
   const endpoint = (prefix: string, value: EndpointSettings, required: boolean, why: string) =>
     strict ? endpointErrors(prefix, value, required, why) : formatErrors(prefix, value);
+  const summariesByEndpoint = draft.summarizer.useLlm && draft.summarizer.llm === 'endpoint';
   Object.assign(
     errors,
-    endpoint('summarizer', draft.summarizer.endpoint, draft.summarizer.useLlm, 'to summarize with an LLM'),
-    draft.answer.sameAsSummarizer
+    endpoint('summarizer', draft.summarizer.endpoint, summariesByEndpoint, 'to summarize with an LLM'),
+    draft.answer.sameAsSummarizer || draft.answer.llm === 'builtin'
       ? {}
       : endpoint('answer', draft.answer.endpoint, false, 'to answer with this endpoint'),
     endpoint('embeddingsEndpoint', draft.embeddingsEndpoint, usesEndpointEmbeddings, 'to embed with it'),
@@ -333,10 +394,20 @@ export function validateDraft(
         useLlm: draft.summarizer.useLlm,
         endpoint: trimmedEndpoint(draft.summarizer.endpoint),
         ...(draft.summarizer.chosen ? { chosen: true } : {}),
+        ...(draft.summarizer.llm === 'builtin' ? { llm: 'builtin' as const } : {}),
       },
       answer: {
         sameAsSummarizer: draft.answer.sameAsSummarizer,
         endpoint: trimmedEndpoint(draft.answer.endpoint),
+        ...(draft.answer.llm === 'builtin' ? { llm: 'builtin' as const } : {}),
+      },
+      builtin: {
+        // A custom id left blank while nothing uses the built-in model keeps the default preset.
+        model:
+          draft.builtin.choice !== CUSTOM_MODEL_CHOICE
+            ? draft.builtin.choice
+            : draft.builtin.customId.trim() || DEFAULT_SETTINGS.builtin.model,
+        device: draft.builtin.device,
       },
       params,
       prompt: { ...draft.prompt },

@@ -2,7 +2,13 @@
 import type { BuildDocument } from '../../core/build';
 import type { IngestedDocument } from '../../ingest';
 import type { BuildRequest, EmbeddingChoice, SummarizerChoice } from '../../pipeline/types';
-import { isConfigured, toLlmEndpoint, type AppSettings } from '../settings';
+import {
+  builtinChoiceOf,
+  isConfigured,
+  summarizerSource,
+  toLlmEndpoint,
+  type AppSettings,
+} from '../settings';
 
 /** The embedding choice of the settings (`openai:<model>` means the configured /v1/embeddings endpoint). */
 export function embeddingChoiceOf(settings: AppSettings): EmbeddingChoice {
@@ -16,9 +22,20 @@ export function embeddingChoiceOf(settings: AppSettings): EmbeddingChoice {
   return { kind: 'browser', model, dtype, device };
 }
 
-/** The summariser of the settings: the user's LLM when enabled and configured, else extractive. */
+/**
+ * The summariser of the settings: the built-in model or the user's endpoint when LLM summaries are on (and
+ * the endpoint configured), else extractive.
+ */
 export function summarizerChoiceOf(settings: AppSettings): SummarizerChoice {
   const { useLlm, endpoint } = settings.summarizer;
+  if (useLlm && summarizerSource(settings) === 'builtin') {
+    return {
+      kind: 'builtin',
+      generator: builtinChoiceOf(settings),
+      systemPrompt: settings.prompt.system,
+      userTemplate: settings.prompt.user,
+    };
+  }
   if (!useLlm || !isConfigured(endpoint)) return { kind: 'extractive' };
   return {
     kind: 'llm',

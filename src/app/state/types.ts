@@ -3,6 +3,8 @@
  */
 import type { RetrievalMode } from '../modes';
 import type { UsageTotals } from '../../llm/usage';
+import type { GenerationSpeed } from '../../models/generation-speed';
+import type { SummaryEstimate } from '../../pipeline/types';
 
 /** A document added by the user, before or while it is being read. */
 export interface PendingDocument {
@@ -65,6 +67,10 @@ export interface AnswerState {
   /** Set when the LLM failed; the retrieved context is still shown. */
   error?: string;
   usage?: UsageTotals;
+  /** What the model is doing while no text has come yet, e.g. "Loading the built-in model (12 / 512 MB)". */
+  status?: string;
+  /** Who wrote it, once done, e.g. "Written in this browser by … at 8.1 tokens/s". */
+  writer?: string;
 }
 
 /** The results of the last question. */
@@ -77,7 +83,7 @@ export interface AskResults {
 
 /** One stage of the build as the progress view shows it. */
 export interface StageProgress {
-  id: 'model-load' | 'chunk' | 'embed-leaves' | 'cluster' | 'summarize' | 'embed-summaries';
+  id: 'model-load' | 'llm-load' | 'chunk' | 'embed-leaves' | 'cluster' | 'summarize' | 'embed-summaries';
   /** e.g. "Summarizing layer 2". */
   label: string;
   /** Layer for per-layer stages. */
@@ -106,7 +112,13 @@ export interface BuildProgressState {
   updatedAt: number;
   status: 'running' | 'cancelling' | 'done' | 'cancelled' | 'failed';
   /** What writes the summaries (unknown for a resumed build until its first LLM call). */
-  summarizer?: 'llm' | 'extractive';
+  summarizer?: 'llm' | 'builtin' | 'extractive';
+  /** The built-in model's expected time for the summaries, from its warm-up (before the first summary). */
+  estimate?: SummaryEstimate;
+  /** The built-in model's rates over the summaries written so far (tokens per second). */
+  generation?: GenerationSpeed;
+  /** The built-in model could not be loaded; the extractive summariser writes the summaries (why). */
+  summarizerFallback?: string;
   /** A sentence the user can act on when the build failed or was paused. */
   message?: string;
   /** Once done: embeddings and summaries found in the cache (earlier runs) vs computed by this run. */

@@ -3,13 +3,30 @@
  * with an answering endpoint, stream an answer that cites the retrieved passages.
  */
 import { useCallback, useRef, useState } from 'react';
-import { embedWorker } from '../../client/workers';
+import { embedWorker, generateWorker } from '../../client/workers';
 import type { RaptorTree } from '../../core/types';
-import { answerQuestion, createOpenAiEmbedder } from '../../llm';
+import {
+  answerQuestion,
+  answerWithBuiltin,
+  createOpenAiEmbedder,
+  type AnswerOptions,
+  type AnswerResult,
+} from '../../llm';
+import type { ModelLoadProgress } from '../../models/embedder';
+import { connectGenerator } from '../../models/generate-client';
+import { speedOf } from '../../models/generation-speed';
 import { splitRows } from '../../models/rows';
 import type { TreeRecord } from '../../storage/schema';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
-import { answerEndpoint, isConfigured, toLlmEndpoint, type AppSettings } from '../settings';
+import { formatDecimal } from '../format';
+import {
+  answerModelOf,
+  builtinModelName,
+  isConfigured,
+  toLlmEndpoint,
+  type AnswerModel,
+  type AppSettings,
+} from '../settings';
 import { errorMessage, isCancel } from './messages';
 import { retrieveOptionsFor } from './retrieval-options';
 import type { AskResults, ModeResult, RetrievalSettings } from './types';
@@ -39,6 +56,82 @@ export function queryBlocker(tree: RaptorTree | undefined, settings: AppSettings
     );
   }
   return undefined;
+}
+
+const BYTES_PER_MB = 1_000_000;
+
+/** "Loading the built-in model (12.3 / 512.0 MB)": the download so far, over every file. */
+function loadingText(files: ReadonlyMap<string, { loaded: number; total: number }>): string {
+  let loaded = 0;
+  let total = 0;
+  for (const f of files.values()) {
+    loaded += f.loaded;
+    total += f.total;
+  }
+  if (total === 0) return 'Loading the built-in model…';
+  const mb = (n: number) => formatDecimal(n / BYTES_PER_MB, 1, 1);
+  return `Loading the built-in model (${mb(loaded)} / ${mb(total)} MB)…`;
+}
+
+/** "8.1 tokens/s" */
+function rateText(perSecond: number): string {
+  return Number.isFinite(perSecond) ? `${formatDecimal(perSecond, 1, 1)} tokens/s` : '…';
+}
+
+/**
+ * Answers with the model of the settings — an endpoint, or the built-in model in the generate worker (loaded on
+ * the first question, its download shown through `onStatus`) — by the same cited-answer path.
+ */
+async function answerWithModel(
+  model: AnswerModel,
+  options: AnswerOptions,
+  onStatus: (status: string) => void,
+): Promise<AnswerResult & { writer?: string }> {
+  if (model.kind === 'endpoint') return answerQuestion(toLlmEndpoint(model.endpoint), options);
+  const files = new Map<string, { loaded: number; total: number }>();
+  onStatus('Loading the built-in model…');
+  const generator = await connectGenerator(
+    generateWorker(),
+    model.generator,
+    (p: ModelLoadProgress) => {
+      files.set(p.file, {
+        loaded: p.status === 'done' ? Math.max(p.loaded, p.total) : p.loaded,
+        total: p.total,
+      });
+      onStatus(loadingText(files));
+    },
+    { signal: options.signal },
+  );
+  onStatus(`Reading the passages (${builtinModelName(model.generator.model)})…`);
+  let firstAt = 0;
+  let timing: { prefillMs: number; decodeMs: number } | undefined;
+  // Tokens/s while it writes: decoding steps since the first token.
+  const onToken = (generated: number) => {
+    const now = performance.now();
+    if (generated === 1) firstAt = now;
+    else if (now > firstAt) onStatus(`Writing… ${rateText(((generated - 1) * 1000) / (now - firstAt))}`);
+  };
+  const counted: typeof generator = {
+    info: generator.info,
+    generate: (messages, o) => generator.generate(messages, { ...o, onToken }),
+  };
+  const result = await answerWithBuiltin(counted, {
+    ...options,
+    onReply: (reply) => (timing = reply.timing),
+  });
+  const rate = timing
+    ? speedOf({
+        promptTokens: result.usage.promptTokens,
+        completionTokens: result.usage.completionTokens,
+        timing,
+      }).decodeTokensPerSecond
+    : NaN;
+  return {
+    ...result,
+    writer:
+      `written in this browser by ${builtinModelName(model.generator.model)} (${generator.info.device}, ` +
+      `${generator.info.dtype}) at ${rateText(rate)}`,
+  };
 }
 
 /** State and actions of the Ask panel. */
@@ -97,25 +190,38 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
           };
         }
         const primary = modes.includes(s.mode) ? s.mode : modes[0];
-        const endpoint = answerEndpoint(settings);
+        const model = answerModelOf(settings);
         const base: AskResults = { question: label, results: perMode };
-        if (!withAnswer || !endpoint || abort.signal.aborted) {
+        if (!withAnswer || !model || abort.signal.aborted) {
           setResults(base);
           return;
         }
         const passages = perMode[primary]!.passages;
         let text = '';
-        setResults({ ...base, answer: { mode: primary, text, streaming: true, citations: [] } });
-        try {
-          const answer = await answerQuestion(toLlmEndpoint(endpoint), {
-            question: label,
-            passages: passages.map((p) => p.text),
-            signal: abort.signal,
-            onDelta: (delta) => {
-              text += delta;
-              setResults({ ...base, answer: { mode: primary, text, streaming: true, citations: [] } });
-            },
+        let status: string | undefined;
+        const show = () =>
+          setResults({
+            ...base,
+            answer: { mode: primary, text, streaming: true, citations: [], ...(status ? { status } : {}) },
           });
+        show();
+        try {
+          const answer = await answerWithModel(
+            model,
+            {
+              question: label,
+              passages: passages.map((p) => p.text),
+              signal: abort.signal,
+              onDelta: (delta) => {
+                text += delta;
+                show();
+              },
+            },
+            (next) => {
+              status = next;
+              show();
+            },
+          );
           setResults({
             ...base,
             answer: {
@@ -124,6 +230,7 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
               streaming: false,
               citations: answer.citations.map((i) => ({ n: i + 1, nodeId: passages[i].id })),
               usage: answer.usage,
+              ...(answer.writer ? { writer: answer.writer } : {}),
             },
           });
         } catch (error) {

@@ -13,6 +13,7 @@ import type { BuildRequest, PipelineProgress } from '../../pipeline/types';
 import {
   createTree,
   duplicateTreeSettings,
+  getTree,
   markBuildStopped,
   type AerieDb,
   type FileInfo,
@@ -86,6 +87,16 @@ export function useBuild(
       // The stage is in storage now: the library (this tab's and others') shows where the build is.
       if (p.recorded) return announceLibraryChange();
       const event = p.event;
+      if (event.stage === 'summarizer-fallback' && treeId) {
+        notify({
+          kind: 'warning',
+          key: 'summarizer-fallback',
+          title: 'Summaries by the extractive summarizer',
+          body:
+            `${event.reason} This tree’s summaries are extractive; the library row says so. Build again once ` +
+            'the model can be downloaded to have it write them.',
+        });
+      }
       if (event.stage === 'model-fallback' && treeId) {
         notify({
           kind: 'warning',
@@ -110,7 +121,7 @@ export function useBuild(
       treeId: string,
       title: string,
       start: () => Promise<BuildOutcome>,
-      summarizer?: 'llm' | 'extractive',
+      summarizer?: BuildProgressState['summarizer'],
     ) => {
       current.current = treeId;
       let stop: (reason: unknown) => void = () => undefined;
@@ -166,7 +177,7 @@ export function useBuild(
           await createTree(db, request, { files, consumePending: taken });
           if (taken.length > 0) onTaken(taken);
           announceLibraryChange();
-          const worker = await buildWorker();
+          const worker = await buildWorker({ generator: request.summarizer.kind === 'builtin' });
           return worker.build(request, files, proxy(onEvent));
         },
         request.summarizer.kind,
@@ -219,9 +230,13 @@ export function useBuild(
 
   const resume = useCallback(
     async (treeId: string, title: string) => {
-      await run(treeId, title, async () => (await buildWorker()).resume(treeId, proxy(onEvent)));
+      await run(treeId, title, async () => {
+        const stored = db ? await getTree(db, treeId) : undefined;
+        const generator = stored?.request?.summarizer.kind === 'builtin';
+        return (await buildWorker({ generator })).resume(treeId, proxy(onEvent));
+      });
     },
-    [run, onEvent],
+    [db, run, onEvent],
   );
 
   const cancel = useCallback(async () => {

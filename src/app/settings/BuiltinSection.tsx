@@ -1,0 +1,116 @@
+/**
+ * Settings section "Built-in model (runs in this browser)": which language model writes summaries and answers
+ * when the built-in model is chosen for them — a preset (named with its size and what to expect), the offline
+ * test model, or any Hugging Face id — and where it runs.
+ */
+import { GENERATOR_PRESETS, TEST_GENERATOR_ID } from '../../models/generator-presets';
+import { formatCount } from '../format';
+import type { BuiltinSettings } from '../settings';
+import { CUSTOM_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';
+import { Field } from './Field';
+
+/** The label of the offline test model in the picker. */
+export const TEST_MODEL_LABEL = 'Aerie tiny test model — offline, for tests (2.5 MB; writes gibberish)';
+
+const DEVICE_OPTIONS: readonly { value: BuiltinSettings['device']; label: string }[] = [
+  { value: 'auto', label: 'Auto (WebGPU when available)' },
+  { value: 'webgpu', label: 'WebGPU (graphics card)' },
+  { value: 'wasm', label: 'WASM (CPU)' },
+];
+
+function describe(choice: string): string {
+  const preset = GENERATOR_PRESETS.find((p) => p.id === choice);
+  if (preset) return preset.description;
+  if (choice === TEST_GENERATOR_ID) {
+    return (
+      'A tiny random-weight model served by Aerie itself, for trying the whole path offline and for tests. ' +
+      'It writes nonsense: choose a real model for real summaries.'
+    );
+  }
+  return (
+    'Any text-generation (instruct) model with ONNX weights on the Hugging Face hub, e.g. from ' +
+    'onnx-community. Small models (under 2B parameters) are practical in a browser.'
+  );
+}
+
+function whereFrom(choice: string): string {
+  if (choice === TEST_GENERATOR_ID) return 'Served by Aerie itself: nothing is downloaded.';
+  return (
+    'Downloaded once from huggingface.co, then cached by this browser; your documents never leave it. ' +
+    'Without the hub, builds fall back to the extractive summarizer.'
+  );
+}
+
+/** The "Built-in model (runs in this browser)" fieldset. */
+export function BuiltinSection({ draft, update, errorFor, idPrefix }: SectionProps) {
+  const { choice, customId, device } = draft.builtin;
+  const set = (patch: Partial<SettingsDraft['builtin']>) =>
+    update((d) => ({ ...d, builtin: { ...d.builtin, ...patch } }));
+  return (
+    <fieldset className="settings-section">
+      <legend>Built-in model (runs in this browser)</legend>
+      <Field
+        id={`${idPrefix}-builtin-model`}
+        label="Built-in model"
+        help={describe(choice)}
+        className="settings-field-wide"
+      >
+        {(control) => (
+          <select {...control} value={choice} onChange={(e) => set({ choice: e.target.value })}>
+            {GENERATOR_PRESETS.map((p) => (
+              <option key={p.id} value={p.id}>
+                {`${p.label}: ${p.parameters} parameters, ${formatCount(p.sizeMb)} MB`}
+              </option>
+            ))}
+            <option value={TEST_GENERATOR_ID}>{TEST_MODEL_LABEL}</option>
+            <option value={CUSTOM_MODEL_CHOICE}>Custom Hugging Face model…</option>
+          </select>
+        )}
+      </Field>
+      {choice === CUSTOM_MODEL_CHOICE && (
+        <Field
+          id={`${idPrefix}-builtin-custom`}
+          label="Language model id"
+          error={errorFor('builtin.customId')}
+          help="Owner and name as on huggingface.co, e.g. onnx-community/Qwen2.5-0.5B-Instruct."
+          className="settings-field-wide"
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="onnx-community/Qwen2.5-0.5B-Instruct"
+              value={customId}
+              onChange={(e) => set({ customId: e.target.value })}
+            />
+          )}
+        </Field>
+      )}
+      <Field
+        id={`${idPrefix}-builtin-device`}
+        label="Runs on"
+        help="WebGPU uses 4-bit weights; the CPU (WASM) uses 8-bit weights. The code is the same otherwise."
+      >
+        {(control) => (
+          <select
+            {...control}
+            value={device}
+            onChange={(e) => set({ device: e.target.value as BuiltinSettings['device'] })}
+          >
+            {DEVICE_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <p className="settings-note settings-field-wide">
+        {whereFrom(choice)} Before summarizing, Aerie times a short warm-up and shows how long this document
+        should take on this device; Cancel and Resume work as with endpoints.
+      </p>
+    </fieldset>
+  );
+}
