@@ -7,7 +7,7 @@ import { GENERATOR_PRESETS, TEST_GENERATOR_ID } from '../../models/generator-pre
 import { formatCount } from '../format';
 import type { BuiltinSettings } from '../settings';
 import { CUSTOM_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';
-import { Field } from './Field';
+import { Field, HubModelIdField } from './Field';
 
 /** The label of the offline test model in the picker. */
 export const TEST_MODEL_LABEL = 'Aerie tiny test model — offline, for tests (2.5 MB; writes gibberish)';
@@ -68,25 +68,14 @@ export function BuiltinSection({ draft, update, errorFor, idPrefix }: SectionPro
         )}
       </Field>
       {choice === CUSTOM_MODEL_CHOICE && (
-        <Field
+        <HubModelIdField
           id={`${idPrefix}-builtin-custom`}
           label="Language model id"
           error={errorFor('builtin.customId')}
-          help="Owner and name as on huggingface.co, e.g. onnx-community/Qwen2.5-0.5B-Instruct."
-          className="settings-field-wide"
-        >
-          {(control) => (
-            <input
-              {...control}
-              type="text"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="onnx-community/Qwen2.5-0.5B-Instruct"
-              value={customId}
-              onChange={(e) => set({ customId: e.target.value })}
-            />
-          )}
-        </Field>
+          example="onnx-community/Qwen2.5-0.5B-Instruct"
+          value={customId}
+          onChange={(value) => set({ customId: value })}
+        />
       )}
       <Field
         id={`${idPrefix}-builtin-device`}

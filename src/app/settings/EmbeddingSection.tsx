@@ -6,7 +6,7 @@ import type { EmbeddingDevice } from '../../models/embedder';
 import { EMBEDDING_PRESETS, OFFLINE_MODEL_ID, type EmbeddingDtype } from '../../models/presets';
 import { formatCount } from '../format';
 import { CUSTOM_MODEL_CHOICE, ENDPOINT_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';
-import { Field } from './Field';
+import { Field, HubModelIdField } from './Field';
 
 const DTYPE_OPTIONS: readonly { value: EmbeddingDtype; label: string }[] = [
   { value: 'q8', label: '8-bit (q8): smaller and faster' },
@@ -63,25 +63,14 @@ export function EmbeddingSection({ draft, update, errorFor, idPrefix }: SectionP
         )}
       </Field>
       {choice === CUSTOM_MODEL_CHOICE && (
-        <Field
+        <HubModelIdField
           id={`${idPrefix}-custom`}
           label="Model id"
           error={errorFor('embedding.customId')}
-          help="Owner and name as on huggingface.co, e.g. Xenova/bge-small-en-v1.5."
-          className="settings-field-wide"
-        >
-          {(control) => (
-            <input
-              {...control}
-              type="text"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="Xenova/bge-small-en-v1.5"
-              value={customId}
-              onChange={(e) => set({ customId: e.target.value })}
-            />
-          )}
-        </Field>
+          example="Xenova/bge-small-en-v1.5"
+          value={customId}
+          onChange={(value) => set({ customId: value })}
+        />
       )}
       {choice !== ENDPOINT_MODEL_CHOICE && (
         <>

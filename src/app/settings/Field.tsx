@@ -57,3 +57,39 @@ export function Field({ id, label, help, error, className, hideLabel, children }
     </div>
   );
 }
+
+/** Props of {@link HubModelIdField}. */
+export interface HubModelIdFieldProps {
+  id: string;
+  label: string;
+  error?: string;
+  /** An example id, shown as the placeholder and in the help. */
+  example: string;
+  value: string;
+  onChange: (value: string) => void;
+}
+
+/** A text field for a Hugging Face model id ("owner/name"), spanning the settings grid. */
+export function HubModelIdField({ id, label, error, example, value, onChange }: HubModelIdFieldProps) {
+  return (
+    <Field
+      id={id}
+      label={label}
+      error={error}
+      help={`Owner and name as on huggingface.co, e.g. ${example}.`}
+      className="settings-field-wide"
+    >
+      {(control) => (
+        <input
+          {...control}
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={example}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
