@@ -226,6 +226,8 @@ test('documents added but not built survive a reload until they are built or rem
 
   // Removed documents stay removed.
   await documents.getByRole('button', { name: 'Remove notes.txt' }).click();
+  // Gone from the list means gone from storage: the reload follows at once.
+  await expect(documents.getByText('notes.txt')).toBeHidden();
   await page.reload();
   await expect(documents.getByText('cinderella.txt')).toBeVisible();
   await expect(documents.getByText('three-pages.pdf')).toBeVisible();

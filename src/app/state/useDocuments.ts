@@ -267,10 +267,33 @@ export function useDocuments(db: AerieDb | undefined, notify: (n: NoticeInput) =
     }
   }, [addReady, addFailed]);
 
-  const remove = useCallback((key: string) => {
-    controllers.current.get(key)?.abort();
-    setEntries((list) => list.filter((e) => e.pending.key !== key));
-  }, []);
+  /**
+   * Removes a document: out of storage first, then out of the list, so a reload the moment it leaves the list
+   * cannot bring it back (an IndexedDB write still in flight when the page unloads is lost).
+   */
+  const remove = useCallback(
+    (key: string) => {
+      controllers.current.get(key)?.abort();
+      const drop = () => setEntries((list) => list.filter((e) => e.pending.key !== key));
+      if (!db || !stored.current.has(key)) return drop();
+      deletePendingDocuments(db, [key]).then(
+        () => {
+          stored.current.delete(key);
+          drop();
+        },
+        (error: unknown) => {
+          notify({
+            kind: 'warning',
+            key: 'pending-storage',
+            title: 'A removed document could not be removed from storage',
+            body: `${errorMessage(error)} It may come back after a reload; remove it again then.`,
+          });
+          drop();
+        },
+      );
+    },
+    [db, notify],
+  );
 
   /**
    * Takes documents out of the list because a recorded build now holds them: storage moved them already, in
