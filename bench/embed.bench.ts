@@ -29,9 +29,9 @@ import type { BenchRow } from './report';
 import { runPython, shuffled, type PythonRun } from './support';
 
 /** Folder of the bench models, and its URL path on the bench server (which serves the repository root). */
-const MODELS_DIR = join(ROOT, '.bench-cache', 'models');
+export const MODELS_DIR = join(ROOT, '.bench-cache', 'models');
 const MODELS_URL_PATH = '/.bench-cache/models/';
-const MODEL_FOLDER = 'minilm-random';
+export const MODEL_FOLDER = 'minilm-random';
 /** The model string the app would use for a self-hosted model in that folder. */
 const MODEL_ID = `local:${MODEL_FOLDER}`;
 const MODEL_FILES = [
@@ -99,7 +99,7 @@ function runBenchPython(args: string[]): PythonRun {
 }
 
 /** Makes sure the bench model exists; the reason when it is missing and cannot be generated. */
-function ensureModel(): string | undefined {
+export function ensureBenchModel(): string | undefined {
   const folder = join(MODELS_DIR, MODEL_FOLDER);
   const complete = () => MODEL_FILES.every((f) => existsSync(join(folder, f)));
   if (complete()) return undefined;
@@ -230,7 +230,7 @@ async function measure(
 /** Browser vs native throughput for each dtype at 1 thread and at all threads, and projected document times. */
 export async function benchEmbed(): Promise<BenchRow[]> {
   if (!existsSync(CHROMIUM_PATH)) return skipped(`no Chromium at ${CHROMIUM_PATH} (set AERIE_CHROMIUM)`);
-  const missing = ensureModel();
+  const missing = ensureBenchModel();
   if (missing) return skipped(missing);
   const { texts, meanWordpieces } = await benchTexts();
   const meanTokens = texts.reduce((sum, t) => sum + countTokens(t), 0) / texts.length;
