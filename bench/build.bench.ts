@@ -18,7 +18,7 @@
 import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { build as viteBuild, preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
@@ -165,7 +165,7 @@ export async function benchBuild(): Promise<BenchRow[]> {
     const missing = ensureBenchModel();
     if (missing) return skipped(missing);
   }
-  console.log(`Building the bench page (vite build) into ${OUT_DIR}…`);
+  console.log(`Building the bench page (vite build) into ${relative(ROOT, OUT_DIR)}/…`);
   await buildBundle();
   const server = await preview({
     configFile: join(ROOT, 'vite.config.ts'),

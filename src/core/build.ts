@@ -9,6 +9,7 @@ import { chunkText } from './chunk';
 import {
   clusterNodesAsync,
   DEFAULT_MAX_CLUSTERS,
+  type ClusterPool,
   type ClusterProgress,
   type LocalMixtureOptions,
 } from './cluster';
@@ -72,6 +73,11 @@ export interface BuildOptions extends Partial<BuildParams> {
    * three nodes, about six children per parent); see `LocalMixtureOptions` and docs/clustering.md.
    */
   localMixture?: LocalMixtureOptions;
+  /**
+   * Runs each layer's local clusterings several at once (e.g. a pool of workers). The tree is the same with
+   * or without one, whatever its size. Default: one after another, here.
+   */
+  clusterPool?: ClusterPool;
 }
 
 /** Progress of a build, stage by stage, with counts. */
@@ -282,6 +288,7 @@ export async function buildTree(
           maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
           seed: deriveSeed(params.seed, layer),
           local: options.localMixture,
+          pool: options.clusterPool,
           signal,
           onProgress: (detail) =>
             onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 0, total: 1, detail }),

@@ -16,11 +16,12 @@
  */
 import { throwIfAborted, type AbortSignalLike } from './abort';
 import { DimensionError } from './errors';
+import { mapWithConcurrency } from './pool';
 import { deriveSeed } from './random';
 import type { CovarianceType } from './gmm';
 import { minimumComponentSize, selectClusterCount, type SelectionCriterion } from './select-k';
 import { reduceDimensions, type ReduceProgress } from './umap';
-import { runAsync, runSync } from './yield';
+import { Awaiting, runAsync, runSync } from './yield';
 import { DEFAULT_BUILD_PARAMS } from './types';
 
 /** Neighbours of the local (within a global cluster) UMAP, as in the official code. */
@@ -71,6 +72,41 @@ export interface ClusterOptions {
   signal?: AbortSignalLike;
   /** Progress within the clustering of one layer. */
   onProgress?: (progress: ClusterProgress) => void;
+  /**
+   * Runs the local clusterings (one per global cluster) elsewhere, several at once: e.g. a pool of workers.
+   * The clusters are the same with or without a pool, whatever its size (each local clustering depends only
+   * on its members and its own seed). Only `clusterNodesAsync` can use one.
+   */
+  pool?: ClusterPool;
+}
+
+/** One local clustering as plain data: it crosses a worker boundary by structured clone (`unit` can move). */
+export interface LocalClusterTask {
+  /** The group's unit vectors, row-major, `n` × `dim`. */
+  unit: Float32Array;
+  n: number;
+  dim: number;
+  nNeighbors: number;
+  seed: number;
+  threshold: number;
+  maxClusters: number;
+  spec: MixtureSpec;
+}
+
+/** What a local clustering found: each row's cluster labels, and the number of clusters. */
+export interface LocalClusterResult {
+  labels: number[][];
+  k: number;
+}
+
+/**
+ * Runs local clusterings, several at once (see `createClusterPool`). `run` must return exactly what
+ * `runLocalClusterTask` returns for the task.
+ */
+export interface ClusterPool {
+  /** How many tasks run at once. */
+  readonly size: number;
+  run(task: LocalClusterTask): Promise<LocalClusterResult>;
 }
 
 /** The mixture fitted inside each global cluster (docs/clustering.md compares these choices). */
@@ -94,17 +130,22 @@ export interface LocalMixtureOptions {
 
 /** What the clustering is doing now. */
 export interface ClusterProgress {
-  step: 'global-umap' | 'global-gmm' | 'local-umap' | 'local-gmm';
-  /** Index of the global cluster (local steps only). */
+  /** `local` is the local clusterings running in a pool (counted in groups, not fractions). */
+  step: 'global-umap' | 'global-gmm' | 'local-umap' | 'local-gmm' | 'local';
+  /** Index of the global cluster (local-umap and local-gmm only). */
   group?: number;
   /** Fraction of the current step done, 0…1, when known. */
   fraction?: number;
+  /** `local`: groups whose local clustering finished, of `groups`, with `workers` running at once. */
+  done?: number;
+  groups?: number;
+  workers?: number;
 }
 
-type Steps<T> = Generator<void, T, void>;
+type Steps<T> = Generator<void | Awaiting, T, unknown>;
 
 /** The mixture of one step: UMAP target dimension, covariance families, component-size floor, criterion. */
-interface MixtureSpec {
+export interface MixtureSpec {
   reductionDim: number;
   families: readonly CovarianceType[];
   /** The requested floor; never below the family's own (see `componentFloor`). */
@@ -132,6 +173,8 @@ interface Resolved {
   /** Global clusters with fewer members than this are not split locally. */
   minLocalSplit: number;
   onProgress?: (progress: ClusterProgress) => void;
+  pool?: ClusterPool;
+  signal?: AbortSignalLike;
 }
 
 function resolve(options: ClusterOptions): Resolved {
@@ -156,6 +199,8 @@ function resolve(options: ClusterOptions): Resolved {
     // also covers the official code's rule (global clusters of ≤ d + 1 nodes are not split).
     minLocalSplit: 2 * Math.min(...floors) - 1,
     onProgress: options.onProgress,
+    pool: options.pool,
+    signal: options.signal,
   };
 }
 
@@ -208,10 +253,10 @@ function* reduceAndCluster(
   dim: number,
   nNeighbors: number,
   seed: number,
-  o: Resolved,
+  o: Pick<Resolved, 'maxClusters' | 'threshold'>,
   spec: MixtureSpec,
   report: (step: 'umap' | 'gmm', fraction?: number) => void,
-): Steps<{ labels: number[][]; k: number }> {
+): Steps<LocalClusterResult> {
   const nComponents = Math.min(spec.reductionDim, n - 2);
   if (nComponents < 1 || allSamePoint(unit, n, dim)) {
     return { labels: Array.from({ length: n }, () => [0]), k: 1 };
@@ -289,29 +334,98 @@ function* clusterOnce(
     o.global,
     (s, f) => o.onProgress?.({ step: s === 'umap' ? 'global-umap' : 'global-gmm', fraction: f }),
   );
-  const clusters: number[][] = [];
   const groups = groupByLabel(global.labels, global.k);
-  for (let g = 0; g < groups.length; g++) {
-    const members = groups[g];
-    if (members.length < o.minLocalSplit) {
-      clusters.push(members.map((m) => ids[m]));
-      continue;
-    }
-    const local = yield* reduceAndCluster(
-      subset(sub, dim, members),
-      members.length,
-      dim,
-      LOCAL_NEIGHBORS,
-      deriveSeed(o.seed, depth, g + 1),
-      o,
-      o.local,
-      (s, f) => o.onProgress?.({ step: s === 'umap' ? 'local-umap' : 'local-gmm', group: g, fraction: f }),
-    );
-    for (const localGroup of groupByLabel(local.labels, local.k)) {
-      clusters.push(localGroup.map((m) => ids[members[m]]));
+  const tasks = groups.map((members, g): LocalClusterTask | undefined =>
+    members.length < o.minLocalSplit
+      ? undefined
+      : {
+          unit: subset(sub, dim, members),
+          n: members.length,
+          dim,
+          nNeighbors: LOCAL_NEIGHBORS,
+          seed: deriveSeed(o.seed, depth, g + 1),
+          threshold: o.threshold,
+          maxClusters: o.maxClusters,
+          spec: o.local,
+        },
+  );
+  const locals: (LocalClusterResult | undefined)[] = o.pool
+    ? ((yield new Awaiting(runInPool(o.pool, tasks, o))) as (LocalClusterResult | undefined)[])
+    : [];
+  if (!o.pool) {
+    for (let g = 0; g < tasks.length; g++) {
+      const task = tasks[g];
+      locals.push(
+        task &&
+          (yield* localSteps(task, (s, f) =>
+            o.onProgress?.({ step: s === 'umap' ? 'local-umap' : 'local-gmm', group: g, fraction: f }),
+          )),
+      );
     }
   }
+  const clusters: number[][] = [];
+  groups.forEach((members, g) => {
+    const local = locals[g];
+    if (!local) clusters.push(members.map((m) => ids[m]));
+    else {
+      for (const localGroup of groupByLabel(local.labels, local.k)) {
+        clusters.push(localGroup.map((m) => ids[members[m]]));
+      }
+    }
+  });
   return clusters;
+}
+
+function localSteps(
+  task: LocalClusterTask,
+  report: (step: 'umap' | 'gmm', fraction?: number) => void,
+): Steps<LocalClusterResult> {
+  return reduceAndCluster(task.unit, task.n, task.dim, task.nNeighbors, task.seed, task, task.spec, report);
+}
+
+/**
+ * Runs one local clustering to the end (what a pool's worker calls). Deterministic: the same task gives the
+ * same result wherever it runs.
+ */
+export function runLocalClusterTask(task: LocalClusterTask): LocalClusterResult {
+  return runSync(localSteps(task, () => undefined));
+}
+
+/**
+ * The tasks through the pool, at most `pool.size` at once; results by task index (undefined where there was
+ * no task). Progress counts finished groups, so it moves however the tasks interleave.
+ */
+async function runInPool(
+  pool: ClusterPool,
+  tasks: (LocalClusterTask | undefined)[],
+  o: Resolved,
+): Promise<(LocalClusterResult | undefined)[]> {
+  const indices = tasks.flatMap((t, g) => (t ? [g] : []));
+  const results: (LocalClusterResult | undefined)[] = new Array(tasks.length).fill(undefined);
+  let done = 0;
+  const report = () =>
+    o.onProgress?.({
+      step: 'local',
+      done,
+      groups: indices.length,
+      workers: pool.size,
+      fraction: done / indices.length,
+    });
+  if (indices.length) report();
+  // Largest groups first: they take longest, and the pool ends when its last task does.
+  indices.sort((a, b) => tasks[b]!.n - tasks[a]!.n || a - b);
+  await mapWithConcurrency(
+    indices.length,
+    pool.size,
+    async (i) => {
+      const g = indices[i];
+      results[g] = await pool.run(tasks[g]!);
+      done++;
+      report();
+    },
+    o.signal,
+  );
+  return results;
 }
 
 /** Splits `ids` (kept in their order) into consecutive runs whose tokens fit `maxTokens` where possible. */

@@ -3,6 +3,7 @@
  * its most central sentences (closest to the mean of all its sentence embeddings), within the token
  * budget, kept in their original order.
  */
+import type { AbortSignalLike } from './abort';
 import type { EmbedFn, SummarizeFn } from './types';
 import { sentenceSpans } from './sentences';
 import { countTokens, truncateToTokens } from './tokens';
@@ -12,10 +13,32 @@ import { AerieError } from './errors';
 export const EXTRACTIVE_SUMMARIZER = { kind: 'extractive' } as const;
 
 /**
+ * Sentence vectors one summariser keeps (about 1.5 kB each at 384-d): a 300k-token book has ~15,000 sentences.
+ * Past this many the memory is cleared and refilled.
+ */
+export const SENTENCE_CACHE_LIMIT = 50_000;
+
+/**
  * Makes a SummarizeFn that picks central sentences using `embed` (the tree's own embedding model).
- * Deterministic: the same texts give the same summary.
+ * Deterministic: the same texts give the same summary. Each distinct sentence is embedded once per summariser:
+ * a node in two clusters (soft clustering) and the sentences of summaries (which are the leaves' own sentences)
+ * reuse the vectors already made (no second embedding of a sentence whose vector is known).
  */
 export function createExtractiveSummarizer(embed: EmbedFn): SummarizeFn {
+  const known = new Map<string, Float32Array>();
+  async function vectorsOf(
+    sentences: string[],
+    signal: AbortSignalLike | undefined,
+  ): Promise<Float32Array[]> {
+    const missing = [...new Set(sentences.filter((s) => !known.has(s)))];
+    if (missing.length === 0) return sentences.map((s) => known.get(s)!);
+    const vectors = await embed(missing, { signal });
+    const made = new Map(missing.map((s, i) => [s, vectors[i]]));
+    const out = sentences.map((s) => known.get(s) ?? made.get(s)!);
+    if (known.size + made.size > SENTENCE_CACHE_LIMIT) known.clear();
+    for (const [s, v] of made) known.set(s, v);
+    return out;
+  }
   return async (texts, { maxTokens, signal }) => {
     const sentences: string[] = [];
     for (const text of texts) {
@@ -27,7 +50,7 @@ export function createExtractiveSummarizer(embed: EmbedFn): SummarizeFn {
       });
     }
     const tokens = sentences.map(countTokens);
-    const vectors = sentences.length === 1 ? [] : await embed(sentences, { signal });
+    const vectors = sentences.length === 1 ? [] : await vectorsOf(sentences, signal);
     const scores = centrality(vectors, sentences.length);
     const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
     const chosen: number[] = [];

@@ -68,6 +68,7 @@ export { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from './extractive'
 export {
   retrieve,
   formatContext,
+  prepareRetrieval,
   RetrievalError,
   DEFAULT_MAX_TOKENS,
   DEFAULT_TRAVERSAL_TOP_K,

@@ -109,49 +109,77 @@ export function formatContext(texts: readonly string[]): string {
 interface TreeIndex {
   /** Length every node embedding was checked to have. */
   dim: number;
+  /** Every node's embedding, row `id` at `id * dim` (one buffer: the scoring loop streams through it). */
+  packed: Float32Array;
   /** Euclidean norm of each node's embedding. */
   norms: Float64Array;
   /** Node ids of each layer, ascending. */
   layers: number[][];
-  /** 0 … n−1. */
-  all: Int32Array;
+  /** cl100k count of each node's text once a query has counted it, −1 before. */
+  tokens: Int32Array;
 }
 
 /** Keyed by the nodes array, which trees are not expected to mutate; a copy of a tree with the same nodes shares it. */
 const indexCache = new WeakMap<readonly TreeNode[], TreeIndex>();
 
+/**
+ * The nodes' embeddings as one array without copying, when they already are consecutive rows of one buffer
+ * (as `parseTree` and storage's `loadTree` lay them out); undefined otherwise. Copying 10,000 × 384 floats into
+ * fresh memory costs more than a query (the pages are new to the process), so a loaded tree is not copied.
+ */
+function sharedRows(nodes: readonly TreeNode[], dim: number): Float32Array | undefined {
+  const first = nodes[0].embedding;
+  if (!(first instanceof Float32Array) || first.length !== dim) return undefined;
+  const bytes = dim * Float32Array.BYTES_PER_ELEMENT;
+  for (let i = 1; i < nodes.length; i++) {
+    const e = nodes[i].embedding;
+    if (e.buffer !== first.buffer || e.byteOffset !== first.byteOffset + i * bytes || e.length !== dim)
+      return undefined;
+  }
+  return new Float32Array(first.buffer, first.byteOffset, nodes.length * dim);
+}
+
 function treeIndex(nodes: readonly TreeNode[], dim: number): TreeIndex {
   const cached = indexCache.get(nodes);
   if (cached && cached.norms.length === nodes.length && cached.dim === dim) return cached;
+  const shared = sharedRows(nodes, dim);
+  const packed = shared ?? new Float32Array(nodes.length * dim);
   const norms = new Float64Array(nodes.length);
   const layers: number[][] = [];
   for (let i = 0; i < nodes.length; i++) {
-    const length = nodes[i].embedding.length;
-    if (length !== dim) {
+    const embedding = nodes[i].embedding;
+    if (embedding.length !== dim) {
       throw new DimensionError(
         'DIMENSION_MISMATCH',
-        `Node ${i} has an embedding of ${length} dimensions but the tree's embeddings have ${dim}.`,
-        { node: i, length, dim },
+        `Node ${i} has an embedding of ${embedding.length} dimensions but the tree's embeddings have ${dim}.`,
+        { node: i, length: embedding.length, dim },
       );
     }
-    norms[i] = norm(nodes[i].embedding);
+    if (!shared) packed.set(embedding, i * dim);
+    norms[i] = norm(embedding);
     const layer = nodes[i].layer;
     while (layers.length <= layer) layers.push([]);
     layers[layer].push(i);
   }
-  const all = new Int32Array(nodes.length);
-  for (let i = 0; i < all.length; i++) all[i] = i;
-  const index = { dim, norms, layers, all };
+  const index = { dim, packed, norms, layers, tokens: new Int32Array(nodes.length).fill(-1) };
   indexCache.set(nodes, index);
   return index;
 }
 
+/** The cl100k count of node `id`'s text, counted once per tree. */
+function tokensOf(nodes: readonly TreeNode[], index: TreeIndex, id: number): number {
+  let count = index.tokens[id];
+  if (count < 0) index.tokens[id] = count = countTokens(nodes[id].text);
+  return count;
+}
+
 /**
- * Dot product of the float64 query and a float32 embedding of the same length. Four accumulators let the CPU
- * overlap the additions (about 1.5× faster than one running sum here); the rounding differs from a single
- * sum only around 1e-16, far below any gap that decides a ranking.
+ * Dot product of the float64 query and the packed float32 row starting at `offset`. Four accumulators let the
+ * CPU overlap the additions (about 1.5× faster than one running sum here); the rounding differs from a single
+ * sum only around 1e-16, far below any gap that decides a ranking. The order of operations is fixed: scores
+ * are bit-for-bit those of every earlier version, so rankings (and their ties) never move.
  */
-function queryDot(query: Float64Array, embedding: Float32Array): number {
+function queryDot(query: Float64Array, packed: Float32Array, offset: number): number {
   const length = query.length;
   const whole = length - (length % 4);
   let s0 = 0;
@@ -159,62 +187,108 @@ function queryDot(query: Float64Array, embedding: Float32Array): number {
   let s2 = 0;
   let s3 = 0;
   let k = 0;
-  for (; k < whole; k += 4) {
-    s0 += query[k] * embedding[k];
-    s1 += query[k + 1] * embedding[k + 1];
-    s2 += query[k + 2] * embedding[k + 2];
-    s3 += query[k + 3] * embedding[k + 3];
+  for (let j = offset; k < whole; k += 4, j += 4) {
+    s0 += query[k] * packed[j];
+    s1 += query[k + 1] * packed[j + 1];
+    s2 += query[k + 2] * packed[j + 2];
+    s3 += query[k + 3] * packed[j + 3];
   }
-  for (; k < length; k++) s0 += query[k] * embedding[k];
+  for (; k < length; k++) s0 += query[k] * packed[offset + k];
   return s0 + s1 + (s2 + s3);
 }
 
-/** Fills `scores[id]` with the cosine similarity of each candidate to the query. */
+/** Fills `scores[id]` with the cosine similarity of each candidate to the query (all nodes when undefined). */
 function scoreCandidates(
-  nodes: readonly TreeNode[],
-  norms: Float64Array,
-  candidates: ArrayLike<number>,
+  index: TreeIndex,
+  candidates: ArrayLike<number> | undefined,
   query: Float64Array,
   queryNorm: number,
   scores: Float64Array,
 ): void {
-  for (let c = 0; c < candidates.length; c++) {
-    const id = candidates[c];
+  const { packed, norms, dim } = index;
+  const count = candidates ? candidates.length : norms.length;
+  for (let c = 0; c < count; c++) {
+    const id = candidates ? candidates[c] : c;
     const denominator = queryNorm * norms[id];
-    scores[id] = denominator === 0 ? 0 : queryDot(query, nodes[id].embedding) / denominator;
+    scores[id] = denominator === 0 ? 0 : queryDot(query, packed, id * dim) / denominator;
   }
 }
 
+/** Ranking order: higher score first, then lower id (total and stable; np.argsort orders ties arbitrarily). */
+function better(scores: Float64Array, a: number, b: number): boolean {
+  return scores[a] > scores[b] || (scores[a] === scores[b] && a < b);
+}
+
 /**
- * Returns a function that pops the candidates best first — higher score, then lower id — and −1 when none
- * are left. A binary heap: O(n) to build, O(log n) per pop, so taking the best few of 100k nodes stays cheap.
- * The id tie-break makes the order total and stable (the reference's np.argsort quicksort orders ties arbitrarily).
+ * The best `m` candidates (all nodes when `candidates` is undefined) in ranking order: one pass that keeps the
+ * best m seen in a heap whose root is the worst of them, so a node that cannot enter costs one comparison,
+ * then a sort of those m. O(n + m log m log n) instead of ranking all n.
  */
-function rankedPopper(candidates: ArrayLike<number>, scores: Float64Array): () => number {
-  const heap = Int32Array.from(candidates);
-  let size = heap.length;
-  const better = (a: number, b: number) => scores[a] > scores[b] || (scores[a] === scores[b] && a < b);
+function bestOf(
+  candidates: ArrayLike<number> | undefined,
+  count: number,
+  scores: Float64Array,
+  m: number,
+): Int32Array {
+  const size = Math.min(m, count);
+  const heap = new Int32Array(size);
+  const idAt = (c: number) => (candidates ? candidates[c] : c);
+  // Root = the worst kept; a child is never worse than its parent.
   const siftDown = (start: number) => {
     let i = start;
     const item = heap[i];
     for (;;) {
       let child = 2 * i + 1;
       if (child >= size) break;
-      if (child + 1 < size && better(heap[child + 1], heap[child])) child++;
-      if (!better(heap[child], item)) break;
+      if (child + 1 < size && better(scores, heap[child], heap[child + 1])) child++;
+      if (!better(scores, item, heap[child])) break;
       heap[i] = heap[child];
       i = child;
     }
     heap[i] = item;
   };
+  for (let c = 0; c < size; c++) heap[c] = idAt(c);
   for (let i = (size >> 1) - 1; i >= 0; i--) siftDown(i);
-  return () => {
-    if (size === 0) return -1;
-    const top = heap[0];
-    heap[0] = heap[--size];
-    siftDown(0);
-    return top;
-  };
+  for (let c = size; c < count; c++) {
+    const id = idAt(c);
+    if (better(scores, id, heap[0])) {
+      heap[0] = id;
+      siftDown(0);
+    }
+  }
+  return heap.sort((a, b) => (better(scores, a, b) ? -1 : better(scores, b, a) ? 1 : 0));
+}
+
+/** Candidates ranked first when a budget is to be filled; four times more whenever they run out first. */
+const FIRST_PICKS = 64;
+const PICKS_GROWTH = 4;
+
+/**
+ * Calls `take(id)` on the candidates best first until it returns false or `limit` were taken. Only the best
+ * few are ranked (`bestOf`); when the budget outlasts them, the next, longer ranking starts where they ended.
+ */
+function walkRanked(
+  candidates: ArrayLike<number> | undefined,
+  count: number,
+  scores: Float64Array,
+  limit: number,
+  take: (id: number) => boolean,
+): void {
+  let rank = 0;
+  for (let m = FIRST_PICKS; ; m *= PICKS_GROWTH) {
+    const ranked = bestOf(candidates, count, scores, Math.min(m, limit));
+    for (; rank < ranked.length; rank++) if (!take(ranked[rank])) return;
+    if (ranked.length >= Math.min(count, limit)) return;
+  }
+}
+
+/**
+ * Builds the per-tree index queries use (packed embeddings, norms, layers) now rather than at the first query,
+ * e.g. while a tree opens. Optional: `retrieve` builds it when missing.
+ * @throws DimensionError when a node's embedding differs in length from `tree.embedding.dim`.
+ */
+export function prepareRetrieval(tree: RaptorTree): void {
+  treeIndex(tree.nodes, tree.embedding.dim);
 }
 
 function checkInteger(
@@ -262,13 +336,15 @@ function readQuery(tree: RaptorTree, queryEmbedding: ArrayLike<number>): Float64
  * - `collapsed` (mirrors the official retrieve_information_collapse_tree): rank every node; take them best
  *   first while the running token total stays ≤ maxTokens, stopping at the FIRST node that does not fit
  *   (later, smaller nodes are not tried); `topK` caps the candidates. Each examined node's text is counted
- *   with `countTokens` (cl100k_base) there and then, so only the ranked prefix up to the first misfit is
- *   tokenized, however large the tree.
+ *   with `countTokens` (cl100k_base) when first examined (then remembered for the tree), so only the ranked
+ *   prefix up to the first misfit is tokenized, however large the tree. Only the best few nodes are sorted
+ *   (a partial selection over one packed buffer of embeddings), never all of them.
  * - `traversal` (mirrors the official retrieve_information): the best `topK` of `startLayer`, then the best
  *   `topK` among the children of those (deduplicated), layer by layer for `numLayers` layers; no token budget.
  * - `leaves`: like collapsed over layer 0 only; never returns a summary.
  *
- * Ties rank by ascending id. Trees are treated as immutable: per-tree norms are cached on `tree.nodes`.
+ * Ties rank by ascending id. Trees are treated as immutable: per-tree packed embeddings, norms and token counts
+ * are cached on `tree.nodes` (built by the first query, or ahead of it by `prepareRetrieval`).
  * @throws DimensionError when the query or a node's embedding differs in length from `tree.embedding.dim`
  *   (names both numbers).
  * @throws RetrievalError for options out of range, a non-finite query value or a tree without nodes.
@@ -291,18 +367,16 @@ export function retrieve(
     const { maxTokens = DEFAULT_MAX_TOKENS, topK } = opts;
     checkInteger(maxTokens, 'maxTokens', 'INVALID_MAX_TOKENS', 1, Number.MAX_SAFE_INTEGER);
     checkInteger(topK, 'topK', 'INVALID_TOP_K', 1, Number.MAX_SAFE_INTEGER);
-    const candidates = opts.mode === 'leaves' ? (index.layers[0] ?? []) : index.all;
-    scoreCandidates(nodes, index.norms, candidates, query, queryNorm, scores);
-    const next = rankedPopper(candidates, scores);
-    const limit = topK ?? candidates.length;
-    for (let rank = 0; rank < limit; rank++) {
-      const id = next();
-      if (id < 0) break;
-      const tokens = countTokens(nodes[id].text);
-      if (total + tokens > maxTokens) break;
+    const candidates = opts.mode === 'leaves' ? (index.layers[0] ?? []) : undefined;
+    const count = candidates ? candidates.length : nodes.length;
+    scoreCandidates(index, candidates, query, queryNorm, scores);
+    walkRanked(candidates, count, scores, topK ?? count, (id) => {
+      const tokens = tokensOf(nodes, index, id);
+      if (total + tokens > maxTokens) return false;
       selected.push(id);
       total += tokens;
-    }
+      return true;
+    });
   } else if (opts.mode === 'traversal') {
     const topLayer = index.layers.length - 1;
     const { topK = DEFAULT_TRAVERSAL_TOP_K, startLayer = topLayer } = opts;
@@ -312,17 +386,11 @@ export function retrieve(
     checkInteger(numLayers, 'numLayers', 'INVALID_NUM_LAYERS', 1, startLayer + 1);
     let candidates: number[] = index.layers[startLayer];
     for (let step = 0; step < numLayers && candidates.length > 0; step++) {
-      scoreCandidates(nodes, index.norms, candidates, query, queryNorm, scores);
-      const next = rankedPopper(candidates, scores);
-      const best: number[] = [];
-      while (best.length < topK) {
-        const id = next();
-        if (id < 0) break;
-        best.push(id);
-      }
+      scoreCandidates(index, candidates, query, queryNorm, scores);
+      const best = Array.from(bestOf(candidates, candidates.length, scores, topK));
       selected.push(...best);
       // Traversal has no budget; the total only reports the context's size.
-      for (const id of best) total += countTokens(nodes[id].text);
+      for (const id of best) total += tokensOf(nodes, index, id);
       const children = new Set<number>();
       for (const id of best) for (const child of nodes[id].children) children.add(child);
       candidates = [...children];

@@ -14,6 +14,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import { AbortError } from '../core/abort';
 import { buildTree } from '../core/build';
+import type { ClosableClusterPool } from '../core/cluster-pool';
 import { AerieError } from '../core/errors';
 import { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from '../core/extractive';
 import type { EmbedFn, SummarizeFn, SummarizerInfo } from '../core/types';
@@ -93,6 +94,11 @@ export interface BuildServiceDeps {
   openDb?: () => Promise<AerieDb>;
   /** Web Locks (navigator.locks); absent in Node. */
   locks?: LockManagerLike;
+  /**
+   * Makes the pool each build runs its local clusterings in (closed when the build ends). Default: none, the
+   * clusterings run one after another in this worker.
+   */
+  clusterPool?: () => ClosableClusterPool;
 }
 
 /** Makes the service. In a worker, call with no arguments and connect the embedder over a port. */
@@ -245,6 +251,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
 
     let embed: (EmbedFn & { stats: { hits: number; misses: number } }) | undefined;
     let summarize: ReturnType<typeof cachedSummarizer> | undefined;
+    const clusterPool = deps.clusterPool?.();
     try {
       await enter({ stage: 'model-load', file: '', loaded: 0, total: 0, status: 'initiate' });
       let request = await loadModel(requested, store, report);
@@ -292,6 +299,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
           embeddingModel: embeddingModelId(request.embedding),
           summarizer: summarizer.info,
           signal: controller.signal,
+          clusterPool,
         },
         report,
       );
@@ -313,6 +321,8 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       await recorded;
       await markBuildStopped(store, treeId, error).catch(() => undefined);
       throw error;
+    } finally {
+      clusterPool?.close();
     }
   }
 

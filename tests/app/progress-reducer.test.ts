@@ -283,6 +283,21 @@ describe('reduceProgress', () => {
       state,
     );
     expect((stage(state, 'Clustering layer 1') as TrackedStage).detail).toBe('mixture model on group 3');
+    state = run(
+      [
+        at(6500, {
+          stage: 'cluster',
+          layer: 1,
+          done: 0,
+          total: 1,
+          detail: { step: 'local', done: 3, groups: 7, workers: 2, fraction: 3 / 7 },
+        }),
+      ],
+      state,
+    );
+    expect((stage(state, 'Clustering layer 1') as TrackedStage).detail).toBe(
+      'UMAP and mixture models in groups: 3 of 7 done (2 workers)',
+    );
     state = run(FULL_BUILD.slice(12, 13), state);
     const done = stage(state, 'Clustering layer 1') as TrackedStage;
     expect(done.detail).toBeUndefined();

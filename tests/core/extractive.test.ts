@@ -158,3 +158,23 @@ describe('createExtractiveSummarizer (FAKE table embedder, hand-worked centralit
     expect(seen).toEqual([signal]);
   });
 });
+
+describe('sentence vectors reused across clusters', () => {
+  it('embeds a sentence seen in an earlier cluster only once, with the same summaries as a fresh summariser', async () => {
+    const embed = tableEmbedder(VECTORS);
+    const summarize = createExtractiveSummarizer(embed);
+    const first = await summarize([`${FOX} ${CAT}`], { maxTokens: FIVE });
+    // A node in two clusters, and a summary made of earlier sentences: nothing new to embed but DOG and COW.
+    const second = await summarize([`${CAT} ${DOG}`, `${FOX} ${COW}`], { maxTokens: 2 * FIVE });
+    const third = await summarize([`${DOG} ${CAT} ${DOG}`], { maxTokens: FIVE });
+    expect(embed.calls).toEqual([
+      [FOX, CAT],
+      [DOG, COW],
+    ]);
+    const fresh = (texts: string[], maxTokens: number) =>
+      createExtractiveSummarizer(tableEmbedder(VECTORS))(texts, { maxTokens });
+    expect(first).toBe(await fresh([`${FOX} ${CAT}`], FIVE));
+    expect(second).toBe(await fresh([`${CAT} ${DOG}`, `${FOX} ${COW}`], 2 * FIVE));
+    expect(third).toBe(await fresh([`${DOG} ${CAT} ${DOG}`], FIVE));
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAsync, runSync, YIELD_INTERVAL_MS, yieldToEventLoop } from '../../src/core/yield';
+import { Awaiting, runAsync, runSync, YIELD_INTERVAL_MS, yieldToEventLoop } from '../../src/core/yield';
 
 function* counting(steps: number, log: number[]): Generator<number, string, void> {
   for (let i = 0; i < steps; i++) {
@@ -67,5 +67,42 @@ describe('runSync / runAsync', () => {
     await yieldToEventLoop();
     order.push('after yield');
     expect(order).toEqual(['timer', 'after yield']);
+  });
+});
+
+describe('Awaiting steps', () => {
+  function* waits(log: string[]): Generator<Awaiting | void, number, unknown> {
+    try {
+      const a = (yield new Awaiting(Promise.resolve(20))) as number;
+      yield;
+      const b = (yield new Awaiting(new Promise((r) => setTimeout(() => r(22), 5)))) as number;
+      return a + b;
+    } finally {
+      log.push('closed');
+    }
+  }
+
+  it('runAsync hands each awaited value back to the generator', async () => {
+    const log: string[] = [];
+    expect(await runAsync(waits(log))).toBe(42);
+    expect(log).toEqual(['closed']);
+  });
+
+  it('runAsync closes the generator (its finally runs) and rethrows when the wait rejects', async () => {
+    const log: string[] = [];
+    function* failing(): Generator<Awaiting, number, unknown> {
+      try {
+        yield new Awaiting(Promise.reject(new Error('worker failed')));
+        return 1;
+      } finally {
+        log.push('closed');
+      }
+    }
+    await expect(runAsync(failing())).rejects.toThrow('worker failed');
+    expect(log).toEqual(['closed']);
+  });
+
+  it('runSync refuses a generator that waits', () => {
+    expect(() => runSync(waits([]))).toThrow(/runAsync/);
   });
 });

@@ -102,10 +102,22 @@ export function initialProgress(treeId: string, title: string, now: number): Bui
   };
 }
 
-type ClusterDetail = { step: string; group?: number; fraction?: number };
+type ClusterDetail = {
+  step: string;
+  group?: number;
+  fraction?: number;
+  done?: number;
+  groups?: number;
+  workers?: number;
+};
 
 function clusterDetail(detail: ClusterDetail | undefined): string | undefined {
   if (!detail) return undefined;
+  if (detail.step === 'local' && detail.groups !== undefined) {
+    // Groups run in parallel: count finished ones, never a single group's share.
+    const workers = detail.workers === 1 ? '1 worker' : `${detail.workers ?? 1} workers`;
+    return `UMAP and mixture models in groups: ${detail.done ?? 0} of ${detail.groups} done (${workers})`;
+  }
   const where = detail.group === undefined ? 'all nodes' : `group ${detail.group + 1}`;
   const what = detail.step.endsWith('umap') ? `UMAP on ${where}` : `mixture model on ${where}`;
   return detail.fraction === undefined ? what : `${what} (${formatPercent(detail.fraction, 'en-US')})`;

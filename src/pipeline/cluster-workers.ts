@@ -1,0 +1,38 @@
+/**
+ * The browser's pool for local clusterings: one Web Worker (workers/cluster.worker.ts) per core
+ * (`navigator.hardwareConcurrency`), started by the build worker when a layer first needs them and terminated
+ * when the build ends. A task's vectors move to the worker (transferred, not copied).
+ */
+import { releaseProxy, transfer, wrap } from 'comlink';
+import '../rpc/errors';
+import { createClusterPool, type ClosableClusterPool, type ClusterWorker } from '../core/cluster-pool';
+import type { ClusterWorkerApi } from '../../workers/cluster.worker';
+
+function startWorker(): ClusterWorker {
+  const worker = new Worker(new URL('../../workers/cluster.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'aerie-cluster',
+  });
+  const api = wrap<ClusterWorkerApi>(worker);
+  // A worker that dies (out of memory, a script that failed to load) fails its task instead of hanging it.
+  const died = new Promise<never>((_, reject) =>
+    worker.addEventListener('error', (event) =>
+      reject(new Error(`A clustering worker failed: ${event.message || 'unknown error'}`)),
+    ),
+  );
+  died.catch(() => undefined);
+  return {
+    run: (task) => Promise.race([api.run(transfer(task, [task.unit.buffer])), died]),
+    terminate() {
+      api[releaseProxy]();
+      worker.terminate();
+    },
+  };
+}
+
+/** A pool with a worker per core (at least one). */
+export function browserClusterPool(): ClosableClusterPool {
+  const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator
+    ?.hardwareConcurrency;
+  return createClusterPool(Math.max(1, cores ?? 1), startWorker);
+}

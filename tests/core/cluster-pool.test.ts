@@ -1,0 +1,156 @@
+/**
+ * Local clusterings in a pool: the same clusters with no pool and with pools of 1, 2 and 3 workers, whatever
+ * order the workers finish in; honest progress counts; failures and aborts. The workers are FAKE workers: each
+ * runs `runLocalClusterTask` in this process after a structured-clone round trip of its task and result (what
+ * crossing a worker boundary does) and a seeded random delay, so tasks finish out of order.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  clusterNodes,
+  clusterNodesAsync,
+  runLocalClusterTask,
+  type ClusterProgress,
+  type LocalClusterTask,
+} from '../../src/core/cluster';
+import { createClusterPool, type ClusterWorker } from '../../src/core/cluster-pool';
+import { seededRandom } from '../../src/core/random';
+import { blobs } from '../support/fake-embedder';
+
+/** A fake worker: a cloned task, run here after a random delay, and a cloned result. */
+function fakeWorker(
+  random: () => number,
+  log: { started: number; running: number; most: number },
+): ClusterWorker {
+  return {
+    async run(task: LocalClusterTask) {
+      log.running++;
+      log.most = Math.max(log.most, log.running);
+      try {
+        await new Promise((r) => setTimeout(r, Math.floor(random() * 15)));
+        return structuredClone(runLocalClusterTask(structuredClone(task)));
+      } finally {
+        log.running--;
+      }
+    },
+    terminate() {},
+  };
+}
+
+function poolOf(size: number, seed: number) {
+  const random = seededRandom(seed);
+  const log = { started: 0, running: 0, most: 0 };
+  const pool = createClusterPool(size, () => {
+    log.started++;
+    return fakeWorker(random, log);
+  });
+  return { pool, log };
+}
+
+// Five well-separated groups of 30: the global step finds several groups, each clustered locally.
+const { vectors } = blobs(5, 30, 24, 0.35, 20241124);
+const tokens = new Array(vectors.length).fill(60);
+
+describe('local clusterings in a pool of workers', () => {
+  const sequential = clusterNodes(vectors, tokens, { seed: 5 });
+
+  it('finds several global groups here (so the pool has work to share)', () => {
+    expect(sequential.length).toBeGreaterThan(5);
+  });
+
+  for (const size of [1, 2, 3]) {
+    it(`gives exactly the sequential clusters with ${size} fake worker(s), tasks finishing out of order`, async () => {
+      const { pool, log } = poolOf(size, size * 31);
+      const progress: ClusterProgress[] = [];
+      const clusters = await clusterNodesAsync(vectors, tokens, {
+        seed: 5,
+        pool,
+        onProgress: (p) => progress.push(p),
+      });
+      expect(clusters).toEqual(sequential);
+      expect(log.started).toBe(size);
+      expect(log.most).toBe(size);
+      // Progress counts finished groups, one more each time, up to all of them, with the pool's size.
+      const local = progress.filter((p) => p.step === 'local');
+      const groups = local[0].groups!;
+      expect(groups).toBeGreaterThan(1);
+      expect(local.map((p) => p.done)).toEqual(Array.from({ length: groups + 1 }, (_, i) => i));
+      expect(local.every((p) => p.groups === groups && p.workers === size)).toBe(true);
+      expect(local[local.length - 1].fraction).toBe(1);
+      expect(progress.some((p) => p.step === 'local-umap' || p.step === 'local-gmm')).toBe(false);
+    });
+  }
+
+  it('the same clusters for another seed, with 1 and 3 workers', async () => {
+    for (const seed of [1]) {
+      const expected = clusterNodes(vectors, tokens, { seed });
+      for (const size of [1, 3]) {
+        const { pool } = poolOf(size, seed + size);
+        expect(await clusterNodesAsync(vectors, tokens, { seed, pool })).toEqual(expected);
+      }
+    }
+  });
+
+  it('rejects with the error of a failing worker', async () => {
+    const pool = createClusterPool(2, () => ({
+      run: () => Promise.reject(new Error('worker crashed')),
+      terminate() {},
+    }));
+    await expect(clusterNodesAsync(vectors, tokens, { seed: 5, pool })).rejects.toThrow('worker crashed');
+  });
+
+  it('stops with an AbortError when the signal fires while the pool works', async () => {
+    const controller = new AbortController();
+    const aborting = createClusterPool(2, () => {
+      const inner = createClusterPool(1, () =>
+        fakeWorker(seededRandom(1), { started: 0, running: 0, most: 0 }),
+      );
+      return {
+        run: (task) => {
+          controller.abort();
+          return inner.run(task);
+        },
+        terminate() {},
+      };
+    });
+    await expect(
+      clusterNodesAsync(vectors, tokens, { seed: 5, pool: aborting, signal: controller.signal }),
+    ).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+
+  it('cannot be used by the synchronous clusterNodes', () => {
+    const { pool } = poolOf(1, 1);
+    expect(() => clusterNodes(vectors, tokens, { seed: 5, pool })).toThrow(/runAsync/);
+  });
+});
+
+describe('createClusterPool', () => {
+  it('runs at most `size` tasks at once, starts workers lazily and closes them', async () => {
+    const terminated: number[] = [];
+    let started = 0;
+    let running = 0;
+    let most = 0;
+    const pool = createClusterPool(2, () => {
+      const id = started++;
+      return {
+        async run() {
+          most = Math.max(most, ++running);
+          await new Promise((r) => setTimeout(r, 5));
+          running--;
+          return { labels: [[id]], k: 1 };
+        },
+        terminate: () => terminated.push(id),
+      };
+    });
+    expect(started).toBe(0);
+    const task = { n: 1 } as LocalClusterTask;
+    await Promise.all(Array.from({ length: 5 }, () => pool.run(task)));
+    expect(started).toBe(2);
+    expect(most).toBe(2);
+    pool.close();
+    expect(terminated.sort()).toEqual([0, 1]);
+    await pool.run(task);
+    expect(started).toBe(3);
+  });
+});
