@@ -4,6 +4,7 @@
  * budget, kept in their original order.
  */
 import type { AbortSignalLike } from './abort';
+import type { SentenceVectorSource } from './sentence-vectors';
 import type { EmbedFn, SummarizeFn } from './types';
 import { sentenceSpans } from './sentences';
 import { countTokens, truncateToTokens } from './tokens';
@@ -23,8 +24,10 @@ export const SENTENCE_CACHE_LIMIT = 50_000;
  * Deterministic: the same texts give the same summary. Each distinct sentence is embedded once per summariser:
  * a node in two clusters (soft clustering) and the sentences of summaries (which are the leaves' own sentences)
  * reuse the vectors already made (no second embedding of a sentence whose vector is known).
+ * @param source sentence vectors that came with the texts' own embeddings (core/sentence-vectors.ts); a text
+ *   it has none for falls back to embedding its sentences one by one with `embed`.
  */
-export function createExtractiveSummarizer(embed: EmbedFn): SummarizeFn {
+export function createExtractiveSummarizer(embed: EmbedFn, source?: SentenceVectorSource): SummarizeFn {
   const known = new Map<string, Float32Array>();
   async function vectorsOf(
     sentences: string[],
@@ -39,18 +42,34 @@ export function createExtractiveSummarizer(embed: EmbedFn): SummarizeFn {
     for (const [s, v] of made) known.set(s, v);
     return out;
   }
+  /** Vectors of every sentence: the texts' own from `source` where it has them, the rest embedded alone. */
+  async function sentenceVectors(
+    texts: string[],
+    perText: string[][],
+    signal: AbortSignalLike | undefined,
+  ): Promise<Float32Array[]> {
+    const given = source ? await source.sentencesOf(texts, { signal }) : [];
+    const alone = perText.flatMap((list, t) => (given[t]?.length === list.length ? [] : list));
+    const embedded = alone.length > 0 ? await vectorsOf(alone, signal) : [];
+    let next = 0;
+    return perText.flatMap((list, t) => {
+      const own = given[t];
+      return own?.length === list.length ? own : list.map(() => embedded[next++]);
+    });
+  }
+
   return async (texts, { maxTokens, signal }) => {
-    const sentences: string[] = [];
-    for (const text of texts) {
-      for (const s of sentenceSpans(text)) sentences.push(text.slice(s.start, s.end).replace(/\s+/g, ' '));
-    }
+    const perText = texts.map((text) =>
+      sentenceSpans(text).map((s) => text.slice(s.start, s.end).replace(/\s+/g, ' ')),
+    );
+    const sentences = perText.flat();
     if (sentences.length === 0) {
       throw new AerieError('EMPTY_CLUSTER', 'There is no text to summarise in this cluster.', {
         texts: texts.length,
       });
     }
     const tokens = sentences.map(countTokens);
-    const vectors = sentences.length === 1 ? [] : await vectorsOf(sentences, signal);
+    const vectors = sentences.length === 1 ? [] : await sentenceVectors(texts, perText, signal);
     const scores = centrality(vectors, sentences.length);
     const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
     const chosen: number[] = [];

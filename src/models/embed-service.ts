@@ -83,6 +83,8 @@ export function createEmbedService(runtime: RuntimeConfig, transferResults = tru
         requestId?: string;
         batchSize?: number;
         onProgress?: (done: number, total: number) => void;
+        /** Also each text's sentence vectors from the same pass (see TransformersEmbedder.embed). */
+        sentences?: boolean;
       } = {},
     ): Promise<EmbeddingBatch> {
       const embedder = await ensure(choice);
@@ -99,8 +101,12 @@ export function createEmbedService(runtime: RuntimeConfig, transferResults = tru
           batchSize: options.batchSize,
           signal,
           onProgress: options.onProgress,
+          sentences: options.sentences,
         });
-        return transferResults ? transfer(batch, [batch.data.buffer]) : batch;
+        if (!transferResults) return batch;
+        const buffers = [batch.data.buffer];
+        if (batch.sentences) buffers.push(batch.sentences.data.buffer, batch.sentences.counts.buffer);
+        return transfer(batch, buffers);
       } finally {
         if (requestId !== undefined) {
           const left = (active.get(requestId) ?? 1) - 1;

@@ -7,9 +7,11 @@ import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from
 import { throwIfAborted, type AbortSignalLike } from '../core/abort';
 import { AerieError } from '../core/errors';
 import { locateModel, type EmbeddingDtype } from './presets';
+import { poolRows, sentenceRanges } from '../core/pooling';
+import { sentenceSpans } from '../core/sentences';
 import type { EmbeddingBatch } from './rows';
 
-export { splitRows, type EmbeddingBatch } from './rows';
+export { splitRows, splitSentenceRows, type EmbeddingBatch, type SentenceBatch } from './rows';
 
 /**
  * Texts per forward pass. 16 was the fastest in WASM in `npm run bench embed` (MiniLM-L6, ~100-token chunks:
@@ -174,7 +176,8 @@ export class TransformersEmbedder {
 
   /**
    * Embeds texts in `longestFirst` order of their token counts, so each batch pads little; rows come back in
-   * input order.
+   * input order. With `sentences`, the same pass also gives each text's sentence vectors (`sentenceSpans`
+   * order; see core/pooling.ts): the mean of each sentence's token states, L2-normalised.
    * @param onProgress texts done so far.
    * @returns one row per text, unit length.
    */
@@ -184,25 +187,42 @@ export class TransformersEmbedder {
       batchSize?: number;
       signal?: AbortSignalLike;
       onProgress?: (done: number, total: number) => void;
+      sentences?: boolean;
     } = {},
   ): Promise<EmbeddingBatch> {
     const { dim } = this.info;
     const out = new Float32Array(texts.length * dim);
+    const tokenizer = this.extractor.tokenizer;
     // Token counts, not characters: a batch is padded to its longest text in tokens (bench: 9% padding at
     // batch 32 when sorted by characters, 1–3% by tokens); tokenising twice costs far less than that.
-    const order = longestFirst(texts.map((text) => this.extractor.tokenizer.encode(text).length));
+    const lengths = texts.map((text) => tokenizer.encode(text).length);
+    const order = longestFirst(lengths);
+    const plan = options.sentences ? this.sentencePlan(texts, lengths) : undefined;
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     for (let start = 0; start < order.length; start += batchSize) {
       throwIfAborted(options.signal);
       const ids = order.slice(start, start + batchSize);
       try {
-        const tensor = await this.extractor(
-          ids.map((i) => texts[i]),
-          { pooling: 'mean', normalize: true },
-        );
-        const data = tensor.data as Float32Array;
-        ids.forEach((textIndex, row) => out.set(data.subarray(row * dim, (row + 1) * dim), textIndex * dim));
-        tensor.dispose?.();
+        const batchTexts = ids.map((i) => texts[i]);
+        if (plan) {
+          // Token states (padded on the right to the batch's longest), pooled here per text and per sentence.
+          const states = await this.extractor(batchTexts, { pooling: 'none', normalize: false });
+          const data = states.data as Float32Array;
+          const width = states.dims[1];
+          ids.forEach((textIndex, row) => {
+            const base = row * width * dim;
+            poolRows(data, base, dim, 0, lengths[textIndex], out, textIndex * dim);
+            plan.ranges[textIndex]?.forEach(([from, to], k) =>
+              poolRows(data, base, dim, from, to, plan.data, (plan.first[textIndex] + k) * dim),
+            );
+          });
+          states.dispose?.();
+        } else {
+          const tensor = await this.extractor(batchTexts, { pooling: 'mean', normalize: true });
+          const data = tensor.data as Float32Array;
+          ids.forEach((textIndex, row) => out.set(data.subarray(row * dim, (row + 1) * dim), textIndex * dim));
+          tensor.dispose?.();
+        }
       } catch (error) {
         throw new EmbedderError(
           'EMBED_FAILED',
@@ -212,7 +232,46 @@ export class TransformersEmbedder {
       }
       options.onProgress?.(Math.min(start + batchSize, texts.length), texts.length);
     }
-    return { data: out, dim };
+    if (!plan) return { data: out, dim };
+    return { data: out, dim, sentences: { data: plan.data, dim, counts: plan.counts } };
+  }
+
+  /**
+   * Where each text's sentences lie among its tokens, and where their vectors go. A text whose sentences,
+   * encoded one by one, do not add up to its own tokens (or a tokenizer that pads on the left) gets none.
+   */
+  private sentencePlan(texts: string[], lengths: number[]) {
+    const tokenizer = this.extractor.tokenizer;
+    const [leading, trailing] = this.specialTokens();
+    const counts = new Int32Array(texts.length).fill(-1);
+    const first = new Int32Array(texts.length);
+    const ranges: (Array<[number, number]> | undefined)[] = [];
+    let rows = 0;
+    texts.forEach((text, i) => {
+      const spans = sentenceSpans(text);
+      const sentenceTokens = spans.map(
+        (span) => tokenizer.encode(text.slice(span.start, span.end), { add_special_tokens: false }).length,
+      );
+      const found =
+        tokenizer.padding_side === 'right' && spans.length > 0
+          ? sentenceRanges(lengths[i], sentenceTokens, leading, trailing)
+          : undefined;
+      ranges.push(found);
+      if (!found) return;
+      counts[i] = found.length;
+      first[i] = rows;
+      rows += found.length;
+    });
+    return { counts, first, ranges, data: new Float32Array(rows * this.info.dim) };
+  }
+
+  /** How many special tokens the tokenizer puts before and after a text (1 and 1 for BERT). */
+  private specialTokens(): [number, number] {
+    const tokenizer = this.extractor.tokenizer;
+    const inner = tokenizer.encode('word', { add_special_tokens: false });
+    const full = tokenizer.encode('word');
+    const leading = Math.max(0, full.indexOf(inner[0]));
+    return [leading, full.length - leading - inner.length];
   }
 
   /** Frees the ONNX session. */

@@ -17,11 +17,12 @@ import { buildTree } from '../core/build';
 import type { ClosableClusterPool } from '../core/cluster-pool';
 import { AerieError } from '../core/errors';
 import { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from '../core/extractive';
+import { createSentenceMemory, type SentenceVectorSource } from '../core/sentence-vectors';
 import type { EmbedFn, SummarizeFn, SummarizerInfo } from '../core/types';
 import { createLlmSummarizer, createOpenAiEmbedder, UsageAccumulator } from '../llm';
 import type { ModelLoadProgress } from '../models/embedder';
 import { OFFLINE_MODEL_ID } from '../models/presets';
-import { splitRows } from '../models/rows';
+import { splitRows, splitSentenceRows } from '../models/rows';
 import type { EmbedApi } from '../models/embed-service';
 import type { GenerateApi } from '../models/generate-service';
 import {
@@ -162,25 +163,48 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     return generator;
   }
 
-  function rawEmbedder(request: BuildRequest, usage: UsageAccumulator): EmbedFn {
+  /**
+   * The build's embedder. `plain` embeds texts as they are; `nodes` embeds the tree's nodes and, when the
+   * summaries are extractive and the model runs here, keeps each node's sentence vectors from the same pass
+   * (`sentences`), which the summariser ranks instead of embedding every sentence again.
+   */
+  function rawEmbedder(
+    request: BuildRequest,
+    usage: UsageAccumulator,
+  ): { plain: EmbedFn; nodes: EmbedFn; sentences?: SentenceVectorSource } {
     const choice = request.embedding;
-    if (choice.kind === 'endpoint') return createOpenAiEmbedder(choice.endpoint, { usage });
+    if (choice.kind === 'endpoint') {
+      const embed = createOpenAiEmbedder(choice.endpoint, { usage });
+      return { plain: embed, nodes: embed };
+    }
     const service = embedService();
-    return async (texts, options) => {
+    const plain: EmbedFn = async (texts, options) => {
       if (options?.signal?.aborted) throw new AbortError();
       return splitRows(await service.embed(texts, choice, { requestId: request.buildId }));
     };
+    if (request.summarizer.kind !== 'extractive') return { plain, nodes: plain };
+    const memory = createSentenceMemory(async (texts, options) => {
+      if (options?.signal?.aborted) throw new AbortError();
+      const batch = await service.embed(texts, choice, { requestId: request.buildId, sentences: true });
+      return {
+        vectors: splitRows(batch),
+        sentences: batch.sentences ? splitSentenceRows(batch.sentences) : texts.map(() => undefined),
+      };
+    });
+    return { plain, nodes: memory.embed, sentences: memory.source };
   }
 
   function rawSummarizer(
     request: BuildRequest,
-    embed: EmbedFn,
+    embedder: ReturnType<typeof rawEmbedder>,
     usage: UsageAccumulator,
     builtin: BuiltinSummaries | undefined,
   ): { fn: SummarizeFn; info: SummarizerInfo } {
     const choice = request.summarizer;
-    if (choice.kind === 'extractive')
-      return { fn: createExtractiveSummarizer(embed), info: { ...EXTRACTIVE_SUMMARIZER } };
+    if (choice.kind === 'extractive') {
+      const fn = createExtractiveSummarizer(embedder.plain, embedder.sentences);
+      return { fn, info: { ...EXTRACTIVE_SUMMARIZER } };
+    }
     if (choice.kind === 'builtin') {
       if (!builtin) throw new PipelineError('NO_GENERATOR', 'The built-in model was not loaded.');
       return { fn: builtin.summarizer, info: builtin.summarizer.info };
@@ -279,7 +303,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       }
       if (controller.signal.aborted) throw new AbortError('The build was cancelled.');
       const raw = rawEmbedder(request, usage);
-      embed = cachedEmbedder(store, raw, embeddingCacheKeyFor(request.embedding), treeId);
+      embed = cachedEmbedder(store, raw.nodes, embeddingCacheKeyFor(request.embedding), treeId);
       const summarizer = rawSummarizer(request, raw, usage, builtin);
       summarize = cachedSummarizer(
         store,

@@ -178,3 +178,50 @@ describe('sentence vectors reused across clusters', () => {
     expect(third).toBe(await fresh([`${DOG} ${CAT} ${DOG}`], FIVE));
   });
 });
+
+describe('sentence vectors from the texts’ own embedding (FAKE source and embedder)', () => {
+  /** A FAKE source: for each text, the table's vectors of its sentences, or undefined for texts it lacks. */
+  function tableSource(known: Record<string, number[][]>) {
+    const asked: string[][] = [];
+    return {
+      asked,
+      async sentencesOf(texts: string[]) {
+        asked.push(texts);
+        return texts.map((t) => known[t]?.map((v) => Float32Array.from(v)));
+      },
+    };
+  }
+
+  it('ranks with the source’s vectors and embeds nothing when it has every text', async () => {
+    const embed = tableEmbedder({});
+    // The source's vectors make fox the most central (cat and dog point away from each other).
+    const source = tableSource({
+      [`${FOX} ${CAT}`]: [
+        [1, 0],
+        [0.6, 0.8],
+      ],
+      [`${DOG} ${COW}`]: [
+        [0.6, -0.8],
+        [0, 1],
+      ],
+    });
+    const summary = await createExtractiveSummarizer(embed, source)([`${FOX} ${CAT}`, `${DOG} ${COW}`], {
+      maxTokens: FIVE,
+    });
+    // Mean of (1,0), (.6,.8), (.6,-.8), (0,1) = (2.2, 1)/4: angles fox 24.4°, cat 28.7°, dog 77.5°, cow 65.6°.
+    expect(summary).toBe(FOX);
+    expect(embed.calls).toEqual([]);
+    expect(source.asked).toEqual([[`${FOX} ${CAT}`, `${DOG} ${COW}`]]);
+  });
+
+  it('embeds alone only the sentences of texts the source has no vectors for, or the wrong number', async () => {
+    const embed = tableEmbedder(VECTORS);
+    const source = tableSource({ [FOX]: [[0, 1]], [`${CAT} ${DOG}`]: [[1, 0.2]] });
+    const summary = await createExtractiveSummarizer(embed, source)([FOX, `${CAT} ${DOG}`, COW], {
+      maxTokens: 2 * FIVE,
+    });
+    // The same vectors as the table, so the hand-worked order holds: cat, dog, cow, fox.
+    expect(summary).toBe(`${CAT} ${DOG}`);
+    expect(embed.calls).toEqual([[CAT, DOG, COW]]);
+  });
+});

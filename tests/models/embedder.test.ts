@@ -4,9 +4,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { sentenceSpans } from '../../src/core/sentences';
 import { configureRuntime, longestFirst, TransformersEmbedder } from '../../src/models/embedder';
 import { createEmbedService } from '../../src/models/embed-service';
-import { splitRows } from '../../src/models/rows';
+import { splitRows, splitSentenceRows } from '../../src/models/rows';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
 configureRuntime({ localModelPath: MODELS });
@@ -65,6 +67,69 @@ describe('TransformersEmbedder (tiny random BERT, fp32)', () => {
     await expect(TransformersEmbedder.load('openai:text-embedding-3-small')).rejects.toMatchObject({
       code: 'UNSUPPORTED_MODEL',
     });
+  });
+});
+
+/** Mean of token-state rows [from, to) of a single text's pass, unit length: the definition, written plainly. */
+async function meanOfTokens(
+  extractor: FeatureExtractionPipeline,
+  text: string,
+  from: number,
+  to: number,
+): Promise<number[]> {
+  const states = await extractor([text], { pooling: 'none', normalize: false });
+  const [, , dim] = states.dims;
+  const data = states.data as Float32Array;
+  const mean = Array.from({ length: dim }, (_, k) => {
+    let sum = 0;
+    for (let j = from; j < to; j++) sum += data[j * dim + k];
+    return sum / (to - from);
+  });
+  const norm = Math.hypot(...mean);
+  return mean.map((x) => x / norm);
+}
+
+describe('TransformersEmbedder sentence vectors from the same pass (tiny random BERT, fp32)', () => {
+  const MIXED = [
+    'The prince searched the kingdom. He found the slipper fitted her foot! Then they were married.',
+    'One sentence only, about the hazel tree on the grave',
+    TEXTS[3],
+    'Two birds sat there. They sang.',
+  ];
+
+  it('gives the same text vectors as without them, and one unit vector per sentence of each text', async () => {
+    const embedder = await TransformersEmbedder.load(TINY, { dtype: 'fp32' });
+    const plain = splitRows(await embedder.embed(MIXED));
+    const batch = await embedder.embed(MIXED, { sentences: true, batchSize: 3 });
+    splitRows(batch).forEach((row, i) => {
+      for (let d = 0; d < row.length; d++) expect(Math.abs(row[d] - plain[i][d])).toBeLessThan(1e-6);
+    });
+    const perText = splitSentenceRows(batch.sentences!);
+    expect(perText.map((list) => list?.length)).toEqual(MIXED.map((t) => sentenceSpans(t).length));
+    expect(perText.map((list) => list?.length)).toEqual([3, 1, 1, 2]);
+    for (const list of perText) for (const v of list!) expect(Math.hypot(...v)).toBeCloseTo(1, 5);
+  });
+
+  it("a sentence's vector is the mean of its own tokens' states in its text, whatever the batch pads", async () => {
+    const embedder = await TransformersEmbedder.load(TINY, { dtype: 'fp32' });
+    env.allowLocalModels = true;
+    const extractor = (await pipeline('feature-extraction', 'aerie-tiny-random', {
+      dtype: 'fp32',
+      device: 'cpu',
+    })) as FeatureExtractionPipeline;
+    const perText = splitSentenceRows((await embedder.embed(MIXED, { sentences: true })).sentences!);
+    // Text 0: [CLS] s1 s2 s3 [SEP]; each sentence's tokens counted alone.
+    const text = MIXED[0];
+    const lengths = sentenceSpans(text).map(
+      (s) => extractor.tokenizer.encode(text.slice(s.start, s.end), { add_special_tokens: false }).length,
+    );
+    let at = 1;
+    for (let k = 0; k < lengths.length; k++) {
+      const expected = await meanOfTokens(extractor, text, at, at + lengths[k]);
+      at += lengths[k];
+      perText[0]![k].forEach((x, d) => expect(Math.abs(x - expected[d])).toBeLessThan(1e-5));
+    }
+    await extractor.dispose();
   });
 });
 

@@ -94,6 +94,32 @@ describe('build service (GloVe model, fake LLM server, fake IndexedDB)', () => {
     expect(events.at(-1)!.usage.totalTokens).toBeGreaterThan(0);
   });
 
+  it('extractive summaries rank sentence vectors from the nodes’ own pass: no sentence is embedded alone', async () => {
+    const { db } = await openFixture({ empty: true });
+    const calls: { texts: number; sentences: boolean }[] = [];
+    const counting: typeof embedService = {
+      ...embedService,
+      embed: (texts, choice, options) => {
+        calls.push({ texts: texts.length, sentences: options?.sentences === true });
+        return embedService.embed(texts, choice, options);
+      },
+    };
+    const service = createBuildService({ embedService: counting, openDb: async () => db });
+    const outcome = await service.build({ ...request('x1'), summarizer: { kind: 'extractive' } });
+    const tree = await loadTree(db, 'x1');
+    const summaries = tree.nodes.filter((n) => n.layer > 0);
+    expect(summaries.length).toBeGreaterThan(1);
+    // Every summary is made of its children's sentences (extractive), and every call also gave sentences.
+    for (const node of summaries) {
+      const source = node.children.map((c) => tree.nodes[c].text.replace(/\s+/g, ' ')).join(' ');
+      for (const sentence of node.text.split(/(?<=[.!?])\s+/)) expect(source).toContain(sentence);
+    }
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((c) => c.sentences)).toBe(true);
+    // Texts embedded: the nodes, once each (leaves, then each layer's summaries), and nothing else.
+    expect(calls.reduce((sum, c) => sum + c.texts, 0)).toBe(outcome.nodes);
+  });
+
   it('rebuilding the same document with the same settings makes no LLM call', async () => {
     const { db } = await openFixture({ empty: true });
     const service = createBuildService({ embedService, openDb: async () => db });
