@@ -11,9 +11,10 @@
  * scripts/models/make_minilm_random.py as `npm run bench embed` does), q8 as the app's default. Each build runs
  * in a fresh browser context (empty IndexedDB: no embedding or summary cache hit).
  *
- * The reference of each total is the issue's target on this 2-core machine (78k tokens: ≤ 30 s MiniLM,
- * ≤ 12 s GloVe; 300k: ≤ 2 min MiniLM); stage times are printed in the note. `AERIE_BENCH_BUILD=glove-78k,…`
- * picks configurations (names: <model>-<tokens>k).
+ * Each total is printed beside the issue's target on this 2-core machine (78k tokens: ≤ 30 s MiniLM,
+ * ≤ 12 s GloVe; 300k: ≤ 2 min MiniLM), and beside the same build in Node on native ONNX Runtime measured in
+ * the same run (build/native.ts; no Python), as is the leaves' embedding in chunks/s; stage times are
+ * printed in the note. `AERIE_BENCH_BUILD=glove-78k,…` picks configurations (names: <model>-<tokens>k).
  */
 import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -27,6 +28,7 @@ import { OFFLINE_MODEL_ID } from '../src/models/presets';
 import type { BuildRequest } from '../src/pipeline/types';
 import type { AerieBuildBenchPage, BuildRunConfig, BuildRunResult } from './browser/build-page';
 import { benchDocument } from './build/documents';
+import { nativeBuild } from './build/native';
 import { ensureBenchModel, MODELS_DIR, MODEL_FOLDER } from './embed.bench';
 import type { BenchRow } from './report';
 import { HOST, ROOT } from './support';
@@ -178,11 +180,13 @@ export async function benchBuild(): Promise<BenchRow[]> {
   const origin = `http://${HOST}:${address.port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const rows: BenchRow[] = [];
+  const browserRuns: { config: BuildConfig; tokens: number; result: BuildRunResult }[] = [];
   try {
     for (const config of configs) {
       const doc = benchDocument(config.tokens);
       const before = load();
       const result = await runOne(browser, origin, { request: request(config, doc.text) });
+      browserRuns.push({ config, tokens: doc.tokens, result });
       const facts = [
         `${result.nodes} nodes, ${result.layers} layers`,
         stageNotes(result),
@@ -201,9 +205,69 @@ export async function benchBuild(): Promise<BenchRow[]> {
       });
       console.log(`  ${config.name}: ${seconds(result.totalMs)} s — ${facts.join('; ')}`);
     }
-    return rows;
   } finally {
     await browser.close().catch(() => undefined);
     await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
   }
+  // The references, after the browser is closed (nothing else runs beside them).
+  for (const { config, tokens, result } of browserRuns)
+    rows.push(...(await nativeRows(config, tokens, result)));
+  return rows;
+}
+
+/** Seconds from the start of `from` to the start of the stage after `to` (or the end of the build). */
+function spanMs(result: BuildRunResult, from: string, to: string): number {
+  const start = result.stages.findIndex((s) => s.stage === from);
+  const end = result.stages.findIndex((s) => s.stage === to);
+  if (start < 0 || end < 0) return NaN;
+  const next = result.stages[end + 1];
+  return (next ? next.startMs : result.doneMs) - result.stages[start].startMs;
+}
+
+/** The same build and the same leaves' embedding in Node on native ONNX Runtime, beside the browser's. */
+async function nativeRows(config: BuildConfig, tokens: number, result: BuildRunResult): Promise<BenchRow[]> {
+  const name = `${(tokens / 1000).toFixed(1)}k tokens, ${config.label}`;
+  const modelsDir = config.model === OFFLINE_MODEL_ID ? join(ROOT, 'public', 'models') : MODELS_DIR;
+  const before = load();
+  let native;
+  try {
+    native = await nativeBuild(benchDocument(config.tokens).text, config.model, modelsDir);
+  } catch (error) {
+    const reason = `native unavailable: ${(error as Error).message}`;
+    return [
+      {
+        name: `Build ${name}`,
+        value: result.totalMs / MS_PER_S,
+        unit: 's',
+        higherIsBetter: false,
+        referenceLabel: reason,
+      },
+    ];
+  }
+  const loadNote = `load average ${before} before, ${load()} after`;
+  const label = `same in Node, native ONNX Runtime ${native.ortVersion} (onnxruntime-node)`;
+  const browserEmbedMs = spanMs(result, 'embed-leaves', 'embed-leaves');
+  console.log(
+    `  ${config.name} in Node: ${seconds(native.totalMs)} s, ${native.nodes} nodes; leaves alone ${seconds(native.embedLeavesMs)} s`,
+  );
+  return [
+    {
+      name: `Build ${name}, browser vs Node`,
+      value: result.totalMs / MS_PER_S,
+      unit: 's',
+      reference: native.totalMs / MS_PER_S,
+      referenceLabel: label,
+      higherIsBetter: false,
+      note: `${result.nodes} nodes in the browser, ${native.nodes} in Node; ${loadNote}`,
+    },
+    {
+      name: `Embedding ${native.chunks} leaves, ${config.label}, browser (WASM) vs native`,
+      value: result.nodes > 0 ? native.chunks / (browserEmbedMs / MS_PER_S) : NaN,
+      unit: 'chunks/s',
+      reference: native.chunks / (native.embedLeavesMs / MS_PER_S),
+      referenceLabel: label,
+      higherIsBetter: true,
+      note: `browser ${seconds(browserEmbedMs)} s in the build, native ${seconds(native.embedLeavesMs)} s alone`,
+    },
+  ];
 }

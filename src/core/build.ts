@@ -254,6 +254,8 @@ export async function buildTree(
     });
   }
 
+  // Embedding starts now (the progress shows it at 0 rather than chunking until the first batch is done).
+  onProgress?.({ stage: 'embed-leaves', done: 0, total: nodes.length });
   const leafVectors = await embedAll(
     models.embed,
     nodes.map((n) => n.text),

@@ -177,7 +177,7 @@ describe('buildTree records what it was given', () => {
 });
 
 describe('buildTree calls the models in batches and reports progress', () => {
-  it(`embeds leaves ${EMBED_BATCH} at a time and reports after each batch`, async () => {
+  it(`embeds leaves ${EMBED_BATCH} at a time and reports when it starts and after each batch`, async () => {
     const embed = createFakeEmbedder(8);
     const events: BuildProgress[] = [];
     const tree = await buildTree(
@@ -189,6 +189,7 @@ describe('buildTree calls the models in batches and reports progress', () => {
     expect(tree.nodes).toHaveLength(150);
     expect(embed.calls.map((c) => c.length)).toEqual([64, 64, 22]);
     expect(events.filter((e) => e.stage === 'embed-leaves')).toEqual([
+      { stage: 'embed-leaves', done: 0, total: 150 },
       { stage: 'embed-leaves', done: 64, total: 150 },
       { stage: 'embed-leaves', done: 128, total: 150 },
       { stage: 'embed-leaves', done: 150, total: 150 },
@@ -222,6 +223,7 @@ describe('buildTree calls the models in batches and reports progress', () => {
     expect(events).toEqual([
       { stage: 'chunk', done: 1, total: 2 },
       { stage: 'chunk', done: 2, total: 2 },
+      { stage: 'embed-leaves', done: 0, total: 3 },
       { stage: 'embed-leaves', done: 3, total: 3 },
       { stage: 'summarize', layer: 1, done: 0, total: 1 },
       { stage: 'summarize', layer: 1, done: 1, total: 1 },
