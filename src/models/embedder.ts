@@ -220,7 +220,9 @@ export class TransformersEmbedder {
         } else {
           const tensor = await this.extractor(batchTexts, { pooling: 'mean', normalize: true });
           const data = tensor.data as Float32Array;
-          ids.forEach((textIndex, row) => out.set(data.subarray(row * dim, (row + 1) * dim), textIndex * dim));
+          ids.forEach((textIndex, row) =>
+            out.set(data.subarray(row * dim, (row + 1) * dim), textIndex * dim),
+          );
           tensor.dispose?.();
         }
       } catch (error) {
