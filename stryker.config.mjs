@@ -3,7 +3,7 @@
  * Mutation testing of src/core (`npm run mutate`; docs/testing.md). StrykerJS changes the code one small
  * edit at a time (a `<` into `<=`, a `+` into `-`, a branch removed…) and runs the tests that cover each edit:
  * a mutant the tests still pass is a hole in them, or an edit that cannot change behaviour (listed in
- * docs/testing.md). Not part of `npm test`: a full run over src/core does not yet finish on two cores (docs/testing.md).
+ * docs/testing.md). Not part of `npm test`: a full run over src/core takes hours on two cores (docs/testing.md).
  *
  * Incremental: results are kept in mutation/core.incremental.json (committed), so a re-run only tests mutants
  * in code or tests that changed since. `npm run mutate -- --force` re-tests everything.

@@ -124,33 +124,3 @@ describe('local clusterings in a pool of workers', () => {
     expect(() => clusterNodes(vectors, tokens, { seed: 5, pool })).toThrow(/runAsync/);
   });
 });
-
-describe('createClusterPool', () => {
-  it('runs at most `size` tasks at once, starts workers lazily and closes them', async () => {
-    const terminated: number[] = [];
-    let started = 0;
-    let running = 0;
-    let most = 0;
-    const pool = createClusterPool(2, () => {
-      const id = started++;
-      return {
-        async run() {
-          most = Math.max(most, ++running);
-          await new Promise((r) => setTimeout(r, 5));
-          running--;
-          return { labels: [[id]], k: 1 };
-        },
-        terminate: () => terminated.push(id),
-      };
-    });
-    expect(started).toBe(0);
-    const task = { n: 1 } as LocalClusterTask;
-    await Promise.all(Array.from({ length: 5 }, () => pool.run(task)));
-    expect(started).toBe(2);
-    expect(most).toBe(2);
-    pool.close();
-    expect(terminated.sort()).toEqual([0, 1]);
-    await pool.run(task);
-    expect(started).toBe(3);
-  });
-});
