@@ -140,6 +140,11 @@ async function runOne(browser: Browser, origin: string, config: BuildRunConfig):
       config as unknown,
     )) as BuildRunResult;
     if (foreign.length) throw new Error(`The build page reached outside ${origin}: ${foreign[0]}`);
+    // A model that did not load makes the build fall back to the offline one: that is not this configuration.
+    if (result.stages.some((s) => s.stage === 'model-fallback'))
+      throw new Error(
+        `${config.request.embedding.kind === 'browser' ? config.request.embedding.model : 'the model'} did not load; the build fell back to the offline model`,
+      );
     return result;
   } catch (error) {
     const detail = problems.length ? ` (${problems.join('; ')})` : '';
