@@ -96,8 +96,11 @@ export function useDocuments(db: AerieDb | undefined, notify: (n: NoticeInput) =
   const controllers = useRef(new Map<string, AbortController>());
   /** What storage holds for each key, as `signature` says (absent: nothing). */
   const stored = useRef(new Map<string, string>());
+  /** Keys being removed: storage is deleting them, so nothing may change (and be written) meanwhile. */
+  const removing = useRef(new Set<string>());
 
   const update = useCallback((key: string, patch: Partial<Entry>) => {
+    if (removing.current.has(key)) return;
     setEntries((list) => list.map((e) => (e.pending.key === key ? { ...e, ...patch } : e)));
   }, []);
 
@@ -274,8 +277,13 @@ export function useDocuments(db: AerieDb | undefined, notify: (n: NoticeInput) =
   const remove = useCallback(
     (key: string) => {
       controllers.current.get(key)?.abort();
-      const drop = () => setEntries((list) => list.filter((e) => e.pending.key !== key));
+      const drop = () => {
+        setEntries((list) => list.filter((e) => e.pending.key !== key));
+        removing.current.delete(key);
+      };
       if (!db || !stored.current.has(key)) return drop();
+      // A read finishing now must not write the entry back after the delete below.
+      removing.current.add(key);
       deletePendingDocuments(db, [key]).then(
         () => {
           stored.current.delete(key);
