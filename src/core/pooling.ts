@@ -25,9 +25,10 @@ export function poolRows(
     for (let j = from; j < to; j++) sum += states[base + j * dim + k];
     out[at + k] = sum / count;
   }
+  // As transformers.js's Tensor.norm: squares summed into a float32, the root taken as `** (1 / 2)`.
   let squares = 0;
-  for (let k = 0; k < dim; k++) squares += out[at + k] * out[at + k];
-  const norm = Math.fround(Math.sqrt(squares));
+  for (let k = 0; k < dim; k++) squares = Math.fround(squares + out[at + k] ** 2);
+  const norm = Math.fround(squares ** (1 / 2));
   if (norm > 0) for (let k = 0; k < dim; k++) out[at + k] /= norm;
 }
 

@@ -66,6 +66,7 @@ function describe(value: unknown): string {
     return `the string ${JSON.stringify(shown)}`;
   }
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'object') return 'an object';
   return `a value of type ${typeof value}`;
 }
 

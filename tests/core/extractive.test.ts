@@ -79,6 +79,24 @@ describe('createExtractiveSummarizer (FAKE table embedder, hand-worked centralit
     expect(await summarize([`${FOX} ${CAT} ${DOG} ${COW}`], { maxTokens: 2 * FIVE })).toBe(`${CAT} ${DOG}`);
   });
 
+  it('does not depend on the length of each vector, even when one is a thousand times the others', async () => {
+    // Centrality is a cosine: the fox's long vector must not pull the mean towards it (as summing the raw
+    // vectors would, making the fox the most central sentence).
+    const scaled = { ...VECTORS, [FOX]: VECTORS[FOX].map((x) => x * 1000) };
+    const summarize = createExtractiveSummarizer(tableEmbedder(scaled));
+    expect(await summarize([`${FOX} ${CAT} ${DOG} ${COW}`], { maxTokens: 2 * FIVE })).toBe(`${CAT} ${DOG}`);
+  });
+
+  it('of two equally central sentences that are not the most central, takes the earlier one', async () => {
+    // Fox and cow share one vector, cat points between them and is the most central; one more sentence fits
+    // beside cat: of the tied fox and cow, the one that comes first in the text.
+    const tied = { [FOX]: [1, 0], [CAT]: [1, 1], [COW]: [1, 0], [DOG]: [0, 1] };
+    const summarize = createExtractiveSummarizer(tableEmbedder(tied));
+    // Mean direction (3,2): cat 11.3°, fox and cow 33.7°, dog 56.3°.
+    expect(await summarize([`${COW} ${CAT} ${FOX} ${DOG}`], { maxTokens: 2 * FIVE })).toBe(`${COW} ${CAT}`);
+    expect(await summarize([`${FOX} ${DOG} ${CAT} ${COW}`], { maxTokens: 2 * FIVE })).toBe(`${FOX} ${CAT}`);
+  });
+
   it('drops the least central chosen sentence when joining makes the text a token too long', async () => {
     // A sentence starting with a digit does not merge with the joining space: "X! 8 …" costs one more token
     // than its parts, so three sentences that fit one by one (3 × 5 = 15) need 17 tokens once joined.
@@ -212,6 +230,22 @@ describe('sentence vectors from the texts’ own embedding (FAKE source and embe
     expect(summary).toBe(FOX);
     expect(embed.calls).toEqual([]);
     expect(source.asked).toEqual([[`${FOX} ${CAT}`, `${DOG} ${COW}`]]);
+  });
+
+  it('passes the abort signal to the source', async () => {
+    const seen: unknown[] = [];
+    const source = {
+      async sentencesOf(texts: string[], options?: { signal?: unknown }) {
+        seen.push(options?.signal);
+        return texts.map(() => [Float32Array.of(1, 0), Float32Array.of(0, 1)]);
+      },
+    };
+    const signal = { aborted: false };
+    await createExtractiveSummarizer(tableEmbedder({}), source)([`${FOX} ${CAT}`], {
+      maxTokens: 100,
+      signal,
+    });
+    expect(seen).toEqual([signal]);
   });
 
   it('embeds alone only the sentences of texts the source has no vectors for, or the wrong number', async () => {

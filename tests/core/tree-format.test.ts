@@ -417,7 +417,7 @@ const HOSTILE: HostileCase[] = [
     mutate: (t) => void (t.params.extra = { a: 1 }),
     path: 'params.extra',
     message:
-      'params.extra: expected a string, finite number, boolean or null (unknown parameters are kept only then), got a value of type object',
+      'params.extra: expected a string, finite number, boolean or null (unknown parameters are kept only then), got an object',
   },
   {
     name: 'too many params',
@@ -432,7 +432,7 @@ const HOSTILE: HostileCase[] = [
     name: 'documents as an object',
     mutate: (t) => void (t.documents = {}),
     path: 'documents',
-    message: 'documents: expected an array, got a value of type object',
+    message: 'documents: expected an array, got an object',
   },
   {
     name: 'a duplicate document id',
@@ -445,6 +445,24 @@ const HOSTILE: HostileCase[] = [
     mutate: (t) => void (t.documents[0].chars = -1),
     path: 'documents[0].chars',
     message: 'documents[0].chars: expected a non-negative integer, got -1',
+  },
+  {
+    name: 'nodes that are not an array',
+    mutate: (t) => void (t.nodes = { 0: 'x' }),
+    path: 'nodes',
+    message: 'nodes: expected an array, got an object',
+  },
+  {
+    name: 'a document without an id',
+    mutate: (t) => void delete t.documents[0].id,
+    path: 'documents[0].id',
+    message: 'documents[0].id: expected a string, got nothing (the field is missing)',
+  },
+  {
+    name: 'a missing timestamp',
+    mutate: (t) => void delete t.createdAt,
+    path: 'createdAt',
+    message: 'createdAt: expected a string, got nothing (the field is missing)',
   },
   {
     name: 'no nodes',
