@@ -166,6 +166,20 @@ describe('splitting an over-long sentence', () => {
     }
   });
 
+  it('does not join the first piece of a clause cut between words to the chunk before it', () => {
+    // The long word (6 tokens) does not fit in 4, so the first piece is "Alpha" alone; "Hi." and "Alpha" would
+    // fit together, but the piece starts a chunk.
+    const text = 'Hi. Alpha antidisestablishmentarianism beta.';
+    expect([
+      countTokens('Hi.'),
+      countTokens('Hi. Alpha'),
+      countTokens('Alpha antidisestablishmentarianism'),
+    ]).toEqual([2, 3, 7]);
+    const chunks = chunkText(text, { maxTokens: 4 });
+    expect(chunks.slice(0, 2).map((c) => c.text)).toEqual(['Hi.', 'Alpha']);
+    expectTiling(text, chunks, 4);
+  });
+
   it('splits a sentence that ends the text with a clause mark', () => {
     const text = 'alpha beta gamma delta epsilon zeta eta theta iota kappa:';
     const chunks = chunkText(text, { maxTokens: 4 });

@@ -215,3 +215,14 @@ describe('tokenPrefixEnd against a brute-force cut on short mixed texts', () => 
     }
   });
 });
+
+describe('tokenPrefixEnd budget errors', () => {
+  it('names the invalid budget in the message', () => {
+    expect(() => tokenPrefixEnd('some text', 0, 9, -1)).toThrow(
+      'maxTokens must be a whole number ≥ 0, got -1.',
+    );
+    expect(() => tokenPrefixEnd('some text', 0, 9, 2.5)).toThrow(
+      'maxTokens must be a whole number ≥ 0, got 2.5.',
+    );
+  });
+});
