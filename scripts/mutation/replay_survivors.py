@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import signal
 import subprocess
@@ -64,15 +65,19 @@ def main() -> int:
             b = starts[end["line"] - 1] + end["column"] - 1
             mutated = recorded[:a] + mutant["replacement"] + recorded[b:]
             path.write_text(EXPORTED.sub(r"export function \1(", mutated))
+            # A session of its own, so a mutant that loops forever can be stopped with all of Vitest's workers.
+            run = subprocess.Popen(
+                ["npx", "vitest", "run", "--bail=1", *args.tests],
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
             try:
-                run = subprocess.run(
-                    ["npx", "vitest", "run", "--bail=1", *args.tests],
-                    cwd=ROOT,
-                    capture_output=True,
-                    timeout=TIMEOUT_SECONDS,
-                )
-                verdict = "KILLED" if run.returncode != 0 else "survived"
+                verdict = "KILLED" if run.wait(timeout=TIMEOUT_SECONDS) != 0 else "survived"
             except subprocess.TimeoutExpired:
+                os.killpg(run.pid, signal.SIGKILL)
+                run.wait()
                 verdict = "KILLED (timeout)"
             print(mutant["id"], start["line"], mutant["mutatorName"], repr(mutant["replacement"])[:50], verdict, flush=True)
     finally:

@@ -226,3 +226,17 @@ describe('tokenPrefixEnd budget errors', () => {
     );
   });
 });
+
+describe('tokenPrefixEnd at the end of its range', () => {
+  it('never looks past `to`, even when the word `to` falls inside ends beyond it', () => {
+    // No space until offset 36; `to` = 15 falls inside "there". The word segmenter cuts at every "/".
+    const text = 'hello/world/there/again/people/thing x';
+    const to = 15;
+    for (let max = 1; max <= 8; max++) {
+      const cut = tokenPrefixEnd(text, 0, to, max);
+      expect(cut, `budget ${max}`).toBeLessThanOrEqual(to);
+      expect(countTokens(text.slice(0, cut)), `budget ${max}`).toBeLessThanOrEqual(max);
+      expect(cut === to, `budget ${max}`).toBe(countTokens(text.slice(0, to)) <= max);
+    }
+  });
+});
