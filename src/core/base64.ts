@@ -140,7 +140,11 @@ export function decodeBase64(text: string): Uint8Array {
   return bytes;
 }
 
-function swapFloat32Bytes(bytes: Uint8Array): void {
+/**
+ * Reverses the byte order of each whole group of 4 bytes in place (little- ↔ big-endian float32); a trailing
+ * partial group is left as it is. Exported for tests: only a big-endian host calls it.
+ */
+export function swapFloat32Bytes(bytes: Uint8Array): void {
   for (let i = 0; i + 3 < bytes.length; i += BYTES_PER_FLOAT32) {
     const b0 = bytes[i];
     const b1 = bytes[i + 1];

@@ -82,8 +82,11 @@ function tokenLowerBound(text: string): number {
   );
 }
 
-/** UTF-8 length in bytes (a lone surrogate counts 3, as the encoder writes U+FFFD for it). */
-function utf8Length(text: string): number {
+/**
+ * UTF-8 length in bytes of `text` (what `TextEncoder` writes: a lone surrogate counts 3, as the encoder writes
+ * U+FFFD for it), without encoding it. Exported for tests.
+ */
+export function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
