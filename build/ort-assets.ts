@@ -1,7 +1,8 @@
 /**
  * Serves ONNX Runtime Web's WASM files from the app's own origin (never a CDN): in `vite` dev from
  * node_modules, and in `vite build` as assets under `ort/`. transformers.js 4.3 imports
- * `onnxruntime-web/webgpu`, which needs exactly the asyncify build (see ../shared/ENVIRONMENT.md).
+ * `onnxruntime-web/webgpu`, whose WebGPU support needs the asyncify build; on a machine without WebGPU the
+ * embedding worker uses the smaller, faster CPU-only plain build (src/models/browser-runtime.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,10 +12,12 @@ import type { Plugin } from 'vite';
 /** URL prefix under which the files are served; the embedder points `wasmPaths` here. */
 export const ORT_URL_PREFIX = '/ort/';
 
-/** The two files ORT-web loads at run time. */
+/** The files ORT-web loads at run time: one `.mjs` and `.wasm` pair per build. */
 export const ORT_FILES = [
   'ort-wasm-simd-threaded.asyncify.mjs',
   'ort-wasm-simd-threaded.asyncify.wasm',
+  'ort-wasm-simd-threaded.mjs',
+  'ort-wasm-simd-threaded.wasm',
 ] as const;
 
 const CONTENT_TYPES: Record<string, string> = { '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
@@ -41,7 +44,7 @@ export function ortAssets(): Plugin {
     },
     generateBundle(_options, bundle) {
       // onnxruntime-web's `new URL('…asyncify.wasm', import.meta.url)` makes the bundler emit a hashed 27 MB copy
-      // that is never loaded (wasmPaths points at ort/): drop it.
+      // that is never loaded (wasmPaths points at ort/): drop it (and any other such copy).
       for (const fileName of Object.keys(bundle)) {
         if (/(^|\/)ort-wasm-simd-threaded[^/]*\.wasm$/.test(fileName) && !fileName.startsWith('ort/'))
           delete bundle[fileName];

@@ -20,6 +20,7 @@ import {
   SECURITY_HEADERS,
   type CspOptions,
 } from './csp.ts';
+import { MODEL_FILE_RULE } from './model-files.ts';
 
 /** The inline module @vitejs/plugin-react adds to dev pages (it imports its runtime and sets two globals). */
 const INLINE_PREAMBLE = /<script type="module">\s*import \{ injectIntoGlobalHook \}[\s\S]*?<\/script>\s*/g;
@@ -126,7 +127,9 @@ export function securityHeaders(options: SecurityPluginOptions = {}): Plugin {
         fileName: '_headers',
         source:
           '# Security headers for every file (Netlify and Cloudflare Pages read this file; see docs/security.md).\n' +
-          `/*\n${headers.map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`,
+          `/*\n${headers.map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n` +
+          '# Model weights are binary: hosts must not compress them (their length stays known).\n' +
+          MODEL_FILE_RULE,
       });
     },
   };

@@ -14,6 +14,7 @@ import * as ort from 'onnxruntime-web/webgpu';
 import { browserRuntime } from '../../src/models/browser-runtime';
 import type { EmbeddingBatch } from '../../src/models/embedder';
 import { createEmbedService, type EmbedApi, type ModelChoice } from '../../src/models/embed-service';
+import { probeWebGpu } from '../../src/models/webgpu';
 
 /** How the bench configures one worker; set once, before the model loads. */
 export interface BenchWorkerConfig {
@@ -81,16 +82,19 @@ function patchSessionOptions(extra: Record<string, unknown>): void {
 const api = {
   /** Creates the embedding service with the app's browser runtime adjusted for the bench. */
   open(config: BenchWorkerConfig): void {
-    const app = browserRuntime(import.meta.env.BASE_URL);
-    const runtime = {
-      ...app,
-      localModelPath: config.modelsPath,
-      numThreads: config.threads ?? app.numThreads,
-      useBrowserCache: false,
-    };
-    if (config.wasmFiles) runtime.wasmPaths = { ...config.wasmFiles };
     if (config.sessionOptions) patchSessionOptions(config.sessionOptions);
-    service = createEmbedService(runtime);
+    // The app's choice of ORT build (asyncify only where a WebGPU adapter exists), as workers/embed.worker.ts.
+    service = createEmbedService(async () => {
+      const app = browserRuntime(import.meta.env.BASE_URL, { webgpu: (await probeWebGpu()).adapter });
+      const runtime = {
+        ...app,
+        localModelPath: config.modelsPath,
+        numThreads: config.threads ?? app.numThreads,
+        useBrowserCache: false,
+      };
+      if (config.wasmFiles) runtime.wasmPaths = { ...config.wasmFiles };
+      return runtime;
+    });
   },
 
   /** Loads the model (not timed by the bench) and reports the threads ORT-web settled on. */

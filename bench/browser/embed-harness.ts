@@ -26,7 +26,7 @@ const PAGE_PATH = '/bench/browser/embed.html';
 const VITE_CACHE = join(ROOT, '.bench-cache', 'vite');
 /** Longest a single configuration (model load, warm-up, timed passes) may take. */
 const RUN_TIMEOUT_MS = 10 * 60 * 1000;
-/** Where experiments find ORT-web's other WASM builds (the app serves only the asyncify one, on /ort/). */
+/** Where experiments find ORT-web's other WASM builds (the app serves the asyncify and plain ones, on /ort/). */
 export const ORT_BUILDS_PATH = '/ort-builds/';
 const ORT_BUILD_FILE = /^ort-wasm-simd-threaded(\.[a-z]+)?\.(mjs|wasm)$/;
 const CONTENT_TYPES: Record<string, string> = { '.mjs': 'text/javascript', '.wasm': 'application/wasm' };

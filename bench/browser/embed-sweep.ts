@@ -1,6 +1,6 @@
 /**
  * The optimisation sweep behind the embedding benchmark's settings (`AERIE_BENCH_EMBED_SWEEP=1 npm run bench
- * embed`): each variant of the app's WASM configuration (q8, every thread, DEFAULT_BATCH_SIZE, the asyncify
+ * embed`): each variant of the app's WASM configuration (q8, every thread, DEFAULT_BATCH_SIZE, the ORT build the app picks
  * build, transformers.js's session options) is timed beside the app's configuration itself, in alternating
  * rounds, on every other bench text. The figure is the sum over batches of each batch's fastest time across
  * passes and rounds: other work on a shared machine only adds time, so this is the least disturbed estimate.
@@ -36,7 +36,7 @@ const VARIANTS: Variant[] = [
   { name: 'batch 8', batchSize: 8 },
   { name: 'batch 32', batchSize: 32 },
   { name: 'batch 64', batchSize: 64 },
-  { name: 'plain WASM build (no asyncify)', build: '' },
+  { name: 'asyncify WASM build (what WebGPU needs)', build: '.asyncify' },
   { name: 'JSPI build', build: '.jspi' },
   { name: 'JSEP build', build: '.jsep' },
   {

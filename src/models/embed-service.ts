@@ -27,11 +27,15 @@ function keyOf(choice: ModelChoice): string {
 }
 
 /**
- * Makes the service. `runtime` is applied once before the first model loads.
- * `transferResults` moves result buffers across the worker boundary instead of copying them.
+ * Makes the service. `runtime` (or what it resolves to, e.g. after asking for a WebGPU adapter) is applied
+ * once, before the first model loads. `transferResults` moves result buffers across the worker boundary
+ * instead of copying them.
  */
-export function createEmbedService(runtime: RuntimeConfig, transferResults = true) {
-  let configured = false;
+export function createEmbedService(
+  runtime: RuntimeConfig | (() => Promise<RuntimeConfig>),
+  transferResults = true,
+) {
+  let configured: Promise<void> | undefined;
   let current: { key: string; embedder: Promise<TransformersEmbedder> } | undefined;
   /** Embed calls in flight per request id, and the ids cancelled while in flight. */
   const active = new Map<string, number>();
@@ -39,18 +43,19 @@ export function createEmbedService(runtime: RuntimeConfig, transferResults = tru
   const listeners = new Set<(p: ModelLoadProgress) => void>();
 
   function ensure(choice: ModelChoice): Promise<TransformersEmbedder> {
-    if (!configured) {
-      configureRuntime(runtime);
-      configured = true;
-    }
+    configured ??= (async () =>
+      configureRuntime(typeof runtime === 'function' ? await runtime() : runtime))();
+    const ready = configured;
     const key = keyOf(choice);
     if (current?.key !== key) {
       const previous = current;
-      const embedder = TransformersEmbedder.load(choice.model, {
-        dtype: choice.dtype,
-        device: choice.device,
-        onProgress: (p) => listeners.forEach((l) => l(p)),
-      });
+      const embedder = ready.then(() =>
+        TransformersEmbedder.load(choice.model, {
+          dtype: choice.dtype,
+          device: choice.device,
+          onProgress: (p) => listeners.forEach((l) => l(p)),
+        }),
+      );
       current = { key, embedder };
       // A failed load is forgotten, so the next call retries instead of replaying the failure.
       embedder.catch(() => {

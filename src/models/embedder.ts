@@ -10,6 +10,7 @@ import { locateModel, type EmbeddingDtype } from './presets';
 import { poolRows, sentenceRanges } from '../core/pooling';
 import { sentenceSpans } from '../core/sentences';
 import type { EmbeddingBatch } from './rows';
+import { knownLengthFetch, type FetchLike } from './known-length-fetch';
 
 export { splitRows, splitSentenceRows, type EmbeddingBatch, type SentenceBatch } from './rows';
 
@@ -64,9 +65,21 @@ export interface EmbedderInfo {
   threads: number;
 }
 
-/** Applies `config` to transformers.js's shared environment (fields are mutated, never replaced). */
+/** The fetch functions configureRuntime installed (so a second call does not wrap twice). */
+const installedFetches = new WeakSet<FetchLike>();
+
+/**
+ * Applies `config` to transformers.js's shared environment (fields are mutated, never replaced), and has it
+ * fetch through `knownLengthFetch`.
+ */
 export function configureRuntime(config: RuntimeConfig): void {
   env.localModelPath = config.localModelPath;
+  const current = env.fetch as FetchLike | undefined;
+  if (current && !installedFetches.has(current)) {
+    const wrapped = knownLengthFetch(current);
+    installedFetches.add(wrapped);
+    env.fetch = wrapped as typeof env.fetch;
+  }
   if (config.useBrowserCache !== undefined) env.useBrowserCache = config.useBrowserCache;
   const wasm = env.backends.onnx.wasm;
   if (wasm) {
@@ -92,7 +105,11 @@ async function pickDevice(requested: EmbeddingDevice): Promise<Exclude<Embedding
   return 'wasm';
 }
 
-function classifyLoadError(error: unknown, model: string): EmbedderError {
+/**
+ * What a failed load means for the user. Only a hub model can find the hub unreachable: a self-hosted model that
+ * fails to load (whatever the error's type) is a LOAD_FAILED with its message, never a reason to fall back.
+ */
+export function classifyLoadError(error: unknown, model: string, fromHub = true): EmbedderError {
   const message = error instanceof Error ? error.message : String(error);
   if (/not found|404|could not locate|no such file/i.test(message)) {
     return new EmbedderError(
@@ -103,7 +120,10 @@ function classifyLoadError(error: unknown, model: string): EmbedderError {
       },
     );
   }
-  if (error instanceof TypeError || /fetch|network|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/i.test(message)) {
+  if (
+    fromHub &&
+    (error instanceof TypeError || /fetch|network|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/i.test(message))
+  ) {
     return new EmbedderError(
       'HUB_UNREACHABLE',
       `The model hub could not be reached to download "${model}". Check the connection, or use the offline model.`,
@@ -166,7 +186,7 @@ export class TransformersEmbedder {
         },
       })) as FeatureExtractionPipeline;
     } catch (error) {
-      throw classifyLoadError(error, model);
+      throw classifyLoadError(error, model, location.kind === 'hub');
     }
     const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: true });
     const dim = probe.dims[1];

@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { sentenceSpans } from '../../src/core/sentences';
-import { configureRuntime, longestFirst, TransformersEmbedder } from '../../src/models/embedder';
+import {
+  classifyLoadError,
+  configureRuntime,
+  longestFirst,
+  TransformersEmbedder,
+} from '../../src/models/embedder';
 import { createEmbedService } from '../../src/models/embed-service';
 import { splitRows, splitSentenceRows } from '../../src/models/rows';
 
@@ -145,5 +150,21 @@ describe('embedding service', () => {
     service.cancel('build-1');
     const batch = await service.embed(TEXTS, { model: TINY, dtype: 'fp32' }, { requestId: 'build-1' });
     expect(splitRows(batch).length).toBe(TEXTS.length);
+  });
+});
+
+describe('classifyLoadError', () => {
+  it('calls a network failure of a hub model an unreachable hub (the build may then fall back)', () => {
+    expect(classifyLoadError(new TypeError('Failed to fetch'), 'Xenova/m').code).toBe('HUB_UNREACHABLE');
+    expect(classifyLoadError(new Error('getaddrinfo ENOTFOUND huggingface.co'), 'Xenova/m').code).toBe(
+      'HUB_UNREACHABLE',
+    );
+  });
+
+  it('never calls a self-hosted model’s failure an unreachable hub: it is a load failure with its message', () => {
+    const error = classifyLoadError(new TypeError('Failed to fetch'), 'local:m', false);
+    expect(error.code).toBe('LOAD_FAILED');
+    expect(error.message).toContain('Failed to fetch');
+    expect(classifyLoadError(new Error('404 not found'), 'local:m', false).code).toBe('MODEL_NOT_FOUND');
   });
 });
