@@ -178,7 +178,7 @@ async function embedAll(
       );
     }
     for (const v of vectors) {
-      const expected = dim ?? out[0]?.length ?? vectors[0].length;
+      const expected = dim ?? out[0]?.length ?? vectors[0]?.length;
       if (
         !(v instanceof Float32Array) ||
         v.length !== expected ||

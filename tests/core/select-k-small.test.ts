@@ -101,7 +101,12 @@ describe('selectClusterCount on small inputs', () => {
     expect(selection.bic).toHaveLength(5);
     expect(selection.admissible.slice(2)).toEqual([false, false, false]);
     expect(selection.admissible[0]).toBe(true);
+    // k = 2 leaves 4 > 3 points of support, and each component owns its 3 points (≥ the floor of 1).
+    expect(selection.admissible[1]).toBe(true);
     expect(selection.k).toBeLessThanOrEqual(2);
+    // The support rule is the tied family's alone: full components of ≥ 1 point pass it at k = 3 (N − k = 3).
+    const full = selectClusterCount(few, { seed: SEED, covariance: 'full', minComponentSize: 1 });
+    expect(full.admissible[2]).toBe(true);
   });
 
   it('ICL is BIC plus twice the memberships’ entropy, and chooses by it', () => {
@@ -166,6 +171,28 @@ describe('selectClusterCount on small inputs', () => {
     expect(selection.k).toBe(1);
   });
 
+  it('k = 1 is always admissible, even under a floor no component can reach, and its BIC is the score', () => {
+    const selection = selectClusterCount(points, { seed: SEED, maxClusters: MAX, minComponentSize: 100 });
+    expect(selection.admissible).toEqual([true, false, false, false, false]);
+    expect(selection.k).toBe(1);
+    expect(selection.score).toBe(selection.bic[0]);
+  });
+
+  it('skipImpossible with a floor of 0 or ½ skips nothing: every k is fitted as without it', () => {
+    for (const minComponentSize of [0, 0.5]) {
+      const full = selectClusterCount(points, { seed: SEED, maxClusters: MAX, minComponentSize });
+      const fast = selectClusterCount(points, {
+        seed: SEED,
+        maxClusters: MAX,
+        minComponentSize,
+        skipImpossible: true,
+      });
+      expect(fast.bic).toEqual(full.bic);
+      expect(fast.bic.every(Number.isFinite)).toBe(true);
+      expect(fast.k).toBe(full.k);
+    }
+  });
+
   it('one point: k = 1, nothing swept, score 0; two points: only k = 1 is swept', () => {
     const one = selectClusterCount([[3, 4]]);
     expect(one).toMatchObject({ k: 1, bic: [], admissible: [], score: 0 });
@@ -205,6 +232,9 @@ describe('selectClusterCount on small inputs', () => {
       expect(error).toMatchObject({ code: 'INVALID_OPTION' });
       expect((error as Error).message).toMatch(/maxClusters ≥ 1, minComponentSize ≥ 0 and regCovar ≥ 0/);
       const details = (error as { details: Record<string, number> }).details;
+      expect((error as Error).message).toContain(
+        `(got ${details.maxClusters}, ${details.minComponentSize}, ${details.regCovar}).`,
+      );
       expect(details).toEqual({
         maxClusters: options.maxClusters ?? 50,
         minComponentSize: options.minComponentSize ?? 2,
@@ -216,6 +246,20 @@ describe('selectClusterCount on small inputs', () => {
     );
     // The smallest valid values are accepted.
     expect(selectClusterCount(points, { maxClusters: 1, minComponentSize: 0, regCovar: 0 }).k).toBe(1);
+  });
+
+  it('a signal that fires during the sweep (after k = 1) stops it with an AbortError', () => {
+    const signal = { aborted: false };
+    const done: number[] = [];
+    const onProgress = (k: number) => {
+      done.push(k);
+      signal.aborted = true;
+    };
+    expect(() => selectClusterCount(points, { seed: SEED, maxClusters: MAX, signal, onProgress })).toThrow(
+      expect.objectContaining({ name: 'AbortError' }),
+    );
+    // No k after the first was fitted.
+    expect(done).toEqual([1]);
   });
 
   it('stops with an AbortError when the signal has fired', () => {
