@@ -292,7 +292,6 @@ export function kmeans(
   const distances = new Float64Array(n);
   const counts = new Float64Array(k);
   let iterations = 0;
-  let strict = false;
   while (iterations < maxIter) {
     iterations++;
     const changed = assign(data, n, dim, centers, k, labels, distances);
@@ -300,13 +299,12 @@ export function kmeans(
     let shift = 0;
     for (let j = 0; j < k; j++) shift += squaredDistance(centers, j * dim, next, j * dim, dim);
     [centers, next] = [next, centers];
-    if (!changed) {
-      strict = true;
-      break;
-    }
-    if (shift <= tol) break;
+    if (!changed || shift <= tol) break;
   }
-  // Stopped on the shift tolerance: labels were computed from the previous centres, so refresh them.
-  if (!strict) assign(data, n, dim, centers, k, labels, distances);
+  // The labels were computed from the previous centres. Refresh them: after a stop on the shift tolerance, and
+  // after a stop on unchanged labels whose update moved a point into an empty cluster (that centre changed).
+  // scikit-learn refreshes only in the first case, which can leave a label that is not its point's nearest
+  // centre; otherwise the refresh changes nothing.
+  assign(data, n, dim, centers, k, labels, distances);
   return { centers, labels, iterations };
 }

@@ -32,7 +32,13 @@ function sq(a: number[], b: number[]): number {
  * repeat (strict convergence) or the summed squared shift is at most tol × mean per-dimension variance; after a
  * tolerance stop, assign once more.
  */
-function referenceLloyd(points: number[][], init: number[][], relTol: number, maxIter = 300): Reference {
+function referenceLloyd(
+  points: number[][],
+  init: number[][],
+  relTol: number,
+  maxIter = 300,
+  refreshAlways = true,
+): Reference {
   const n = points.length;
   const dim = points[0].length;
   const k = init.length;
@@ -86,7 +92,9 @@ function referenceLloyd(points: number[][], init: number[][], relTol: number, ma
     }
     if (shift <= tol) break;
   }
-  if (!strict) labels = nearest(centers);
+  // scikit-learn refreshes only when !strict (refreshAlways false); Aerie always does (kmeans.ts), which
+  // differs only after an empty-cluster relocation in the last iteration (tested below).
+  if (!strict || refreshAlways) labels = nearest(centers);
   return { centers, labels, iterations };
 }
 
@@ -276,5 +284,31 @@ describe('kmeans equals the plain Lloyd loop on small random sets', () => {
       }
     }
     expect(cases).toBe(240);
+  });
+});
+
+describe('labels are the nearest centres when k-means stops (FAKE scripted draws)', () => {
+  it('also after a stop on unchanged labels whose update moved a point into an empty cluster', () => {
+    // Duplicate points and more centres than distinct points: with these draws k-means++ picks the point 0
+    // twice, a cluster stays empty, and the last update moves the farthest point (4.5) into it while the
+    // labels repeat. scikit-learn's loop stops there with 4.5 still labelled with the centre 0.
+    const data = Float64Array.from([4.5, 1, 3, 1, 0, 0, 1, 3, 3]);
+    const draws = [0, 0, 0, 0, 0, 2 / 3, 1 / 3, 0, 0, 0, 0, 1 / 3, 0, 1 / 3, 0, 2 / 3, 0, 0, 0, 0];
+    const init = rows(kmeansPlusPlus(data, 9, 1, 5, scripted(draws)), 1);
+    const sklearn = referenceLloyd(rows(data, 1), init, 1e-4, 300, false);
+    const stale = sklearn.labels.findIndex(
+      (l, i) =>
+        Math.abs(data[i] - sklearn.centers[l][0]) >
+        Math.min(...sklearn.centers.map((c) => Math.abs(data[i] - c[0]))),
+    );
+    expect(stale).toBe(0);
+
+    const { centers, labels } = kmeans(data, 9, 1, 5, scripted(draws));
+    expect(Array.from(centers)).toEqual(sklearn.centers.flat());
+    for (let i = 0; i < 9; i++) {
+      const own = Math.abs(data[i] - centers[labels[i]]);
+      expect(own, `point ${i}`).toBe(Math.min(...Array.from(centers, (c) => Math.abs(data[i] - c))));
+    }
+    expect(data[0] - centers[labels[0]]).toBe(0);
   });
 });
