@@ -24,12 +24,13 @@ import { useLibrary } from './state/useLibrary';
 import { useDocuments } from './state/useDocuments';
 import { useBuild } from './state/useBuild';
 import { useOpenTree } from './state/useOpenTree';
-import { defaultRetrievalSettings, queryBlocker, useAsk } from './state/useAsk';
+import { defaultRetrievalSettings, queryBlocker, questionModelOf, useAsk } from './state/useAsk';
+import { modelToWarm, useModelWarmup } from './state/useModelWarmup';
 import { useLibraryActions } from './state/useLibraryActions';
 import { useTheme } from './state/useTheme';
 import { answerModelOf, summarizerLine } from './settings';
 import { embeddingModelLabel } from './library/model-label';
-import { titleFor } from './state/request';
+import { embeddingChoiceOf, titleFor } from './state/request';
 import type { RetrievalSettings } from './state/types';
 import './app.css';
 
@@ -120,6 +121,14 @@ export function App() {
 
   const building = build.progress?.status === 'running' || build.progress?.status === 'cancelling';
   const canBuild = docs.ready.length > 0 && !docs.reading && !building && !!db;
+  useModelWarmup(
+    modelToWarm({
+      building,
+      documentsWaiting: docs.ready.length > 0,
+      build: embeddingChoiceOf(settings),
+      question: tree ? questionModelOf(tree, open.record, settings) : undefined,
+    }),
+  );
   const startBuild = () => {
     void build.start(docs.ready, settings, titleFor(docs.ready.map((d) => d.document)));
   };

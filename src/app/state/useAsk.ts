@@ -13,6 +13,7 @@ import {
   type AnswerResult,
 } from '../../llm';
 import type { ModelLoadProgress } from '../../models/embedder';
+import type { ModelChoice } from '../../models/embed-service';
 import { connectGenerator } from '../../models/generate-client';
 import { speedOf } from '../../models/generation-speed';
 import { splitRows } from '../../models/rows';
@@ -32,6 +33,35 @@ import { retrieveOptionsFor } from './retrieval-options';
 import type { AskResults, ModeResult, RetrievalSettings } from './types';
 
 export { defaultRetrievalSettings } from './retrieval-options';
+
+/**
+ * The browser model a question to a tree built with browser model `model` is embedded with: the tree's model
+ * at the precision it was built with, on the device the settings ask for.
+ */
+export function browserQuestionModel(
+  model: string,
+  record: TreeRecord | undefined,
+  settings: AppSettings,
+): ModelChoice {
+  return {
+    model,
+    dtype: record?.embedding.dtype === 'fp32' ? 'fp32' : 'q8',
+    device: settings.embedding.device,
+  };
+}
+
+/**
+ * The model a question to `tree` will be embedded with in this browser, or undefined when the tree was built
+ * with an endpoint's embeddings (nothing to load here).
+ */
+export function questionModelOf(
+  tree: RaptorTree,
+  record: TreeRecord | undefined,
+  settings: AppSettings,
+): ModelChoice | undefined {
+  const model = tree.embedding.model;
+  return endpointModelOf(model) === undefined ? browserQuestionModel(model, record, settings) : undefined;
+}
 
 /** The remote embedding model name of a tree built with an API model (`openai:x` or the official `openai/x`). */
 function endpointModelOf(model: string): string | undefined {
@@ -149,12 +179,7 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
         const embed = createOpenAiEmbedder(toLlmEndpoint({ ...settings.embeddingsEndpoint, model: remote }));
         return (await embed([question]))[0];
       }
-      const dtype = record?.embedding.dtype === 'fp32' ? 'fp32' : 'q8';
-      const batch = await embedWorker().embed([question], {
-        model,
-        dtype,
-        device: settings.embedding.device,
-      });
+      const batch = await embedWorker().embed([question], browserQuestionModel(model, record, settings));
       return splitRows(batch)[0];
     },
     [tree, record, settings],

@@ -1,0 +1,59 @@
+/**
+ * The embedding model loads while the user is still getting ready (src/models/warmup.ts): adding a document
+ * starts loading the build's model, so "Build tree" and the first question find it loaded; a hub model that is
+ * not in this browser's cache is not downloaded until the user builds.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { addSample, buildAndWait, configure, recordRequests } from './support/app';
+
+/** The offline model's files, as the embedding worker requests them. */
+const OFFLINE_FILES = '**/models/aerie-glove-100d/**';
+const OFFLINE_WEIGHTS = /\/models\/aerie-glove-100d\/onnx\/[^/]+\.onnx$/;
+
+/** Whether transformers.js's model cache holds the offline model's weights (stored once they are downloaded). */
+function weightsCached(page: Page): Promise<boolean> {
+  return page.evaluate(async () => {
+    if (!(await caches.has('transformers-cache'))) return false;
+    const keys = await (await caches.open('transformers-cache')).keys();
+    return keys.some((r) => /\/models\/aerie-glove-100d\/onnx\/[^/]+\.onnx$/.test(r.url));
+  });
+}
+
+test('adding a document loads the offline model before "Build tree"; the build and the question reuse it', async ({
+  page,
+  context,
+}) => {
+  const urls = recordRequests(context);
+  await page.goto('/');
+  await configure(page);
+  await page.waitForTimeout(1_000);
+  // Nothing to build and no tree open: no model is loaded.
+  expect(urls.filter((u) => OFFLINE_WEIGHTS.test(u))).toEqual([]);
+
+  await addSample(page);
+  // The weights are downloaded without "Build tree" being clicked.
+  await expect.poll(() => weightsCached(page), { timeout: 30_000 }).toBe(true);
+  // From now on the model's files cannot be had, from the network or the cache: the build and the question
+  // work only if they use the model the warm-up loaded.
+  await context.route(OFFLINE_FILES, (route) => route.abort());
+  await page.evaluate(() => caches.delete('transformers-cache'));
+  await buildAndWait(page);
+  await expect(page.getByText(/could not be loaded|was not found/)).toHaveCount(0);
+
+  await page.getByLabel('Question', { exact: true }).fill('Who helped Cinderella?');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await expect(page.locator('[data-node-id][data-mode]').first()).toBeVisible({ timeout: 60_000 });
+});
+
+test('a hub model that was never downloaded is not fetched when a document is added', async ({
+  page,
+  context,
+}) => {
+  const urls = recordRequests(context);
+  await page.goto('/'); // default settings: the hub model multi-qa-MiniLM-L6-cos-v1, not in this new profile's cache
+  await addSample(page);
+  await page.waitForTimeout(3_000);
+  expect(urls.filter((u) => new URL(u).hostname === 'huggingface.co')).toEqual([]);
+  expect(urls.filter((u) => /\/models\//.test(u))).toEqual([]);
+});

@@ -1,0 +1,46 @@
+/**
+ * Keeps the embedding model the user will need next loading in the background (src/models/warmup.ts): the
+ * build's model while documents wait to be built, otherwise the open tree's model for questions. Nothing is
+ * warmed during a build: the embedding worker holds one model, and the build is using it.
+ */
+import { useEffect, useRef } from 'react';
+import { warmEmbedder } from '../../client/model-warmup';
+import type { ModelChoice } from '../../models/embed-service';
+import type { EmbeddingChoice } from '../../pipeline/types';
+
+/** Wait this long after the needed model changes before loading it (settings being edited, files still dropping). */
+export const WARMUP_DELAY_MS = 400;
+
+/** Starts loading `choice` (after WARMUP_DELAY_MS) whenever it changes to another model; undefined: nothing. */
+export function useModelWarmup(choice: ModelChoice | undefined): void {
+  const key = choice ? `${choice.model}|${choice.dtype ?? 'q8'}|${choice.device ?? 'auto'}` : '';
+  const latest = useRef(choice);
+  latest.current = choice;
+  useEffect(() => {
+    if (!key) return;
+    const timer = setTimeout(() => {
+      const wanted = latest.current;
+      if (wanted) void warmEmbedder(wanted).catch(() => undefined);
+    }, WARMUP_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [key]);
+}
+
+/**
+ * The model to keep warm: none during a build; the build's model (when it runs in the browser) while documents
+ * wait to be built; otherwise the open tree's question model, if any.
+ */
+export function modelToWarm(state: {
+  building: boolean;
+  documentsWaiting: boolean;
+  build: EmbeddingChoice;
+  question: ModelChoice | undefined;
+}): ModelChoice | undefined {
+  if (state.building) return undefined;
+  if (state.documentsWaiting) {
+    if (state.build.kind !== 'browser') return undefined;
+    const { model, dtype, device } = state.build;
+    return { model, dtype, device };
+  }
+  return state.question;
+}

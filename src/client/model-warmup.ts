@@ -1,0 +1,36 @@
+/**
+ * The page's side of warming the embedding model (src/models/warmup.ts says when a warm-up is allowed): checks
+ * the model cache for a hub model's files, then asks the embedding worker to load the model. Nothing is shown:
+ * a warm-up that fails is forgotten by the worker, and the build or question that needs the model loads it
+ * again and reports its own error.
+ */
+import type { ModelChoice } from '../models/embed-service';
+import { MODEL_CACHE_NAME, warmupPlan } from '../models/warmup';
+import { embedWorker } from './workers';
+
+/** Whether every URL is in the model cache (false where Cache Storage is unavailable or refuses). */
+async function allCached(urls: readonly string[]): Promise<boolean> {
+  if (typeof caches === 'undefined') return false;
+  try {
+    if (!(await caches.has(MODEL_CACHE_NAME))) return false;
+    const cache = await caches.open(MODEL_CACHE_NAME);
+    for (const url of urls) if (!(await cache.match(url))) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts loading `choice` in the embedding worker when its plan allows it. Resolves to whether a load was
+ * started (it resolves before the load ends; the load's own failure is swallowed).
+ */
+export async function warmEmbedder(choice: ModelChoice): Promise<boolean> {
+  const plan = warmupPlan(choice);
+  if (plan.kind === 'never') return false;
+  if (plan.kind === 'if-cached' && !(await allCached(plan.urls))) return false;
+  embedWorker()
+    .load(choice)
+    .catch(() => undefined);
+  return true;
+}
