@@ -14,9 +14,9 @@ const LN_2PI = Math.log(2 * Math.PI);
 /** scikit-learn adds 10 machine epsilons to every component's mass so an empty component divides safely. */
 const MASS_EPSILON = 10 * Number.EPSILON;
 /**
- * A component whose log density at a point is this far below the point's best component gets responsibility
- * exactly 0: e^−50 ≈ 2e−22 is below half an ulp of the largest term (1), so it could not change the sum, and
- * the M-step can skip the point for that component.
+ * A component whose log density at a point is more than this far below the point's best component gets
+ * responsibility exactly 0: e^−50 ≈ 2e−22 is below half an ulp of the largest term (1), so it could not change
+ * the sum, and the M-step can skip the point for that component.
  */
 const NEGLIGIBLE_LOG_RATIO = -50;
 
