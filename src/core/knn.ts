@@ -98,12 +98,24 @@ export function approximateCosineKnn(
 ): KnnGraph {
   const rows: number[][] = new Array(n);
   for (let i = 0; i < n; i++) rows[i] = Array.from(unit.subarray(i * dim, (i + 1) * dim));
-  // umap-js's own choice of forest size and iterations (its fit rounds √n / 20 the same way except at n = 100).
-  const trees = 5 + Math.round(Math.sqrt(n) / 20);
-  const iterations = Math.max(5, Math.round(Math.log2(n)));
+  const { trees, iterations } = nnDescentSchedule(n);
   const forest = makeForest(rows, k, trees, random);
   const { indices, weights } = makeNNDescent(cosine, random)(rows, makeLeafArray(forest), k, iterations);
   return { indices, distances: weights };
+}
+
+/**
+ * NN-descent's forest size and iteration count for `n` points: umap-js's own choice in `UMAP.fit`
+ * (5 + round(√n / 20) random-projection trees, max(5, round(log2 n)) iterations; umap-js rounds √n / 20 the
+ * same way except at n = 100).
+ */
+export function nnDescentSchedule(n: number): { trees: number; iterations: number } {
+  return { trees: 5 + Math.round(Math.sqrt(n) / 20), iterations: Math.max(5, Math.round(Math.log2(n))) };
+}
+
+/** Whether `cosineKnn` computes the exact graph of `n` points (up to and including EXACT_KNN_MAX_POINTS). */
+export function usesExactKnn(n: number): boolean {
+  return n <= EXACT_KNN_MAX_POINTS;
 }
 
 /**
@@ -117,6 +129,6 @@ export function* cosineKnn(
   k: number,
   random: RandomFn,
 ): Generator<number, KnnGraph> {
-  if (n <= EXACT_KNN_MAX_POINTS) return yield* exactCosineKnn(unit, n, dim, k);
+  if (usesExactKnn(n)) return yield* exactCosineKnn(unit, n, dim, k);
   return approximateCosineKnn(unit, n, dim, k, random);
 }

@@ -9,6 +9,8 @@ import {
   cosineKnn,
   EXACT_KNN_MAX_POINTS,
   exactCosineKnn,
+  nnDescentSchedule,
+  usesExactKnn,
   type KnnGraph,
 } from '../../src/core/knn';
 import { seededRandom, type RandomFn } from '../../src/core/random';
@@ -184,5 +186,25 @@ describe('cosineKnn', () => {
     expect(approximateCosineKnn(unit, n, dim, k, seededRandom(9))).toEqual(a);
     const all = Array.from({ length: n }, (_, i) => i);
     expect(recall(a, unit, n, dim, all)).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('which graph, and how NN-descent is run', () => {
+  it('is exact up to and including 6,000 points (the documented limit), NN-descent above', () => {
+    expect(EXACT_KNN_MAX_POINTS).toBe(6000);
+    expect(usesExactKnn(2)).toBe(true);
+    expect(usesExactKnn(6000)).toBe(true);
+    expect(usesExactKnn(6001)).toBe(false);
+  });
+
+  it("uses umap-js's forest size and iterations (hand-worked from its UMAP.fit formula)", () => {
+    // umap-js: nTrees = 5 + floor(round(√n / 20)), nIters = max(5, floor(round(log2 n))).
+    // √6001 / 20 = 3.87 → 9 trees; log2 6001 = 12.55 → 13. √10000 / 20 = 5 → 10; log2 = 13.29 → 13.
+    // √40000 / 20 = 10 → 15; log2 = 15.29 → 15. √90000 / 20 = 15 → 20; log2 = 16.46 → 16. Small n: 5 iterations.
+    expect(nnDescentSchedule(6001)).toEqual({ trees: 9, iterations: 13 });
+    expect(nnDescentSchedule(10_000)).toEqual({ trees: 10, iterations: 13 });
+    expect(nnDescentSchedule(40_000)).toEqual({ trees: 15, iterations: 15 });
+    expect(nnDescentSchedule(90_000)).toEqual({ trees: 20, iterations: 16 });
+    expect(nnDescentSchedule(16)).toEqual({ trees: 5, iterations: 5 });
   });
 });
