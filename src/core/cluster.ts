@@ -305,8 +305,8 @@ function* reduceAndCluster(
   return { labels, k };
 }
 
-/** Members (as indices into `ids`) of each label 0…k−1, skipping empty labels. */
-function groupByLabel(labels: number[][], k: number): number[][] {
+/** Members (as indices into `ids`) of each label 0…k−1, skipping empty labels. Exported for its tests. */
+export function groupByLabel(labels: number[][], k: number): number[][] {
   const groups: number[][] = Array.from({ length: k }, () => []);
   labels.forEach((ls, i) => ls.forEach((l) => groups[l].push(i)));
   return groups.filter((g) => g.length > 0);
@@ -446,6 +446,24 @@ function splitInOrder(ids: number[], tokens: ArrayLike<number>, maxTokens: numbe
   return out;
 }
 
+/**
+ * What to do with a cluster of `size` nodes and `tokens` tokens found among `parentSize` nodes at re-clustering
+ * depth `depth`: keep it if it is one node or its text fits `maxTokens` (the paper re-clusters a cluster whose text
+ * *exceeds* the budget); else cluster it again, unless that cannot make progress — at MAX_RECLUSTER_DEPTH, or when
+ * the cluster is all its parent's nodes — and it is cut in document order instead. Exported for its tests.
+ */
+export function oversizedClusterAction(
+  size: number,
+  tokens: number,
+  parentSize: number,
+  depth: number,
+  maxTokens: number,
+): 'keep' | 'recluster' | 'split-in-order' {
+  if (size === 1 || tokens <= maxTokens) return 'keep';
+  if (depth >= MAX_RECLUSTER_DEPTH || size === parentSize) return 'split-in-order';
+  return 'recluster';
+}
+
 function* clusterWithLimit(
   unit: Float32Array,
   dim: number,
@@ -459,9 +477,10 @@ function* clusterWithLimit(
     cluster.sort((a, b) => a - b);
     let total = 0;
     for (const id of cluster) total += tokens[id];
-    if (cluster.length === 1 || total <= o.maxClusterTokens) {
+    const next = oversizedClusterAction(cluster.length, total, ids.length, depth, o.maxClusterTokens);
+    if (next === 'keep') {
       result.push(cluster);
-    } else if (depth >= MAX_RECLUSTER_DEPTH || cluster.length === ids.length) {
+    } else if (next === 'split-in-order') {
       // Clustering again would not make progress: cut the cluster in document order instead.
       result.push(...splitInOrder(cluster, tokens, o.maxClusterTokens));
     } else {
@@ -471,8 +490,11 @@ function* clusterWithLimit(
   return result;
 }
 
-/** Removes clusters with exactly the same members as an earlier one (summarising them twice is waste). */
-function dedupe(clusters: number[][]): number[][] {
+/**
+ * Removes clusters with exactly the same members as an earlier one (summarising them twice is waste). Members
+ * are ascending node ids. Exported for its tests.
+ */
+export function dedupe(clusters: number[][]): number[][] {
   const seen = new Set<string>();
   return clusters.filter((c) => {
     const key = c.join(',');

@@ -6,6 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  dedupe,
+  groupByLabel,
+  MAX_RECLUSTER_DEPTH,
+  oversizedClusterAction,
   clusterNodes,
   clusterNodesAsync,
   runLocalClusterTask,
@@ -196,5 +200,51 @@ describe('clusterNodesAsync with a pool (FAKE workers in this process)', () => {
     await expect(
       clusterNodesAsync(three, tokens, { ...options, signal: controller.signal }),
     ).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('grouping by label and removing repeated clusters (hand-worked)', () => {
+  it('groups node indices by each of their labels and skips a label no node has', () => {
+    // Node 0 → label 0; node 1 → label 2; node 2 → labels 0 and 2 (soft membership); label 1 and 3 are empty.
+    expect(groupByLabel([[0], [2], [0, 2]], 4)).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
+    expect(groupByLabel([[1], [1]], 2)).toEqual([[0, 1]]);
+  });
+
+  it('removes only clusters with exactly the same members, keeping the first', () => {
+    // [1, 23] and [12, 3] have the same digits in the same order: they are different clusters.
+    expect(
+      dedupe([
+        [1, 23],
+        [12, 3],
+        [1, 23],
+        [1, 2, 3],
+        [12, 3],
+      ]),
+    ).toEqual([
+      [1, 23],
+      [12, 3],
+      [1, 2, 3],
+    ]);
+  });
+});
+
+describe('oversized clusters (the paper: re-cluster a cluster whose text exceeds the budget)', () => {
+  it('keeps a single node or a cluster whose text fits, up to exactly the budget', () => {
+    expect(oversizedClusterAction(1, 9_999, 10, 0, 3_500)).toBe('keep');
+    expect(oversizedClusterAction(2, 3_500, 10, 0, 3_500)).toBe('keep');
+    expect(oversizedClusterAction(2, 3_501, 10, 0, 3_500)).toBe('recluster');
+  });
+
+  it(`clusters again while that can make progress, at most ${MAX_RECLUSTER_DEPTH} levels deep`, () => {
+    expect(MAX_RECLUSTER_DEPTH).toBe(4);
+    expect(oversizedClusterAction(5, 4_000, 10, 3, 3_500)).toBe('recluster');
+    expect(oversizedClusterAction(5, 4_000, 10, 4, 3_500)).toBe('split-in-order');
+    expect(oversizedClusterAction(5, 4_000, 10, 5, 3_500)).toBe('split-in-order');
+    // All of its parent's nodes: clustering them again would find the same cluster.
+    expect(oversizedClusterAction(10, 4_000, 10, 0, 3_500)).toBe('split-in-order');
+    expect(oversizedClusterAction(9, 4_000, 10, 0, 3_500)).toBe('recluster');
   });
 });
