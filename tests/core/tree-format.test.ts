@@ -325,6 +325,19 @@ const HOSTILE: HostileCase[] = [
   { name: 'a null root', input: null, path: '', message: '(root): expected an object, got null' },
   { name: 'a number root', input: 42, path: '', message: '(root): expected an object, got 42' },
   {
+    name: 'a function root (not JSON: an object handed over directly)',
+    input: () => 1,
+    path: '',
+    message: '(root): expected an object, got a value of type function',
+  },
+  {
+    name: 'no format field',
+    mutate: (t) => void delete t.format,
+    path: 'format',
+    code: 'UNSUPPORTED_FORMAT',
+    message: 'format: expected "raptor-tree", got nothing (the field is missing)',
+  },
+  {
     name: 'another format',
     mutate: (t) => void (t.format = 'raptor'),
     path: 'format',
