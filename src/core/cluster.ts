@@ -134,6 +134,11 @@ export interface ClusterProgress {
   step: 'global-umap' | 'global-gmm' | 'local-umap' | 'local-gmm' | 'local';
   /** Index of the global cluster (local-umap and local-gmm only). */
   group?: number;
+  /**
+   * Re-clustering level of the global and local steps: 0 for the nodes' first clustering, 1 … MAX_RECLUSTER_DEPTH
+   * while a cluster whose text exceeds the budget is clustered again.
+   */
+  depth?: number;
   /** Fraction of the current step done, 0…1, when known. */
   fraction?: number;
   /** `local`: groups whose local clustering finished, of `groups`, with `workers` running at once. */
@@ -332,7 +337,7 @@ function* clusterOnce(
     deriveSeed(o.seed, depth, 0),
     o,
     o.global,
-    (s, f) => o.onProgress?.({ step: s === 'umap' ? 'global-umap' : 'global-gmm', fraction: f }),
+    (s, f) => o.onProgress?.({ step: s === 'umap' ? 'global-umap' : 'global-gmm', fraction: f, depth }),
   );
   const groups = groupByLabel(global.labels, global.k);
   const tasks = groups.map((members, g): LocalClusterTask | undefined =>
@@ -358,7 +363,7 @@ function* clusterOnce(
       locals.push(
         task &&
           (yield* localSteps(task, (s, f) =>
-            o.onProgress?.({ step: s === 'umap' ? 'local-umap' : 'local-gmm', group: g, fraction: f }),
+            o.onProgress?.({ step: s === 'umap' ? 'local-umap' : 'local-gmm', group: g, fraction: f, depth }),
           )),
       );
     }

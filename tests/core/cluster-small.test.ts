@@ -248,3 +248,23 @@ describe('oversized clusters (the paper: re-cluster a cluster whose text exceeds
     expect(oversizedClusterAction(9, 4_000, 10, 0, 3_500)).toBe('recluster');
   });
 });
+
+describe('re-clustering levels in the progress events', () => {
+  it('reports level 0 for the first clustering and 1, 2 … for an oversized cluster clustered again', () => {
+    const events: ClusterProgress[] = [];
+    // 10 tokens a node and a budget of 25: every cluster of three or more nodes is clustered again.
+    const clusters = clusterNodes(vectors, new Array(12).fill(10), {
+      ...SMALL,
+      maxClusterTokens: 25,
+      onProgress: (p) => events.push(p),
+    });
+    for (const c of clusters) expect(c.length * 10).toBeLessThanOrEqual(25);
+    const depths = events.filter((e) => e.step === 'global-umap').map((e) => e.depth);
+    expect(depths[0]).toBe(0);
+    expect(depths).toContain(1);
+    for (const d of depths) {
+      expect(d).toBeGreaterThanOrEqual(0);
+      expect(d).toBeLessThanOrEqual(MAX_RECLUSTER_DEPTH);
+    }
+  });
+});
