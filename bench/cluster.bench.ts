@@ -4,7 +4,10 @@
  * scikit-learn's sweep on the same points (umap-learn cannot be installed here, so the reference covers the
  * mixture part of the official pipeline only).
  */
+import { UMAP } from 'umap-js';
+import { cosine } from 'umap-js/dist/umap';
 import { clusterNodes, type ClusterProgress } from '../src/core/cluster';
+import { cosineKnn } from '../src/core/knn';
 import { deriveSeed, seededRandom } from '../src/core/random';
 import { selectClusterCount } from '../src/core/select-k';
 import { reduceDimensions } from '../src/core/umap';
@@ -62,6 +65,37 @@ function timedClusterNodes(vectors: Float32Array[]): {
   return { seconds: (end - start) / 1000, umap: umap / 1000, gmm: gmm / 1000, clusters: clusters.length };
 }
 
+/**
+ * The global UMAP both ways from one k-NN graph: our flat layout (umap.ts → umap-layout.ts) and umap-js's
+ * `UMAP` class (initializeFit + step, as the app used before), with whether their outputs are identical.
+ */
+function umapAgainstUmapJs(flat: Float32Array, n: number): BenchRow {
+  const nNeighbors = Math.floor(Math.sqrt(n - 1));
+  const seed = deriveSeed(SEED, 0, 0);
+  const t0 = performance.now();
+  const ours = runSync(reduceDimensions(flat, n, DIM, { nComponents: REDUCTION_DIM, nNeighbors, seed }));
+  const t1 = performance.now();
+  const random = seededRandom(seed);
+  const graph = runSync(cosineKnn(flat, n, DIM, nNeighbors, random));
+  const umap = new UMAP({ nComponents: REDUCTION_DIM, nNeighbors, minDist: 0.1, distanceFn: cosine, random });
+  umap.setPrecomputedKNN(graph.indices, graph.distances);
+  const rows = Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * DIM, (i + 1) * DIM)));
+  const epochs = umap.initializeFit(rows);
+  for (let e = 0; e < epochs; e++) umap.step();
+  const t2 = performance.now();
+  const theirs = umap.getEmbedding();
+  const same = theirs.every((row, i) => row.every((v, c) => Object.is(v, ours[i * REDUCTION_DIM + c])));
+  return {
+    name: `global UMAP N=${n} to ${REDUCTION_DIM}-d (k-NN graph, fuzzy set, ${epochs} epochs)`,
+    value: (t1 - t0) / 1000,
+    unit: 's',
+    reference: (t2 - t1) / 1000,
+    referenceLabel: "umap-js's UMAP from the same k-NN graph",
+    higherIsBetter: false,
+    note: same ? 'identical coordinates' : 'coordinates DIFFER from umap-js',
+  };
+}
+
 /** Rows: clusterNodes timings, and the global sweep against scikit-learn on the same reduced points. */
 export async function benchCluster(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -80,6 +114,7 @@ export async function benchCluster(): Promise<BenchRow[]> {
     // The global step on its own: the same UMAP as clusterNodes' first pass, then both sweeps on its output.
     const flat = new Float32Array(n * DIM);
     vectors.forEach((v, i) => flat.set(v, i * DIM));
+    rows.push(umapAgainstUmapJs(flat, n));
     const reduced = runSync(
       reduceDimensions(flat, n, DIM, {
         nComponents: REDUCTION_DIM,

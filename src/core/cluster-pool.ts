@@ -5,10 +5,13 @@
  * time; workers start on first use and stay until `close`.
  */
 import type { ClusterPool, LocalClusterResult, LocalClusterTask } from './cluster';
+import type { SweepResult, SweepTask } from './select-k';
 
 /** One worker as the pool sees it. */
 export interface ClusterWorker {
   run(task: LocalClusterTask): Promise<LocalClusterResult>;
+  /** Runs one part of a BIC sweep (`runSweepTask`); a worker without it can run local clusterings only. */
+  sweep?(task: SweepTask): Promise<SweepResult>;
   terminate(): void;
 }
 
@@ -52,6 +55,15 @@ export function createClusterPool(size: number, start: () => ClusterWorker): Clo
       const worker = await acquire();
       try {
         return await worker.run(task);
+      } finally {
+        release(worker);
+      }
+    },
+    async sweep(task) {
+      const worker = await acquire();
+      try {
+        if (!worker.sweep) throw new TypeError('This clustering worker cannot run a BIC sweep.');
+        return await worker.sweep(task);
       } finally {
         release(worker);
       }

@@ -19,7 +19,16 @@ import { DimensionError } from './errors';
 import { mapWithConcurrency } from './pool';
 import { deriveSeed } from './random';
 import type { CovarianceType } from './gmm';
-import { minimumComponentSize, selectClusterCount, type SelectionCriterion } from './select-k';
+import {
+  minimumComponentSize,
+  selectClusterCount,
+  selectClusterCountSplit,
+  type ClusterCountSelection,
+  type SelectClusterCountOptions,
+  type SelectionCriterion,
+  type SweepResult,
+  type SweepTask,
+} from './select-k';
 import { reduceDimensions, type ReduceProgress } from './umap';
 import { Awaiting, runAsync, runSync } from './yield';
 import { DEFAULT_BUILD_PARAMS } from './types';
@@ -107,7 +116,18 @@ export interface ClusterPool {
   /** How many tasks run at once. */
   readonly size: number;
   run(task: LocalClusterTask): Promise<LocalClusterResult>;
+  /**
+   * Runs one part of a BIC sweep; must return exactly what `runSweepTask` (select-k.ts) returns. When given,
+   * the global step's sweep is split over the pool (`selectClusterCountSplit`), with the same choice of k.
+   */
+  sweep?(task: SweepTask): Promise<SweepResult>;
 }
+
+/**
+ * Fewest nodes for which the global BIC sweep is split over a pool: below, the whole sweep takes well under a
+ * second and sending it to the workers is not worth it.
+ */
+export const POOLED_SWEEP_MIN_POINTS = 200;
 
 /** The mixture fitted inside each global cluster (docs/clustering.md compares these choices). */
 export interface LocalMixtureOptions {
@@ -261,6 +281,7 @@ function* reduceAndCluster(
   o: Pick<Resolved, 'maxClusters' | 'threshold'>,
   spec: MixtureSpec,
   report: (step: 'umap' | 'gmm', fraction?: number) => void,
+  pool?: ClusterPool,
 ): Steps<LocalClusterResult> {
   const nComponents = Math.min(spec.reductionDim, n - 2);
   if (nComponents < 1 || allSamePoint(unit, n, dim)) {
@@ -284,17 +305,29 @@ function* reduceAndCluster(
   );
   report('gmm');
   yield;
-  let chosen: ReturnType<typeof selectClusterCount> | undefined;
+  let chosen: ClusterCountSelection | undefined;
   for (const covariance of spec.families) {
     // Fits that cannot pass the component-size rule are skipped: same k, far fewer fits on small groups.
-    const selection = selectClusterCount(points, {
+    const options: SelectClusterCountOptions = {
       maxClusters: o.maxClusters,
       seed,
       skipImpossible: true,
       covariance,
       minComponentSize: componentFloor(spec, covariance, nComponents),
       criterion: spec.criterion,
-    });
+    };
+    const sweep = pool?.sweep?.bind(pool);
+    const selection =
+      sweep && pool!.size > 1 && n >= POOLED_SWEEP_MIN_POINTS
+        ? ((yield new Awaiting(
+            selectClusterCountSplit(
+              points,
+              { ...options, onProgress: (done, total) => report('gmm', done / total) },
+              pool!.size,
+              sweep,
+            ),
+          )) as ClusterCountSelection)
+        : selectClusterCount(points, options);
     if (!chosen || selection.score < chosen.score) chosen = selection;
     yield;
   }
@@ -338,6 +371,7 @@ function* clusterOnce(
     o,
     o.global,
     (s, f) => o.onProgress?.({ step: s === 'umap' ? 'global-umap' : 'global-gmm', fraction: f, depth }),
+    o.pool,
   );
   const groups = groupByLabel(global.labels, global.k);
   const tasks = groups.map((members, g): LocalClusterTask | undefined =>

@@ -154,7 +154,11 @@ export function gmmParameterCount(k: number, dim: number, covariance: Covariance
 }
 
 /** The absolute diagonal regulariser for `mode` (see {@link RegCovarMode}). */
-export function effectiveRegCovar(points: FlatPoints, regCovar: number, mode: RegCovarMode): number {
+export function effectiveRegCovar(
+  points: Pick<FlatPoints, 'data' | 'n' | 'dim'>,
+  regCovar: number,
+  mode: RegCovarMode,
+): number {
   if (mode === 'absolute') return regCovar;
   const scale = meanVariance(points.data, points.n, points.dim);
   return scale > 0 ? regCovar * scale : regCovar;

@@ -109,6 +109,133 @@ export function selectClusterCount(
   points: readonly ArrayLike<number>[],
   options: SelectClusterCountOptions = {},
 ): ClusterCountSelection {
+  const plan = planSweep(points, options);
+  const { bic, admissible } = runSweepTask(plan.task, options.signal, (done) =>
+    options.onProgress?.(done, plan.maxK),
+  );
+  for (let k = plan.task.ks.length + 1; k <= plan.maxK; k++) options.onProgress?.(k, plan.maxK);
+  return finishSweep(plan, bic, admissible);
+}
+
+/**
+ * `selectClusterCount` with the fits spread over `parts` sweeps run by `sweep` (e.g. a pool of workers), each
+ * given every `parts`-th k so that the parts cost about the same. The choice is the same as
+ * `selectClusterCount`'s for any number of parts: each k's fit depends only on the points, k and the seed.
+ * @param sweep runs one part; must return what `runSweepTask` returns for it.
+ */
+export async function selectClusterCountSplit(
+  points: readonly ArrayLike<number>[],
+  options: SelectClusterCountOptions,
+  parts: number,
+  sweep: (task: SweepTask) => Promise<SweepResult>,
+): Promise<ClusterCountSelection> {
+  const plan = planSweep(points, options);
+  const { ks } = plan.task;
+  const count = Math.max(1, Math.min(Math.floor(parts) || 1, ks.length));
+  const tasks = Array.from({ length: count }, (_, p) => ({
+    ...plan.task,
+    ks: ks.filter((_, i) => i % count === p),
+  }));
+  // The ks skipped as impossible count as done from the start, as in the one-piece sweep's progress.
+  let done = plan.maxK - ks.length;
+  const results = await Promise.all(
+    tasks.map(async (task) => {
+      const result = await sweep(task);
+      done += task.ks.length;
+      options.onProgress?.(done, plan.maxK);
+      return result;
+    }),
+  );
+  const bic: number[] = new Array(ks.length);
+  const admissible: boolean[] = new Array(ks.length);
+  tasks.forEach((task, p) =>
+    task.ks.forEach((k, i) => {
+      bic[k - 1] = results[p].bic[i];
+      admissible[k - 1] = results[p].admissible[i];
+    }),
+  );
+  return finishSweep(plan, bic, admissible);
+}
+
+/** One part of a BIC sweep as plain data: it crosses a worker boundary by structured clone. */
+export interface SweepTask {
+  /** The points, row-major, `n × dim`. */
+  data: Float64Array;
+  n: number;
+  dim: number;
+  /** The numbers of components to fit, ascending. */
+  ks: number[];
+  seed: number;
+  /** Regulariser relative to the points' variance. */
+  regCovar: number;
+  covariance: CovarianceType;
+  minComponentSize: number;
+  criterion: SelectionCriterion;
+}
+
+/** The criterion and admissibility of each k of a `SweepTask` (NaN/false where the fit failed). */
+export interface SweepResult {
+  bic: number[];
+  admissible: boolean[];
+}
+
+/**
+ * Fits a mixture for each k of the task and returns its criterion and whether it passes the component-size
+ * rule (what a pool's worker runs for `selectClusterCountSplit`).
+ * @param onFit called after each fit with the number done.
+ */
+export function runSweepTask(
+  task: SweepTask,
+  signal?: AbortSignalLike,
+  onFit?: (done: number) => void,
+): SweepResult {
+  const { data, n, dim, ks, covariance, minComponentSize } = task;
+  const bic: number[] = [];
+  const admissible: boolean[] = [];
+  if (!ks.length) return { bic, admissible };
+  const ws = createWorkspace(n, dim, ks[ks.length - 1]);
+  const emOptions = {
+    maxIter: DEFAULT_GMM_MAX_ITER,
+    tol: DEFAULT_GMM_TOL,
+    reg: effectiveRegCovar({ data, n, dim }, task.regCovar, 'relative'),
+    covariance,
+    signal,
+  };
+  for (const k of ks) {
+    let value = NaN;
+    let ok = false;
+    try {
+      const { logLikelihood } = runEm(data, k, seededRandom(task.seed), emOptions, ws);
+      value = -2 * logLikelihood + gmmParameterCount(k, dim, covariance) * Math.log(n);
+      if (task.criterion === 'icl') value += 2 * membershipEntropy(ws.resp, n, k);
+      // A tied covariance pools the within-component scatter of all points, of rank ≤ N − k: it is
+      // estimated from the points only while N − k ≥ d + 1.
+      ok =
+        k === 1 ||
+        (smallestComponent(ws.mass, k) >= minComponentSize && (covariance !== 'tied' || n - k > dim));
+    } catch (error) {
+      // A covariance that cannot be factored even with the regulariser rules that k out, not the sweep.
+      if (!(error instanceof GmmError && error.code === 'ILL_CONDITIONED_COVARIANCE')) throw error;
+    }
+    bic.push(value);
+    admissible.push(ok);
+    onFit?.(bic.length);
+  }
+  return { bic, admissible };
+}
+
+interface SweepPlan {
+  flat: ReturnType<typeof flattenPoints>;
+  /** Largest k of the sweep (fits above `task.ks` are skipped as impossible). */
+  maxK: number;
+  /** Every k to fit (1 … the largest possible). */
+  task: SweepTask;
+  fitOptions: Parameters<typeof fitGmmFlat>[2];
+  minComponentSize: number;
+}
+
+/** Checks the options and lists the fits of a sweep. */
+function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterCountOptions): SweepPlan {
   const flat = flattenPoints(points);
   const { n, dim } = flat;
   const seed = options.seed ?? DEFAULT_BUILD_PARAMS.seed;
@@ -126,68 +253,65 @@ export function selectClusterCount(
     );
   }
   const maxK = Math.min(maxClusters, n) - 1;
-  const fitOptions = {
-    seed,
-    regCovar,
-    regCovarMode: 'relative' as const,
-    covariance,
-    maxIter: DEFAULT_GMM_MAX_ITER,
-    tol: DEFAULT_GMM_TOL,
-    signal: options.signal,
+  // k·(m − ½) > N means some rounded component size is below m (see `skipImpossible`).
+  const possibleK =
+    options.skipImpossible && minComponentSize > ROUNDING_SLACK
+      ? Math.max(1, Math.floor(n / (minComponentSize - ROUNDING_SLACK)))
+      : maxK;
+  const ks = Array.from({ length: Math.max(0, Math.min(maxK, possibleK)) }, (_, i) => i + 1);
+  return {
+    flat,
+    maxK,
+    minComponentSize,
+    fitOptions: {
+      seed,
+      regCovar,
+      regCovarMode: 'relative' as const,
+      covariance,
+      maxIter: DEFAULT_GMM_MAX_ITER,
+      tol: DEFAULT_GMM_TOL,
+      signal: options.signal,
+    },
+    task: {
+      data: flat.data,
+      n,
+      dim,
+      ks,
+      seed,
+      regCovar,
+      covariance,
+      minComponentSize,
+      criterion: options.criterion ?? 'bic',
+    },
   };
+}
+
+/** Picks the admissible k of lowest criterion (the smallest k on a tie) and fits the model at that k. */
+function finishSweep(plan: SweepPlan, fitted: number[], fittedOk: boolean[]): ClusterCountSelection {
   const bic: number[] = [];
   const admissible: boolean[] = [];
   let best = 1;
   let bestBic = Infinity;
-  if (maxK >= 1) {
-    const ws = createWorkspace(n, dim, maxK);
-    const reg = effectiveRegCovar(flat, regCovar, 'relative');
-    const emOptions = {
-      maxIter: fitOptions.maxIter,
-      tol: fitOptions.tol,
-      reg,
-      covariance,
-      signal: options.signal,
-    };
-    // k·(m − ½) > N means some rounded component size is below m (see `skipImpossible`).
-    const possibleK =
-      options.skipImpossible && minComponentSize > ROUNDING_SLACK
-        ? Math.max(1, Math.floor(n / (minComponentSize - ROUNDING_SLACK)))
-        : maxK;
-    for (let k = 1; k <= maxK; k++) {
-      let value = NaN;
-      let ok = false;
-      if (k > possibleK) {
-        bic.push(value);
-        admissible.push(ok);
-        options.onProgress?.(k, maxK);
-        continue;
-      }
-      try {
-        const { logLikelihood } = runEm(flat.data, k, seededRandom(seed), emOptions, ws);
-        value = -2 * logLikelihood + gmmParameterCount(k, dim, covariance) * Math.log(n);
-        if (options.criterion === 'icl') value += 2 * membershipEntropy(ws.resp, n, k);
-        // A tied covariance pools the within-component scatter of all points, of rank ≤ N − k: it is
-        // estimated from the points only while N − k ≥ d + 1.
-        ok =
-          k === 1 ||
-          (smallestComponent(ws.mass, k) >= minComponentSize && (covariance !== 'tied' || n - k > dim));
-      } catch (error) {
-        // A covariance that cannot be factored even with the regulariser rules that k out, not the sweep.
-        if (!(error instanceof GmmError && error.code === 'ILL_CONDITIONED_COVARIANCE')) throw error;
-      }
-      bic.push(value);
-      admissible.push(ok);
-      if (ok && value < bestBic) {
-        bestBic = value;
-        best = k;
-      }
-      options.onProgress?.(k, maxK);
+  for (let k = 1; k <= plan.maxK; k++) {
+    const value = k <= fitted.length ? fitted[k - 1] : NaN;
+    const ok = k <= fitted.length ? fittedOk[k - 1] : false;
+    bic.push(value);
+    admissible.push(ok);
+    if (ok && value < bestBic) {
+      bestBic = value;
+      best = k;
     }
   }
   // One more fit at the chosen k gives the caller a self-contained model (the workspace is scratch).
-  const model = fitGmmFlat(flat, best, fitOptions);
-  return { k: best, bic, score: Number.isFinite(bestBic) ? bestBic : 0, admissible, minComponentSize, model };
+  const model = fitGmmFlat(plan.flat, best, plan.fitOptions);
+  return {
+    k: best,
+    bic,
+    score: Number.isFinite(bestBic) ? bestBic : 0,
+    admissible,
+    minComponentSize: plan.minComponentSize,
+    model,
+  };
 }
 
 /**

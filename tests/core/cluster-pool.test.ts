@@ -2,7 +2,8 @@
  * Local clusterings in a pool: the same clusters with no pool and with pools of 1, 2 and 3 workers, whatever
  * order the workers finish in; honest progress counts; failures and aborts. The workers are FAKE workers: each
  * runs `runLocalClusterTask` in this process after a structured-clone round trip of its task and result (what
- * crossing a worker boundary does) and a seeded random delay, so tasks finish out of order.
+ * crossing a worker boundary does) and a seeded random delay, so tasks finish out of order. The fake workers
+ * also run parts of the global BIC sweep (`runSweepTask`) the same way, for layers of ≥ 200 nodes.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,13 +14,14 @@ import {
   type LocalClusterTask,
 } from '../../src/core/cluster';
 import { createClusterPool, type ClusterWorker } from '../../src/core/cluster-pool';
+import { runSweepTask, type SweepTask } from '../../src/core/select-k';
 import { seededRandom } from '../../src/core/random';
 import { blobs } from '../support/fake-embedder';
 
 /** A fake worker: a cloned task, run here after a random delay, and a cloned result. */
 function fakeWorker(
   random: () => number,
-  log: { started: number; running: number; most: number },
+  log: { started: number; running: number; most: number; sweeps?: SweepTask[] },
 ): ClusterWorker {
   return {
     async run(task: LocalClusterTask) {
@@ -32,13 +34,18 @@ function fakeWorker(
         log.running--;
       }
     },
+    async sweep(task: SweepTask) {
+      log.sweeps?.push(task);
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 15)));
+      return structuredClone(runSweepTask(structuredClone(task)));
+    },
     terminate() {},
   };
 }
 
 function poolOf(size: number, seed: number) {
   const random = seededRandom(seed);
-  const log = { started: 0, running: 0, most: 0 };
+  const log = { started: 0, running: 0, most: 0, sweeps: [] as SweepTask[] };
   const pool = createClusterPool(size, () => {
     log.started++;
     return fakeWorker(random, log);
@@ -87,6 +94,34 @@ describe('local clusterings in a pool of workers', () => {
         const { pool } = poolOf(size, seed + size);
         expect(await clusterNodesAsync(vectors, tokens, { seed, pool })).toEqual(expected);
       }
+    }
+  });
+
+  it('splits the global BIC sweep of a large layer over the workers, with the same clusters', async () => {
+    // 8 groups of 30 = 240 nodes: the global sweep goes to the pool in interleaved parts. It fits k = 1 … 25:
+    // a full 10-d component needs 10 nodes (rounded sizes: k · 9.5 ≤ 240), larger k are skipped as impossible.
+    const large = blobs(8, 30, 24, 0.35, 20251124).vectors;
+    const largeTokens = new Array(large.length).fill(60);
+    const expected = clusterNodes(large, largeTokens, { seed: 3 });
+    for (const size of [2, 3]) {
+      const { pool, log } = poolOf(size, 7 * size);
+      const progress: ClusterProgress[] = [];
+      const clusters = await clusterNodesAsync(large, largeTokens, {
+        seed: 3,
+        pool,
+        onProgress: (p) => progress.push(p),
+      });
+      expect(clusters).toEqual(expected);
+      // One part per worker, every possible k exactly once, each part's ks every size-th k.
+      expect(log.sweeps.length).toBe(size);
+      expect(log.sweeps.flatMap((t) => t.ks).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 25 }, (_, i) => i + 1),
+      );
+      expect(log.sweeps.map((t) => t.ks[1] - t.ks[0])).toEqual(new Array(size).fill(size));
+      // The global mixture step's progress rises to 1 as the parts finish.
+      const gmm = progress.filter((p) => p.step === 'global-gmm' && p.fraction !== undefined);
+      expect(gmm.map((p) => p.fraction)).toEqual([...gmm.map((p) => p.fraction!)].sort((a, b) => a - b));
+      expect(gmm[gmm.length - 1].fraction).toBe(1);
     }
   });
 
