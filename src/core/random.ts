@@ -18,26 +18,38 @@ function mix32(x: number): number {
  * @param seed any finite number; non-integers are truncated, negatives wrap to 32 bits.
  */
 export function seededRandom(seed: number): RandomFn {
-  let a = mix32(seed >>> 0 || 0x9e3779b9);
-  let b = mix32(a ^ 0x243f6a88);
-  let c = mix32(b ^ 0x85a308d3);
-  let d = 1;
-  const next: RandomFn = () => {
-    a >>>= 0;
-    b >>>= 0;
-    c >>>= 0;
-    d >>>= 0;
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  };
+  const a = mix32(seed >>> 0 || 0x9e3779b9);
+  const b = mix32(a ^ 0x243f6a88);
+  const c = mix32(b ^ 0x85a308d3);
+  const state = new Sfc32(a, b, c, 1);
   // Discard the first outputs: sfc32 mixes its state in the first few rounds.
-  for (let i = 0; i < 12; i++) next();
-  return next;
+  for (let i = 0; i < 12; i++) state.next();
+  return () => state.next();
+}
+
+/**
+ * sfc32's state and step. The state lives in an object's fields rather than a closure's variables: V8 keeps
+ * such fields unboxed, where 32-bit values in closure variables became a new heap number on every draw
+ * (3× slower; UMAP's layout draws tens of millions of numbers).
+ */
+class Sfc32 {
+  constructor(
+    private a: number,
+    private b: number,
+    private c: number,
+    private d: number,
+  ) {}
+
+  next(): number {
+    const { a, b, c, d } = this;
+    // Only the low 32 bits of each word matter: every operation below is taken modulo 2^32.
+    const t = (((a + b) | 0) + d) | 0;
+    this.d = (d + 1) | 0;
+    this.a = b ^ (b >>> 9);
+    this.b = (c + (c << 3)) | 0;
+    this.c = (((c << 21) | (c >>> 11)) + t) | 0;
+    return (t >>> 0) / 4294967296;
+  }
 }
 
 /**
