@@ -17,8 +17,8 @@ import base from './vitest.config';
  * minutes instrumented, where every numeric expression of the mixtures reports its coverage (select-k-families
  * alone: 0.8 s → 85 s), and each mutant they reach would re-run them. The modules they exercise keep direct
  * tests on small inputs in the files that stay: select-k-small, cluster-small, cluster-pool-lifecycle, chunk,
- * gmm, gmm-covariance, kmeans, knn, umap, build-contract (UMAP's layout and NN-descent are umap-js code, not
- * instrumented, so umap.test.ts and knn.test.ts stay).
+ * gmm, gmm-covariance, kmeans, knn, umap, build-contract (NN-descent is umap-js code, not instrumented; UMAP's
+ * layout is ours since umap-layout.ts and slower instrumented, but its tests use small layouts).
  */
 export const SLOW_TEST_FILES = [
   'tests/core/build.test.ts',

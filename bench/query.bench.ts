@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { chunkText, splitSentences } from '../src/core/chunk';
+import { allocateRows } from '../src/core/dot-kernel';
 import { seededRandom, type RandomFn } from '../src/core/random';
 import { retrieve } from '../src/core/retrieve';
 import type { RaptorTree, TreeNode } from '../src/core/types';
@@ -70,8 +71,9 @@ function benchTree(texts: readonly string[], topics: readonly Float32Array[], se
       });
     }
   });
-  // As a tree loaded from storage or a file is laid out (parseTree, loadTree): views of one flat buffer.
-  const flat = new Float32Array(nodes.length * DIM);
+  // As a tree loaded from storage or a file is laid out (parseTree, loadTree): views of one flat buffer, in
+  // the scoring kernel's memory (allocateRows).
+  const flat = allocateRows(nodes.length, DIM);
   nodes.forEach((n, i) => {
     flat.set(n.embedding, i * DIM);
     n.embedding = flat.subarray(i * DIM, (i + 1) * DIM);

@@ -9,6 +9,7 @@
  * (`len(tokenizer.encode(node.text))`), and never read `TreeNode.tokens`: a stored count can come from another
  * tokenizer (the official Cinderella tree's file carries o200k_base counts) or from a hand-edited file.
  */
+import { createDotKernel, KERNEL_MEMORY_MIN_VALUES, type DotKernel } from './dot-kernel';
 import { AerieError, DimensionError } from './errors';
 import { countTokens } from './tokens';
 import type { RaptorTree, TreeNode } from './types';
@@ -117,6 +118,11 @@ interface TreeIndex {
   layers: number[][];
   /** cl100k count of each node's text once a query has counted it, −1 before. */
   tokens: Int32Array;
+  /**
+   * The WebAssembly kernel that scores every node at once (dot-kernel.ts; same numbers as `queryDot`), made at
+   * the first query that scores them all; null for a small tree or where WebAssembly SIMD is unavailable.
+   */
+  kernel?: DotKernel | null;
 }
 
 /** Keyed by the nodes array, which trees are not expected to mutate; a copy of a tree with the same nodes shares it. */
@@ -197,6 +203,14 @@ function queryDot(query: Float64Array, packed: Float32Array, offset: number): nu
   return s0 + s1 + (s2 + s3);
 }
 
+/**
+ * The WebAssembly kernel for a tree's rows, or null: for small trees (below KERNEL_MEMORY_MIN_VALUES values)
+ * the JavaScript loop is quick enough and reads the rows in place.
+ */
+function kernelFor(packed: Float32Array, count: number, dim: number): DotKernel | null {
+  return count * dim < KERNEL_MEMORY_MIN_VALUES ? null : (createDotKernel(packed, count, dim) ?? null);
+}
+
 /** Fills `scores[id]` with the cosine similarity of each candidate to the query (all nodes when undefined). */
 function scoreCandidates(
   index: TreeIndex,
@@ -207,6 +221,17 @@ function scoreCandidates(
 ): void {
   const { packed, norms, dim } = index;
   const count = candidates ? candidates.length : norms.length;
+  if (!candidates) {
+    if (index.kernel === undefined) index.kernel = kernelFor(packed, count, dim);
+    if (index.kernel) {
+      index.kernel.dots(query, scores);
+      for (let id = 0; id < count; id++) {
+        const denominator = queryNorm * norms[id];
+        scores[id] = denominator === 0 ? 0 : scores[id] / denominator;
+      }
+      return;
+    }
+  }
   for (let c = 0; c < count; c++) {
     const id = candidates ? candidates[c] : c;
     const denominator = queryNorm * norms[id];
@@ -283,12 +308,13 @@ function walkRanked(
 }
 
 /**
- * Builds the per-tree index queries use (packed embeddings, norms, layers) now rather than at the first query,
- * e.g. while a tree opens. Optional: `retrieve` builds it when missing.
+ * Builds the per-tree index queries use (packed embeddings, norms, layers, the scoring kernel) now rather than
+ * at the first query, e.g. while a tree opens. Optional: `retrieve` builds it when missing.
  * @throws DimensionError when a node's embedding differs in length from `tree.embedding.dim`.
  */
 export function prepareRetrieval(tree: RaptorTree): void {
-  treeIndex(tree.nodes, tree.embedding.dim);
+  const index = treeIndex(tree.nodes, tree.embedding.dim);
+  if (index.kernel === undefined) index.kernel = kernelFor(index.packed, tree.nodes.length, index.dim);
 }
 
 function checkInteger(

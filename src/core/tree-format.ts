@@ -4,6 +4,7 @@
  * every field and rejects the first bad one with its JSON path, e.g.
  * `nodes[12].children[3]: id 57 is out of range (the tree has 40 nodes)`.
  */
+import { allocateRows } from './dot-kernel';
 import { Base64Error, base64DecodedLength, decodeFloat32LEInto, encodeFloat32LE } from './base64';
 import { AerieError } from './errors';
 import { countTokens } from './tokens';
@@ -326,7 +327,8 @@ function readNodes(value: unknown, dim: number, documentIds: ReadonlySet<string>
   if (n * dim > TREE_LIMITS.maxEmbeddingValues) {
     throw tooMany('nodes', `embedding values (${n} nodes × ${dim})`, n * dim, TREE_LIMITS.maxEmbeddingValues);
   }
-  const flat = new Float32Array(n * dim);
+  // In kernel memory where possible: retrieval then scores the rows in place (dot-kernel.ts).
+  const flat = allocateRows(n, dim);
   const layers = new Int32Array(n);
   const stamp = new Int32Array(n);
   const nodes: TreeNode[] = new Array(n);

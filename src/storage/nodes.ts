@@ -2,6 +2,7 @@
  * A tree's nodes: one record per node under the key [treeId, nodeId], embeddings as Float32Array. Bulk writes
  * go in one transaction; a tree is reassembled with one range read.
  */
+import { allocateRows } from '../core/dot-kernel';
 import type { RaptorTree, TreeNode } from '../core/types';
 import { treeNodeRange } from './db';
 import { StorageError, treeNotFound } from './errors';
@@ -157,7 +158,8 @@ function corrupt(treeId: string, reason: string, details: Record<string, unknown
 function assemble(record: TreeRecord, nodes: NodeRecord[]): RaptorTree {
   const n = nodes.length;
   const dim = record.embedding.dim ?? nodes[0].embedding.length;
-  const flat = new Float32Array(n * dim);
+  // In kernel memory where possible: retrieval then scores the rows in place (core/dot-kernel.ts).
+  const flat = allocateRows(n, dim);
   const out: TreeNode[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const node = nodes[i];

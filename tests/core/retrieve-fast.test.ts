@@ -154,14 +154,15 @@ describe('fast retrieval equals a brute-force ranking', () => {
 });
 
 describe('packed embeddings', () => {
-  it('reads embeddings that share one buffer in place: a later write to that buffer moves the ranking', () => {
+  it('reads the embeddings of a small tree in place: a later write to their buffer moves the ranking', () => {
     const tree = randomTree(seededRandom(11), 50, 'flat');
     const query = Float32Array.from({ length: DIM }, (_, k) => (k === 0 ? 1 : 0));
     const before = retrieve(tree, query, { mode: 'collapsed', topK: 1 }).nodes[0].id;
     const target = before === 17 ? 18 : 17;
     tree.nodes[target].embedding.set([100, 0, 0, 0, 0, 0]);
     // Trees are immutable by contract; this only shows that no copy was taken (the norm is cached, so the
-    // score exceeds 1, but the node does rank first).
+    // score exceeds 1, but the node does rank first). Large trees are scored by the WebAssembly kernel from
+    // memory their loader placed them in (dot-kernel.test.ts).
     expect(retrieve(tree, query, { mode: 'collapsed', topK: 1 }).nodes[0].id).toBe(target);
   });
 });

@@ -263,10 +263,13 @@ describe('serializeTree / parseTree round trip', () => {
   it('stores all embeddings in one flat Float32Array, each node a view at its offset', () => {
     const tree = parseTree(serializeTree(parseTree(validJson())));
     const buffer = tree.nodes[0].embedding.buffer;
-    expect(buffer.byteLength).toBe(tree.nodes.length * 3 * 4);
+    // A large tree's rows sit in the scoring kernel's memory (dot-kernel.ts) after its query and score slots;
+    // this small one's in a plain buffer.
+    const start = tree.nodes[0].embedding.byteOffset;
+    expect(buffer.byteLength).toBeGreaterThanOrEqual(start + tree.nodes.length * 3 * 4);
     tree.nodes.forEach((node, i) => {
       expect(node.embedding.buffer).toBe(buffer);
-      expect(node.embedding.byteOffset).toBe(i * 3 * 4);
+      expect(node.embedding.byteOffset).toBe(start + i * 3 * 4);
       expect(node.embedding.length).toBe(3);
     });
   });
