@@ -59,6 +59,8 @@ const f64Load = (offset: number) => [0x2b, 3, ...uleb(offset)];
 const f32Load = (offset: number) => [0x2a, 2, ...uleb(offset)];
 const f64Store = (offset: number) => [0x39, 3, ...uleb(offset)];
 const F64_PROMOTE_F32 = 0xbb;
+/** f64.const 0 (eight zero bytes, little-endian). */
+const f64Const0 = () => [0x44, 0, 0, 0, 0, 0, 0, 0, 0];
 const F64_ADD = 0xa0;
 const F64_MUL = 0xa2;
 const simd = (op: number, ...rest: number[]) => [0xfd, ...uleb(op), ...rest];
@@ -161,15 +163,138 @@ const body = [
   END,
 ];
 
+// norms(dim, rows, count, out): out[r] = √(Σ_k row_r[k]²) for r < count, each sum taken in the order k = 0, 1, …
+// exactly as vector.ts's `norm` does (a float64 running sum of the float64 squares of the float32 values). One
+// running sum is a chain of dependent additions, so NORM_ROWS rows are summed side by side, one row per f64x2
+// lane: each lane is still its own row's sum in order, so the norms are bit for bit `norm`'s. The rows past the
+// last multiple of NORM_ROWS are summed one at a time.
+const NORM_ROWS = 8;
+const N_DIM = 0;
+const N_ROWS = 1;
+const N_COUNT = 2;
+const N_OUT = 3;
+const N_R = 4;
+/** Address of the coordinate being added in the first of the rows summed together. */
+const N_P = 5;
+/** Address just past the first row's last coordinate. */
+const N_END = 6;
+/** N_STRIDE + j − 1 holds j · dim · 4, the distance from the first row to its j-th follower (j ≥ 1). */
+const N_STRIDE = 7;
+const N_ACC = N_STRIDE + NORM_ROWS - 1;
+const N_X = N_ACC + NORM_ROWS / 2;
+const N_S = N_X + 1;
+const N_XS = N_S + 1;
+const tee = (i: number) => [0x22, i];
+const I32_SUB = 0x6b;
+const I32_LT_U = 0x49;
+const F64_SQRT = 0x9f;
+const v128Load32Zero = (offset: number) => simd(0x5c, 2, ...uleb(offset));
+const v128Load32Lane = (offset: number, lane: number) => simd(0x56, 2, ...uleb(offset), lane);
+const v128Store = (offset: number) => simd(0x0b, 4, ...uleb(offset));
+const F64X2_SQRT = simd(0xef);
+/** Address of the current coordinate of the first row's j-th follower (j = 0: the first row). */
+const coordinateOf = (j: number) => [...get(N_P), ...(j === 0 ? [] : [...get(N_STRIDE + j - 1), I32_ADD])];
+/** acc_pair += (x_{2·pair}, x_{2·pair+1})², the current coordinate of two rows, as float64, squared. */
+const addSquares = (pair: number) => [
+  ...get(N_ACC + pair),
+  ...coordinateOf(2 * pair + 1),
+  ...coordinateOf(2 * pair),
+  ...v128Load32Zero(0),
+  ...v128Load32Lane(0, 1),
+  ...F64X2_PROMOTE_LOW_F32X4,
+  ...tee(N_X),
+  ...get(N_X),
+  ...F64X2_MUL,
+  ...F64X2_ADD,
+  ...set(N_ACC + pair),
+];
+/** Byte address of out[r] in `norms`. */
+const normAddress = [...get(N_OUT), ...get(N_R), ...i32(3), I32_SHL, I32_ADD];
+const pairs = Array.from({ length: NORM_ROWS / 2 }, (_, pair) => pair);
+
+// prettier-ignore
+const normsBody = [
+  ...vec([
+    [3 + NORM_ROWS - 1, I32],
+    [NORM_ROWS / 2 + 1, V128],
+    [2, F64],
+  ]),
+  // the strides: j · dim · 4 bytes
+  ...Array.from({ length: NORM_ROWS - 1 }, (_, j) => [
+    ...get(N_DIM), ...i32(4 * (j + 1)), I32_MUL, ...set(N_STRIDE + j),
+  ]).flat(),
+  // NORM_ROWS rows at a time while count − r ≥ NORM_ROWS (r ≤ count throughout)
+  ...BLOCK,
+  ...LOOP,
+  ...get(N_COUNT), ...get(N_R), I32_SUB, ...i32(NORM_ROWS), I32_LT_U, ...brIf(1),
+  ...get(N_ROWS), ...get(N_R), ...get(N_STRIDE), I32_MUL, I32_ADD, ...set(N_P),
+  ...get(N_P), ...get(N_STRIDE), I32_ADD, ...set(N_END),
+  ...pairs.flatMap((pair) => [...V128_ZERO, ...set(N_ACC + pair)]),
+  ...BLOCK,
+  ...LOOP,
+  ...get(N_P), ...get(N_END), I32_GE_U, ...brIf(1),
+  ...pairs.flatMap(addSquares),
+  ...get(N_P), ...i32(4), I32_ADD, ...set(N_P),
+  ...br(0),
+  END,
+  END,
+  ...pairs.flatMap((pair) => [...normAddress, ...get(N_ACC + pair), ...F64X2_SQRT, ...v128Store(16 * pair)]),
+  ...get(N_R), ...i32(NORM_ROWS), I32_ADD, ...set(N_R),
+  ...br(0),
+  END,
+  END,
+  // then one row at a time
+  ...BLOCK,
+  ...LOOP,
+  ...get(N_R), ...get(N_COUNT), I32_GE_U, ...brIf(1),
+  ...get(N_ROWS), ...get(N_R), ...get(N_STRIDE), I32_MUL, I32_ADD, ...set(N_P),
+  ...get(N_P), ...get(N_STRIDE), I32_ADD, ...set(N_END),
+  ...f64Const0(), ...set(N_S),
+  ...BLOCK,
+  ...LOOP,
+  ...get(N_P), ...get(N_END), I32_GE_U, ...brIf(1),
+  ...get(N_S),
+  ...get(N_P), ...f32Load(0), F64_PROMOTE_F32, ...tee(N_XS), ...get(N_XS), F64_MUL,
+  F64_ADD, ...set(N_S),
+  ...get(N_P), ...i32(4), I32_ADD, ...set(N_P),
+  ...br(0),
+  END,
+  END,
+  ...normAddress, ...get(N_S), F64_SQRT, ...f64Store(0),
+  ...get(N_R), ...i32(1), I32_ADD, ...set(N_R),
+  ...br(0),
+  END,
+  END,
+  END,
+];
+
 /** The module's bytes. */
 export const DOT_KERNEL_BYTES = new Uint8Array([
   ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0]])),
+  ...section(
+    1,
+    vec([
+      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0],
+      [0x60, ...vec([[I32], [I32], [I32], [I32]]), 0],
+    ]),
+  ),
   // The memory is imported: it is the one `allocateRows` made for a tree's embeddings.
   ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0]])),
-  ...section(3, vec([[0]])),
-  ...section(7, vec([[...name('dots'), 0x00, 0]])),
-  ...section(10, vec([[...uleb(body.length), ...body]])),
+  ...section(3, vec([[0], [1]])),
+  ...section(
+    7,
+    vec([
+      [...name('dots'), 0x00, 0],
+      [...name('norms'), 0x00, 1],
+    ]),
+  ),
+  ...section(
+    10,
+    vec([
+      [...uleb(body.length), ...body],
+      [...uleb(normsBody.length), ...normsBody],
+    ]),
+  ),
 ]);
 
 const PAGE = 65536;
@@ -179,6 +304,8 @@ const align16 = (n: number) => Math.ceil(n / 16) * 16;
 export interface DotKernel {
   /** Fills `out[r]` with the dot product of `query` and row r of the rows given to `createDotKernel`. */
   dots(query: Float64Array, out: Float64Array): void;
+  /** Fills `out[r]` with the Euclidean norm of row r, bit for bit vector.ts's `norm` of that row. */
+  norms(out: Float64Array): void;
 }
 
 /** The part of the WebAssembly API used here (core code is typed without the DOM's or Node's globals). */
@@ -189,6 +316,7 @@ interface WasmApi {
   Memory: new (descriptor: { initial: number; maximum?: number }) => { readonly buffer: ArrayBuffer };
 }
 type DotsExport = (query: number, dim: number, rows: number, count: number, out: number) => void;
+type NormsExport = (dim: number, rows: number, count: number, out: number) => void;
 
 /**
  * Fewer embedding values than this (about 85 nodes of 384 dimensions) go in a plain Float32Array: copying them
@@ -246,6 +374,12 @@ export function allocateRows(
   }
 }
 
+/** Whether `rows` are the `count × dim` rows of a memory `allocateRows` laid out for the kernel (scored in place). */
+export function inKernelMemory(rows: Float32Array, count: number, dim: number): boolean {
+  const place = rowsMemories.get(rows.buffer as ArrayBuffer);
+  return !!place && place.rowsAt === rows.byteOffset && place.count === count && place.dim === dim;
+}
+
 /**
  * The kernel for `count` rows of `dim` float32s (`rows`, row-major). Rows from `allocateRows` are scored in
  * place; any others are first copied into kernel memory. Undefined where WebAssembly SIMD is missing or the
@@ -255,7 +389,7 @@ export function createDotKernel(rows: Float32Array, count: number, dim: number):
   const wasm = wasmApi();
   if (!wasm || count === 0 || dim === 0) return undefined;
   let place = rowsMemories.get(rows.buffer as ArrayBuffer);
-  if (!place || place.rowsAt !== rows.byteOffset || place.count !== count || place.dim !== dim) {
+  if (!place || !inKernelMemory(rows, count, dim)) {
     const copy = allocateRows(count, dim, 0);
     place = rowsMemories.get(copy.buffer as ArrayBuffer);
     if (!place) return undefined;
@@ -268,10 +402,15 @@ export function createDotKernel(rows: Float32Array, count: number, dim: number):
     const query = new Float64Array(buffer, 0, dim);
     const scores = new Float64Array(buffer, outAt, count);
     const dots = instance.exports.dots as DotsExport;
+    const norms = instance.exports.norms as NormsExport;
     return {
       dots(q, out) {
         query.set(q);
         dots(0, dim, rowsAt, count, outAt);
+        out.set(scores);
+      },
+      norms(out) {
+        norms(dim, rowsAt, count, outAt);
         out.set(scores);
       },
     };

@@ -9,7 +9,7 @@
  * (`len(tokenizer.encode(node.text))`), and never read `TreeNode.tokens`: a stored count can come from another
  * tokenizer (the official Cinderella tree's file carries o200k_base counts) or from a hand-edited file.
  */
-import { createDotKernel, KERNEL_MEMORY_MIN_VALUES, type DotKernel } from './dot-kernel';
+import { createDotKernel, inKernelMemory, KERNEL_MEMORY_MIN_VALUES, type DotKernel } from './dot-kernel';
 import { AerieError, DimensionError } from './errors';
 import { countTokens } from './tokens';
 import type { RaptorTree, TreeNode } from './types';
@@ -129,31 +129,22 @@ interface TreeIndex {
 const indexCache = new WeakMap<readonly TreeNode[], TreeIndex>();
 
 /**
- * The nodes' embeddings as one array without copying, when they already are consecutive rows of one buffer
- * (as `parseTree` and storage's `loadTree` lay them out); undefined otherwise. Copying 10,000 × 384 floats into
- * fresh memory costs more than a query (the pages are new to the process), so a loaded tree is not copied.
+ * The nodes' embeddings as one array without copying when they already are consecutive rows of one buffer (as
+ * `parseTree` and storage's `loadTree` lay them out), copied into a new one otherwise, with the ids of each
+ * layer; one pass over the nodes. Copying 10,000 × 384 floats into fresh memory costs more than a query (the
+ * pages are new to the process), so a loaded tree is not copied.
+ * @throws DimensionError when a node's embedding is not `dim` long.
  */
-function sharedRows(nodes: readonly TreeNode[], dim: number): Float32Array | undefined {
+function packRows(
+  nodes: readonly TreeNode[],
+  dim: number,
+): { packed: Float32Array; shared: boolean; layers: number[][] } {
   const first = nodes[0].embedding;
-  if (!(first instanceof Float32Array) || first.length !== dim) return undefined;
   const bytes = dim * Float32Array.BYTES_PER_ELEMENT;
-  for (let i = 1; i < nodes.length; i++) {
-    const e = nodes[i].embedding;
-    if (e.buffer !== first.buffer || e.byteOffset !== first.byteOffset + i * bytes || e.length !== dim)
-      return undefined;
-  }
-  return new Float32Array(first.buffer, first.byteOffset, nodes.length * dim);
-}
-
-function treeIndex(nodes: readonly TreeNode[], dim: number): TreeIndex {
-  const cached = indexCache.get(nodes);
-  if (cached && cached.norms.length === nodes.length && cached.dim === dim) return cached;
-  const shared = sharedRows(nodes, dim);
-  const packed = shared ?? new Float32Array(nodes.length * dim);
-  const norms = new Float64Array(nodes.length);
+  let shared = first instanceof Float32Array;
   const layers: number[][] = [];
   for (let i = 0; i < nodes.length; i++) {
-    const embedding = nodes[i].embedding;
+    const { embedding, layer } = nodes[i];
     if (embedding.length !== dim) {
       throw new DimensionError(
         'DIMENSION_MISMATCH',
@@ -161,13 +152,32 @@ function treeIndex(nodes: readonly TreeNode[], dim: number): TreeIndex {
         { node: i, length: embedding.length, dim },
       );
     }
-    if (!shared) packed.set(embedding, i * dim);
-    norms[i] = norm(embedding);
-    const layer = nodes[i].layer;
+    if (
+      shared &&
+      (embedding.buffer !== first.buffer || embedding.byteOffset !== first.byteOffset + i * bytes)
+    )
+      shared = false;
     while (layers.length <= layer) layers.push([]);
     layers[layer].push(i);
   }
-  const index = { dim, packed, norms, layers, tokens: new Int32Array(nodes.length).fill(-1) };
+  if (shared)
+    return { packed: new Float32Array(first.buffer, first.byteOffset, nodes.length * dim), shared, layers };
+  const packed = new Float32Array(nodes.length * dim);
+  for (let i = 0; i < nodes.length; i++) packed.set(nodes[i].embedding, i * dim);
+  return { packed, shared, layers };
+}
+
+function treeIndex(nodes: readonly TreeNode[], dim: number): TreeIndex {
+  const cached = indexCache.get(nodes);
+  if (cached && cached.norms.length === nodes.length && cached.dim === dim) return cached;
+  const { packed, shared, layers } = packRows(nodes, dim);
+  const norms = new Float64Array(nodes.length);
+  // Rows a loader placed in the kernel's memory get their kernel now (no copy), which also sums the norms.
+  const kernel = shared ? kernelFor(packed, nodes.length, dim, true) : null;
+  if (kernel) kernel.norms(norms);
+  else for (let i = 0; i < nodes.length; i++) norms[i] = norm(nodes[i].embedding);
+  const index: TreeIndex = { dim, packed, norms, layers, tokens: new Int32Array(nodes.length).fill(-1) };
+  if (kernel) index.kernel = kernel;
   indexCache.set(nodes, index);
   return index;
 }
@@ -205,10 +215,13 @@ function queryDot(query: Float64Array, packed: Float32Array, offset: number): nu
 
 /**
  * The WebAssembly kernel for a tree's rows, or null: for small trees (below KERNEL_MEMORY_MIN_VALUES values)
- * the JavaScript loop is quick enough and reads the rows in place.
+ * the JavaScript loop is quick enough and reads the rows in place. With `inPlaceOnly`, null unless the rows
+ * already are in kernel memory (a kernel that would copy them is left for the first query that scores all).
  */
-function kernelFor(packed: Float32Array, count: number, dim: number): DotKernel | null {
-  return count * dim < KERNEL_MEMORY_MIN_VALUES ? null : (createDotKernel(packed, count, dim) ?? null);
+function kernelFor(packed: Float32Array, count: number, dim: number, inPlaceOnly = false): DotKernel | null {
+  if (count * dim < KERNEL_MEMORY_MIN_VALUES || (inPlaceOnly && !inKernelMemory(packed, count, dim)))
+    return null;
+  return createDotKernel(packed, count, dim) ?? null;
 }
 
 /** Fills `scores[id]` with the cosine similarity of each candidate to the query (all nodes when undefined). */

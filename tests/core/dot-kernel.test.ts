@@ -10,6 +10,7 @@ import {
   KERNEL_MEMORY_MIN_VALUES,
 } from '../../src/core/dot-kernel';
 import { seededRandom } from '../../src/core/random';
+import { norm } from '../../src/core/vector';
 
 /** retrieve.ts's `queryDot`, written out: four running sums, leftovers into the first, (s0 + s1) + (s2 + s3). */
 function referenceDot(query: Float64Array, rows: Float32Array, offset: number): number {
@@ -20,6 +21,56 @@ function referenceDot(query: Float64Array, rows: Float32Array, offset: number): 
   for (; k < query.length; k++) s[0] += query[k] * rows[offset + k];
   return s[0] + s[1] + (s[2] + s[3]);
 }
+
+/** vector.ts's `norm`, written out: one float64 running sum of the squares in coordinate order, then √. */
+function referenceNorm(rows: Float32Array, offset: number, dim: number): number {
+  let s = 0;
+  for (let k = 0; k < dim; k++) s += rows[offset + k] * rows[offset + k];
+  return Math.sqrt(s);
+}
+
+describe('DotKernel.norms', () => {
+  // Row counts around multiples of the eight rows it sums side by side, so both of its loops run.
+  for (const [count, dim] of [
+    [1, 384],
+    [7, 5],
+    [8, 3],
+    [9, 1],
+    [17, 387],
+    [23, 2],
+    [500, 384],
+    [3, 768],
+  ]) {
+    it(`gives vector.ts's norm of every row bit for bit (${count} rows × ${dim})`, () => {
+      const random = seededRandom(count * 7 + dim);
+      // Magnitudes from 1e-20 to 1e3 in one row, so the order of the additions shows in the last bits.
+      const rows = Float32Array.from(
+        { length: count * dim },
+        (_, i) => (random() - 0.5) * 10 ** ((i % 8) * 3 - 20),
+      );
+      const kernel = createDotKernel(rows, count, dim)!;
+      const out = new Float64Array(count).fill(-1);
+      kernel.norms(out);
+      const mismatches: number[] = [];
+      for (let r = 0; r < count; r++) {
+        const expected = referenceNorm(rows, r * dim, dim);
+        if (!Object.is(out[r], expected) || !Object.is(out[r], norm(rows.subarray(r * dim, (r + 1) * dim))))
+          mismatches.push(r);
+      }
+      expect(mismatches).toEqual([]);
+    });
+  }
+
+  it('gives each row its own norm (rows differ only in scale)', () => {
+    const count = 19;
+    const dim = 4;
+    const rows = new Float32Array(count * dim);
+    for (let r = 0; r < count; r++) rows.set([3 * (r + 1), 4 * (r + 1), 0, 0], r * dim);
+    const out = new Float64Array(count);
+    createDotKernel(rows, count, dim)!.norms(out);
+    expect(Array.from(out)).toEqual(Array.from({ length: count }, (_, r) => 5 * (r + 1)));
+  });
+});
 
 describe('createDotKernel', () => {
   it('is valid WebAssembly with SIMD here (Node 20, as in Chromium)', () => {
