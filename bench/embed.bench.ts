@@ -252,7 +252,11 @@ export async function benchEmbed(): Promise<BenchRow[]> {
     }
     if (process.env.AERIE_BENCH_EMBED_SWEEP) {
       const choice = { model: MODEL_ID, dtype: 'q8', device: 'wasm' } as const;
-      rows.push(...(await sweepRows(bench, texts, { choice, modelsPath: MODELS_URL_PATH })));
+      const only =
+        process.env.AERIE_BENCH_EMBED_SWEEP === '1'
+          ? undefined
+          : process.env.AERIE_BENCH_EMBED_SWEEP.split(',');
+      rows.push(...(await sweepRows(bench, texts, { choice, modelsPath: MODELS_URL_PATH }, only)));
     }
     bench.assertLocalOnly();
     console.log(

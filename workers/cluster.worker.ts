@@ -1,11 +1,16 @@
 import '../src/rpc/errors';
-import { expose } from 'comlink';
+import { expose, transfer } from 'comlink';
 import { runLocalClusterTask } from '../src/core/cluster';
+import { runKnnRowsTask } from '../src/core/knn';
 import { runSweepTask } from '../src/core/select-k';
 
 const api = {
   run: runLocalClusterTask,
   sweep: (task: Parameters<typeof runSweepTask>[0]) => runSweepTask(task),
+  knn: (task: Parameters<typeof runKnnRowsTask>[0]) => {
+    const rows = runKnnRowsTask(task);
+    return transfer(rows, [rows.indices.buffer, rows.distances.buffer]);
+  },
 };
 export type ClusterWorkerApi = typeof api;
 expose(api);

@@ -108,15 +108,22 @@ const api = {
   },
 
   /**
-   * The app's embed call; the result buffer is transferred to the page as in the app. `batchMs` holds each
+   * The app's embed call (with `sentences`, also each text's sentence vectors, as a build's leaves are
+   * embedded for extractive summaries); the result buffer is transferred to the page as in the app. `batchMs` holds each
    * batch's milliseconds (from the service's progress callback), so the page can tell noise from cost.
    */
-  async embed(texts: string[], choice: ModelChoice, batchSize: number): Promise<BenchEmbedResult> {
+  async embed(
+    texts: string[],
+    choice: ModelChoice,
+    batchSize: number,
+    sentences = false,
+  ): Promise<BenchEmbedResult> {
     const ends: number[] = [];
     runMs = 0;
     const start = performance.now();
     const batch = await need().embed(texts, choice, {
       batchSize,
+      sentences,
       onProgress: () => ends.push(performance.now()),
     });
     const batchMs = ends.map((end, i) => end - (i ? ends[i - 1] : start));

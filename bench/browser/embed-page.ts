@@ -18,6 +18,8 @@ export interface PageRunConfig {
   budgetMs?: number;
   /** Texts embedded once before timing (first-run allocations and compilation). */
   warmupTexts: number;
+  /** Also each text's sentence vectors, as a build embeds its leaves (EmbedApi.embed's `sentences`). */
+  sentences?: boolean;
   /** Workers embedding disjoint halves (thirds, …) of the texts at the same time. Default 1 (the app). */
   workers?: number;
   worker: BenchWorkerConfig;
@@ -62,7 +64,7 @@ async function run(config: PageRunConfig): Promise<PageRunResult> {
     }
     await Promise.all(
       apis.map((api, w) =>
-        api.embed(shares[w].slice(0, config.warmupTexts), config.choice, config.batchSize),
+        api.embed(shares[w].slice(0, config.warmupTexts), config.choice, config.batchSize, config.sentences),
       ),
     );
     const runsMs: number[] = [];
@@ -75,7 +77,7 @@ async function run(config: PageRunConfig): Promise<PageRunResult> {
     for (let r = 0; r < config.repeats && (r === 0 || runsMs.reduce((a, b) => a + b, 0) < budget); r++) {
       const start = performance.now();
       const results = await Promise.all(
-        apis.map((api, w) => api.embed(shares[w], config.choice, config.batchSize)),
+        apis.map((api, w) => api.embed(shares[w], config.choice, config.batchSize, config.sentences)),
       );
       const ms = performance.now() - start;
       runsMs.push(ms);

@@ -154,7 +154,16 @@ function pageOf(pageStarts: number[] | undefined, offset: number): number | unde
   return page;
 }
 
-/** Embeds texts in batches, checking every vector and reporting progress after each batch. */
+/**
+ * Batches `embedAll` keeps asked for at once: the next batch is already with the embedder while the previous
+ * one's vectors are checked and stored (a cache lookup and write per batch), so the model never waits for them.
+ */
+export const EMBED_BATCHES_IN_FLIGHT = 2;
+
+/**
+ * Embeds texts in batches of EMBED_BATCH (always the same batches: the vectors do not depend on timing),
+ * checking every vector and reporting progress after each batch, in order.
+ */
 async function embedAll(
   embed: EmbedFn,
   texts: string[],
@@ -163,10 +172,19 @@ async function embedAll(
   onBatch: (done: number) => void,
 ): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
-  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+  const asked: Promise<Float32Array[]>[] = [];
+  const ask = (start: number) => {
     throwIfAborted(signal);
+    const call = embed(texts.slice(start, start + EMBED_BATCH), { signal });
+    // A batch asked for ahead whose predecessor fails is not waited for: its rejection is not an error.
+    call.catch(() => undefined);
+    asked.push(call);
+  };
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+    while (asked.length * EMBED_BATCH < Math.min(texts.length, i + EMBED_BATCHES_IN_FLIGHT * EMBED_BATCH))
+      ask(asked.length * EMBED_BATCH);
     const batch = texts.slice(i, i + EMBED_BATCH);
-    const vectors = await embed(batch, { signal });
+    const vectors = await asked[i / EMBED_BATCH];
     if (!Array.isArray(vectors) || vectors.length !== batch.length) {
       throw new BuildError(
         'BAD_EMBEDDING',
@@ -329,6 +347,8 @@ export async function buildTree(
       },
       signal,
     );
+    // Embedding starts now: the progress shows it at 0 rather than summarising until its first batch is done.
+    onProgress?.({ stage: 'embed-summaries', layer, done: 0, total: summaries.length });
     const vectors = await embedAll(models.embed, summaries, dim, signal, (done) =>
       onProgress?.({ stage: 'embed-summaries', layer, done, total: summaries.length }),
     );

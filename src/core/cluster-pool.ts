@@ -5,6 +5,7 @@
  * time; workers start on first use and stay until `close`.
  */
 import type { ClusterPool, LocalClusterResult, LocalClusterTask } from './cluster';
+import type { KnnRowsResult, KnnRowsTask } from './knn';
 import type { SweepResult, SweepTask } from './select-k';
 
 /** One worker as the pool sees it. */
@@ -12,6 +13,8 @@ export interface ClusterWorker {
   run(task: LocalClusterTask): Promise<LocalClusterResult>;
   /** Runs one part of a BIC sweep (`runSweepTask`); a worker without it can run local clusterings only. */
   sweep?(task: SweepTask): Promise<SweepResult>;
+  /** Computes rows of an exact k-NN graph (`runKnnRowsTask`); a worker without it cannot. */
+  knn?(task: KnnRowsTask): Promise<KnnRowsResult>;
   terminate(): void;
 }
 
@@ -64,6 +67,15 @@ export function createClusterPool(size: number, start: () => ClusterWorker): Clo
       try {
         if (!worker.sweep) throw new TypeError('This clustering worker cannot run a BIC sweep.');
         return await worker.sweep(task);
+      } finally {
+        release(worker);
+      }
+    },
+    async knn(task) {
+      const worker = await acquire();
+      try {
+        if (!worker.knn) throw new TypeError('This clustering worker cannot compute k-NN rows.');
+        return await worker.knn(task);
       } finally {
         release(worker);
       }

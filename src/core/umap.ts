@@ -3,7 +3,7 @@
  * `EXACT_KNN_MAX_POINTS` points), laid out by umap-layout.ts: the same numbers as umap-js's `UMAP` with that
  * graph, on flat typed arrays.
  */
-import { cosineKnn, EXACT_KNN_MAX_POINTS } from './knn';
+import { cosineKnn, EXACT_KNN_MAX_POINTS, usesExactKnn, type KnnGraph } from './knn';
 import { seededRandom } from './random';
 import { fuzzySimplicialSet, optimizeLayout } from './umap-layout';
 
@@ -20,6 +20,17 @@ export interface ReduceOptions {
   nNeighbors: number;
   /** Seed of the layout's random initialisation and negative sampling. */
   seed: number;
+  /**
+   * The exact k-NN graph of these vectors with `nNeighbors` clamped as here (`effectiveNeighbors`), already
+   * computed (e.g. on a pool of workers: `exactCosineKnnSplit`). Only for an exact graph: an approximate one
+   * draws from the seeded generator before the layout does, so it must be made here.
+   */
+  graph?: KnnGraph;
+}
+
+/** The neighbour count `reduceDimensions` uses for `n` points: `nNeighbors` within [2, n − 1]. */
+export function effectiveNeighbors(nNeighbors: number, n: number): number {
+  return Math.max(2, Math.min(nNeighbors, n - 1));
 }
 
 /** Progress of a reduction: k-NN rows done, then optimisation epochs done. */
@@ -41,16 +52,28 @@ export function* reduceDimensions(
   dim: number,
   options: ReduceOptions,
 ): Generator<ReduceProgress, Float64Array> {
-  const nNeighbors = Math.max(2, Math.min(options.nNeighbors, n - 1));
+  const nNeighbors = effectiveNeighbors(options.nNeighbors, n);
   const random = seededRandom(options.seed);
-  // The approximate graph draws from `random` before the layout does, exactly as umap-js's own fit would.
-  const knn = cosineKnn(unit, n, dim, nNeighbors, random);
-  let step = knn.next();
-  while (!step.done) {
-    yield { phase: 'knn', done: step.value + 1, total: n };
-    step = knn.next();
+  let knnGraph = options.graph;
+  if (
+    knnGraph &&
+    (!usesExactKnn(n) || knnGraph.indices.length !== n || knnGraph.indices[0]?.length !== nNeighbors)
+  ) {
+    throw new RangeError(
+      `A given k-NN graph must be the exact graph of the ${n} points with ${nNeighbors} neighbours.`,
+    );
   }
-  const graph = fuzzySimplicialSet(step.value, nNeighbors);
+  if (!knnGraph) {
+    // The approximate graph draws from `random` before the layout does, exactly as umap-js's own fit would.
+    const knn = cosineKnn(unit, n, dim, nNeighbors, random);
+    let step = knn.next();
+    while (!step.done) {
+      yield { phase: 'knn', done: step.value + 1, total: n };
+      step = knn.next();
+    }
+    knnGraph = step.value;
+  }
+  const graph = fuzzySimplicialSet(knnGraph, nNeighbors);
   const layout = optimizeLayout(graph, options.nComponents, random);
   let epoch = layout.next();
   while (!epoch.done) {

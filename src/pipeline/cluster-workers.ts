@@ -1,5 +1,5 @@
 /**
- * The browser's pool for local clusterings and the parts of a global BIC sweep: one Web Worker (workers/cluster.worker.ts) per core
+ * The browser's pool for local clusterings and the parts of a global BIC sweep and k-NN scan: one Web Worker (workers/cluster.worker.ts) per core
  * (`navigator.hardwareConcurrency`), started by the build worker when a layer first needs them and terminated
  * when the build ends. A task's vectors move to the worker (transferred, not copied).
  */
@@ -25,6 +25,8 @@ function startWorker(): ClusterWorker {
     run: (task) => Promise.race([api.run(transfer(task, [task.unit.buffer])), died]),
     // Every part of a sweep gets the same points: copied, not transferred.
     sweep: (task) => Promise.race([api.sweep(task), died]),
+    // Likewise every block of k-NN rows gets all the vectors; its rows come back transferred.
+    knn: (task) => Promise.race([api.knn(task), died]),
     terminate() {
       api[releaseProxy]();
       worker.terminate();

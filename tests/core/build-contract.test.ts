@@ -4,7 +4,7 @@
  * model gets told. FAKE models throughout (a hashed bag-of-words embedder; summarisers that record their calls).
  */
 import { describe, expect, it } from 'vitest';
-import { buildTree, EMBED_BATCH, type BuildProgress } from '../../src/core/build';
+import { buildTree, EMBED_BATCH, EMBED_BATCHES_IN_FLIGHT, type BuildProgress } from '../../src/core/build';
 import { DEFAULT_BUILD_PARAMS, type EmbedFn, type SummarizeFn } from '../../src/core/types';
 import { createFakeEmbedder, fakeEmbedding } from '../support/fake-embedder';
 
@@ -197,6 +197,81 @@ describe('buildTree calls the models in batches and reports progress', () => {
     expect(events.at(-1)).toEqual({ stage: 'done', layers: 0, nodes: 150, stopReason: 'max-layers' });
   });
 
+  it(`keeps ${EMBED_BATCHES_IN_FLIGHT} batches with the embedder: the next is asked for before the previous returns`, async () => {
+    // A FAKE embedder whose calls resolve only when the test lets them, in any order.
+    const inner = createFakeEmbedder(8);
+    const open: { texts: string[]; release: () => void }[] = [];
+    let most = 0;
+    const embed: EmbedFn = (texts, options) =>
+      new Promise((resolve, reject) => {
+        open.push({ texts, release: () => inner(texts, options).then(resolve, reject) });
+        most = Math.max(most, open.length);
+      });
+    const events: BuildProgress[] = [];
+    const built = buildTree(
+      sentences(250),
+      { embed, summarize: recordingSummarizer() },
+      { chunkTokens: 8, maxLayers: 0 },
+      (e) => events.push(e),
+    );
+    const settle = () => new Promise((r) => setTimeout(r, 5));
+    await settle();
+    // Two calls asked for at once (batches 1 and 2), none answered yet.
+    expect(open.map((c) => c.texts[0])).toEqual(['Sentence 0 is here.', 'Sentence 64 is here.']);
+    // The second returns first: nothing is reported until the first has.
+    open.splice(1, 1)[0].release();
+    await settle();
+    expect(events.filter((e) => e.stage === 'embed-leaves')).toEqual([
+      { stage: 'embed-leaves', done: 0, total: 250 },
+    ]);
+    expect(open).toHaveLength(1);
+    open.shift()!.release();
+    await settle();
+    // Batches 1 and 2 are in (2 had returned early): batches 3 and 4 are asked for, 2 in flight again.
+    expect(open.map((c) => c.texts[0])).toEqual(['Sentence 128 is here.', 'Sentence 192 is here.']);
+    while (open.length > 0) {
+      open.shift()!.release();
+      await settle();
+    }
+    const tree = await built;
+    expect(tree.nodes.map((n) => n.text)).toEqual(
+      Array.from({ length: 250 }, (_, i) => `Sentence ${i} is here.`),
+    );
+    expect(Array.from(tree.nodes[200].embedding)).toEqual(
+      Array.from(fakeEmbedding('Sentence 200 is here.', 8)),
+    );
+    expect(most).toBe(EMBED_BATCHES_IN_FLIGHT);
+    expect(events.filter((e) => e.stage === 'embed-leaves').map((e) => ('done' in e ? e.done : -1))).toEqual([
+      0, 64, 128, 192, 250,
+    ]);
+  });
+
+  it("fails with the first batch's error when a later batch, asked for ahead, fails too", async () => {
+    let calls = 0;
+    const embed: EmbedFn = async () => {
+      const call = ++calls;
+      await new Promise((r) => setTimeout(r, call === 1 ? 20 : 1));
+      throw new Error(`batch ${call} failed`);
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await expect(
+        buildTree(
+          sentences(150),
+          { embed, summarize: recordingSummarizer() },
+          { chunkTokens: 8, maxLayers: 0 },
+        ),
+      ).rejects.toThrow('batch 1 failed');
+      await new Promise((r) => setTimeout(r, 30));
+      expect(calls).toBe(EMBED_BATCHES_IN_FLIGHT);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('a document too short to cluster: one root summary of all leaves, in order, with the summary budget', async () => {
     const summarize = recordingSummarizer(() => '  the root  ');
     const events: BuildProgress[] = [];
@@ -227,6 +302,7 @@ describe('buildTree calls the models in batches and reports progress', () => {
       { stage: 'embed-leaves', done: 3, total: 3 },
       { stage: 'summarize', layer: 1, done: 0, total: 1 },
       { stage: 'summarize', layer: 1, done: 1, total: 1 },
+      { stage: 'embed-summaries', layer: 1, done: 0, total: 1 },
       { stage: 'embed-summaries', layer: 1, done: 1, total: 1 },
       { stage: 'done', layers: 1, nodes: 4, stopReason: 'small-layer' },
     ]);

@@ -3,7 +3,8 @@
  * order the workers finish in; honest progress counts; failures and aborts. The workers are FAKE workers: each
  * runs `runLocalClusterTask` in this process after a structured-clone round trip of its task and result (what
  * crossing a worker boundary does) and a seeded random delay, so tasks finish out of order. The fake workers
- * also run parts of the global BIC sweep (`runSweepTask`) the same way, for layers of ≥ 200 nodes.
+ * also run parts of the global BIC sweep (`runSweepTask`) the same way, for layers of ≥ 200 nodes, and blocks
+ * of rows of the global exact k-NN scan (`runKnnRowsTask`), for layers of ≥ 500 nodes.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,13 +16,14 @@ import {
 } from '../../src/core/cluster';
 import { createClusterPool, type ClusterWorker } from '../../src/core/cluster-pool';
 import { runSweepTask, type SweepTask } from '../../src/core/select-k';
+import { runKnnRowsTask, type KnnRowsTask } from '../../src/core/knn';
 import { seededRandom } from '../../src/core/random';
 import { blobs } from '../support/fake-embedder';
 
 /** A fake worker: a cloned task, run here after a random delay, and a cloned result. */
 function fakeWorker(
   random: () => number,
-  log: { started: number; running: number; most: number; sweeps?: SweepTask[] },
+  log: { started: number; running: number; most: number; sweeps?: SweepTask[]; knn?: KnnRowsTask[] },
 ): ClusterWorker {
   return {
     async run(task: LocalClusterTask) {
@@ -39,13 +41,18 @@ function fakeWorker(
       await new Promise((r) => setTimeout(r, Math.floor(random() * 15)));
       return structuredClone(runSweepTask(structuredClone(task)));
     },
+    async knn(task: KnnRowsTask) {
+      log.knn?.push(task);
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 15)));
+      return structuredClone(runKnnRowsTask(structuredClone(task)));
+    },
     terminate() {},
   };
 }
 
 function poolOf(size: number, seed: number) {
   const random = seededRandom(seed);
-  const log = { started: 0, running: 0, most: 0, sweeps: [] as SweepTask[] };
+  const log = { started: 0, running: 0, most: 0, sweeps: [] as SweepTask[], knn: [] as KnnRowsTask[] };
   const pool = createClusterPool(size, () => {
     log.started++;
     return fakeWorker(random, log);
@@ -123,6 +130,30 @@ describe('local clusterings in a pool of workers', () => {
       expect(gmm.map((p) => p.fraction)).toEqual([...gmm.map((p) => p.fraction!)].sort((a, b) => a - b));
       expect(gmm[gmm.length - 1].fraction).toBe(1);
     }
+  });
+
+  it('splits the global k-NN scan of a layer of ≥ 500 nodes over the workers, with the same clusters', async () => {
+    // 11 groups of 46 = 506 nodes: the global step's exact k-NN scan (⌊√505⌋ = 22 neighbours) goes to the
+    // pool in one block of rows per worker; smaller layers (every test above, every local clustering) do not.
+    const large = blobs(11, 46, 24, 0.35, 20261124).vectors;
+    const largeTokens = new Array(large.length).fill(60);
+    const expected = clusterNodes(large, largeTokens, { seed: 5 });
+    const { pool, log } = poolOf(2, 11);
+    const progress: ClusterProgress[] = [];
+    const clusters = await clusterNodesAsync(large, largeTokens, {
+      seed: 5,
+      pool,
+      onProgress: (p) => progress.push(p),
+    });
+    expect(clusters).toEqual(expected);
+    expect(log.knn.map((t) => [t.start, t.end, t.n, t.k])).toEqual([
+      [0, 253, 506, 22],
+      [253, 506, 506, 22],
+    ]);
+    // The global UMAP's progress covers the scan (to 0.3, as its rows are done) and then the layout.
+    const umap = progress.filter((p) => p.step === 'global-umap' && p.depth === 0).map((p) => p.fraction!);
+    expect(umap).toEqual([...umap].sort((a, b) => a - b));
+    expect(umap).toContain(0.3);
   });
 
   it('rejects with the error of a failing worker', async () => {

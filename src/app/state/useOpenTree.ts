@@ -1,5 +1,6 @@
 /** The tree the user opened: its nodes and embeddings, its record, and the text of its documents. */
 import { useEffect, useState } from 'react';
+import { prepareRetrieval } from '../../core/retrieve';
 import type { RaptorTree } from '../../core/types';
 import { getDocuments, getTree, loadTree, type AerieDb } from '../../storage';
 import type { TreeRecord } from '../../storage/schema';
@@ -34,6 +35,13 @@ export function useOpenTree(db: AerieDb | undefined, treeId: string | undefined,
       if (!record) throw new Error('This tree no longer exists (it may have been deleted in another tab).');
       if (record.status !== 'ready') return { record, documents: [] as OpenDocument[] };
       const tree = await loadTree(db, treeId);
+      // The retrieval index (norms, layers, the scoring kernel) now, while the tree is drawn, so the first
+      // question does not build it. A tree it cannot index opens anyway; asking says why.
+      try {
+        prepareRetrieval(tree);
+      } catch {
+        // Reported by the first question (retrieve throws the same error there).
+      }
       const ids = record.documents.map((d) => d.documentId ?? '');
       const texts = await getDocuments(db, ids.filter(Boolean));
       const byId = new Map(texts.filter((t) => t).map((t) => [t!.id, t!.text]));
