@@ -156,6 +156,50 @@ describe('allocateRows', () => {
   });
 });
 
+describe('rows the kernel must not read in place', () => {
+  it('a view of as many rows further into kernel memory is copied', () => {
+    const rows = allocateRows(4, 2, 0);
+    rows.set([1, 0, 2, 0, 3, 0, 4, 0]);
+    // Four rows from row 1: the same count and dimension, another offset (the memory's page has room).
+    const shifted = new Float32Array(rows.buffer, rows.byteOffset + 2 * 4, 8);
+    const kernel = createDotKernel(shifted, 4, 2)!;
+    const out = new Float64Array(4);
+    kernel.dots(Float64Array.from([1, 0]), out);
+    expect(Array.from(out)).toEqual([2, 3, 4, 0]);
+  });
+
+  it('rows laid out for a smaller dimension are copied (the query would overlap their score slots)', () => {
+    const rows = allocateRows(4, 2, 0);
+    // The same place read as 4 rows of 3 (the memory's page has room): a 3-d query is longer than the 2-d
+    // one the layout left room for, so scoring in place would overwrite it with the first score.
+    const wider = new Float32Array(rows.buffer, rows.byteOffset, 12);
+    wider.set(Array.from({ length: 12 }, (_, i) => i + 1));
+    const kernel = createDotKernel(wider, 4, 3)!;
+    const out = new Float64Array(4);
+    kernel.dots(Float64Array.from([0, 0, 1]), out);
+    expect(Array.from(out)).toEqual([3, 6, 9, 12]);
+    const norms = new Float64Array(4);
+    kernel.norms(norms);
+    expect(Array.from(norms)).toEqual([14, 77, 194, 365].map(Math.sqrt));
+  });
+
+  it('allocateRows falls back to a plain array when WebAssembly memory cannot be had', () => {
+    const wasm = WebAssembly as unknown as { Memory: unknown };
+    const original = wasm.Memory;
+    wasm.Memory = function () {
+      throw new RangeError('WebAssembly.Memory(): could not allocate memory');
+    };
+    try {
+      const rows = allocateRows(200, 384);
+      expect(rows.byteOffset).toBe(0);
+      expect(rows.buffer.byteLength).toBe(200 * 384 * 4);
+      expect(rows.length).toBe(200 * 384);
+    } finally {
+      wasm.Memory = original;
+    }
+  });
+});
+
 describe('the kernel in retrieval', () => {
   it('is what scores the official Cinderella tree (40 nodes × 1536), whose retrieval cases it must pass', async () => {
     const { readFileSync } = await import('node:fs');
