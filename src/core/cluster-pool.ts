@@ -52,34 +52,29 @@ export function createClusterPool(size: number, start: () => ClusterWorker): Clo
     else idle.push(worker);
   }
 
+  /** Runs `job` on a free worker (waiting for one if all are busy), then frees it. */
+  async function onWorker<T>(job: (worker: ClusterWorker) => Promise<T>): Promise<T> {
+    const worker = await acquire();
+    try {
+      return await job(worker);
+    } finally {
+      release(worker);
+    }
+  }
+
   return {
     size: count,
-    async run(task) {
-      const worker = await acquire();
-      try {
-        return await worker.run(task);
-      } finally {
-        release(worker);
-      }
-    },
-    async sweep(task) {
-      const worker = await acquire();
-      try {
+    run: (task) => onWorker((worker) => worker.run(task)),
+    sweep: (task) =>
+      onWorker(async (worker) => {
         if (!worker.sweep) throw new TypeError('This clustering worker cannot run a BIC sweep.');
-        return await worker.sweep(task);
-      } finally {
-        release(worker);
-      }
-    },
-    async knn(task) {
-      const worker = await acquire();
-      try {
+        return worker.sweep(task);
+      }),
+    knn: (task) =>
+      onWorker(async (worker) => {
         if (!worker.knn) throw new TypeError('This clustering worker cannot compute k-NN rows.');
-        return await worker.knn(task);
-      } finally {
-        release(worker);
-      }
-    },
+        return worker.knn(task);
+      }),
     close() {
       for (const worker of all.splice(0)) worker.terminate();
       idle.length = 0;
