@@ -32,6 +32,8 @@ export interface StageMark {
 export interface BuildRunResult {
   /** From the request to the stored tree (the build worker's promise resolving). */
   totalMs: number;
+  /** `Date.now()` when the build was asked for: stage times are relative to it. */
+  startedAtMs: number;
   /** Stages in the order they started; a stage ends where the next one starts, the last at `doneMs`. */
   stages: StageMark[];
   /** When the `done` event came (the tree is complete; storing it follows). */
@@ -82,6 +84,7 @@ async function run(config: BuildRunConfig): Promise<BuildRunResult> {
     );
     return {
       totalMs: Date.now() - startedAt,
+      startedAtMs: startedAt,
       stages,
       doneMs,
       nodes: outcome.nodes,
