@@ -104,13 +104,16 @@ export function smoothKnnDistances(
   return { sigmas, rhos };
 }
 
-/** Sorted (key, value) pairs, key = row·n + col; for equal keys only the last one given is kept. */
+/**
+ * Sorted (key, value) pairs, key = row·n + col; for equal keys only the last one given is kept (the sort is
+ * stable, so equal keys stay in the order given).
+ */
 function sortedEntries(
   keys: Float64Array,
   values: Float64Array,
 ): { keys: Float64Array; values: Float64Array } {
   const order = Array.from({ length: keys.length }, (_, i) => i);
-  order.sort((a, b) => keys[a] - keys[b] || a - b);
+  order.sort((a, b) => keys[a] - keys[b]);
   const outKeys = new Float64Array(keys.length);
   const outValues = new Float64Array(keys.length);
   let m = 0;
