@@ -1,12 +1,23 @@
 import '../src/rpc/errors';
 import { expose } from 'comlink';
 import { browserRuntime } from '../src/models/browser-runtime';
+import { embedWorkerPlan } from '../src/models/embed-pool';
+import { startEmbedHelpers } from '../src/models/embed-helpers';
 import { createEmbedService } from '../src/models/embed-service';
 import { probeWebGpu } from '../src/models/webgpu';
 
-// ONNX Runtime's asyncify build only where WebGPU can be used; the faster CPU-only build everywhere else.
+const plan = embedWorkerPlan(navigator.hardwareConcurrency, self.crossOriginIsolated);
+let webgpu = false;
+// ONNX Runtime's asyncify build only where WebGPU can be used; the faster CPU-only build everywhere else, with
+// the cores shared between this worker and its helpers (embed-pool.ts).
 expose(
-  createEmbedService(async () =>
-    browserRuntime(import.meta.env.BASE_URL, { webgpu: (await probeWebGpu()).adapter }),
+  createEmbedService(
+    async () => {
+      webgpu = (await probeWebGpu()).adapter;
+      const runtime = browserRuntime(import.meta.env.BASE_URL, { webgpu });
+      return webgpu ? runtime : { ...runtime, numThreads: plan.threads };
+    },
+    true,
+    () => (webgpu ? [] : startEmbedHelpers(plan.workers - 1)),
   ),
 );

@@ -12,8 +12,8 @@ import type { BuildRequest, PipelineProgress } from '../../src/pipeline/types';
 export interface BuildRunConfig {
   request: BuildRequest;
   /**
-   * Load the embedding model before the clock starts, as the app does when a document is added
-   * (src/models/warmup.ts) and the user clicks "Build tree" after it has loaded.
+   * Load the embedding model and start the build worker before the clock starts, as the app does when a
+   * document is added (src/models/warmup.ts, useBuildWorkerWarmup) and the user clicks "Build tree" after that.
    */
   warm?: boolean;
 }
@@ -57,6 +57,8 @@ async function run(config: BuildRunConfig): Promise<BuildRunResult> {
   if (config.warm && embedding.kind === 'browser') {
     const warmStarted = Date.now();
     await embedWorker().load({ model: embedding.model, dtype: embedding.dtype, device: embedding.device });
+    // The app also starts the build worker while documents wait (useBuildWorkerWarmup).
+    await buildWorker();
     warmMs = Date.now() - warmStarted;
   }
   const startedAt = Date.now();

@@ -25,7 +25,7 @@ import { useDocuments } from './state/useDocuments';
 import { useBuild } from './state/useBuild';
 import { useOpenTree } from './state/useOpenTree';
 import { defaultRetrievalSettings, queryBlocker, questionModelOf, useAsk } from './state/useAsk';
-import { modelToWarm, useModelWarmup } from './state/useModelWarmup';
+import { modelToWarm, useBuildWorkerWarmup, useModelWarmup } from './state/useModelWarmup';
 import { useLibraryActions } from './state/useLibraryActions';
 import { useTheme } from './state/useTheme';
 import { answerModelOf, summarizerLine } from './settings';
@@ -129,6 +129,7 @@ export function App() {
       question: tree ? questionModelOf(tree, open.record, settings) : undefined,
     }),
   );
+  useBuildWorkerWarmup(docs.ready.length > 0 && !building);
   const startBuild = () => {
     void build.start(docs.ready, settings, titleFor(docs.ready.map((d) => d.document)));
   };

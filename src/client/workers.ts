@@ -65,26 +65,37 @@ export function generateWorker(): Remote<GenerateApi> {
   return generateConnection.api;
 }
 
+type BuildConnection = NonNullable<typeof buildConnection>;
+/** The build worker being started (its module loaded, its ports connected): one start however many ask. */
+let buildStarting: Promise<BuildConnection> | undefined;
+
+async function startBuildWorker(): Promise<BuildConnection> {
+  const worker = new Worker(new URL('../../workers/build.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'aerie-build',
+  });
+  const connection = start<BuildApi>(worker, () => {
+    stop(buildConnection);
+    buildConnection = undefined;
+  });
+  const channel = new MessageChannel();
+  await embedWorker().connect(transfer(channel.port1, [channel.port1]));
+  await connection.api.connectEmbedder(transfer(channel.port2, [channel.port2]));
+  buildConnection = connection;
+  return connection;
+}
+
 /**
  * The build worker, connected to the embedding worker over a private MessageChannel, and to the generate
- * worker too when `options.generator` (a build whose summaries the built-in model writes).
+ * worker too when `options.generator` (a build whose summaries the built-in model writes). Calls made while it
+ * starts share that start.
  */
 export async function buildWorker(options: { generator?: boolean } = {}): Promise<Remote<BuildApi>> {
-  if (!buildConnection) {
-    const worker = new Worker(new URL('../../workers/build.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'aerie-build',
-    });
-    const connection = start<BuildApi>(worker, () => {
-      stop(buildConnection);
-      buildConnection = undefined;
-    });
-    const channel = new MessageChannel();
-    await embedWorker().connect(transfer(channel.port1, [channel.port1]));
-    await connection.api.connectEmbedder(transfer(channel.port2, [channel.port2]));
-    buildConnection = connection;
-  }
-  const connection = buildConnection;
+  const connection =
+    buildConnection ??
+    (await (buildStarting ??= startBuildWorker().finally(() => {
+      buildStarting = undefined;
+    })));
   if (options.generator && !connection.generator) {
     const channel = new MessageChannel();
     connection.generator = (async () => {

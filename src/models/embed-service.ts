@@ -14,6 +14,8 @@ import {
   type RuntimeConfig,
 } from './embedder';
 import type { EmbeddingDtype } from './presets';
+import { embedOnPool, type PoolRunner } from './embed-pool';
+import { DEFAULT_BATCH_SIZE } from './embedder';
 
 /** Which model to use; the service reloads when it changes. */
 export interface ModelChoice {
@@ -26,14 +28,27 @@ function keyOf(choice: ModelChoice): string {
   return `${choice.model}|${choice.dtype ?? 'q8'}|${choice.device ?? 'auto'}`;
 }
 
+/** Another worker's embedding service (a `Remote<EmbedApi>`) that embeds batches for this one. */
+export interface EmbedHelper {
+  load(choice: ModelChoice): Promise<unknown>;
+  embed(
+    texts: string[],
+    choice: ModelChoice,
+    options: { batchSize?: number; sentences?: boolean },
+  ): Promise<EmbeddingBatch>;
+}
+
 /**
  * Makes the service. `runtime` (or what it resolves to, e.g. after asking for a WebGPU adapter) is applied
  * once, before the first model loads. `transferResults` moves result buffers across the worker boundary
- * instead of copying them.
+ * instead of copying them. `helpers` (called once, when a CPU model is first chosen) gives other workers'
+ * services that load the same model alongside this one and embed some of each call's batches (embed-pool.ts):
+ * the same vectors, sooner; a WebGPU model never uses them.
  */
 export function createEmbedService(
   runtime: RuntimeConfig | (() => Promise<RuntimeConfig>),
   transferResults = true,
+  helpers?: () => EmbedHelper[],
 ) {
   let configured: Promise<void> | undefined;
   let current: { key: string; embedder: Promise<TransformersEmbedder> } | undefined;
@@ -41,6 +56,30 @@ export function createEmbedService(
   const active = new Map<string, number>();
   const cancelled = new Set<string>();
   const listeners = new Set<(p: ModelLoadProgress) => void>();
+  let helperList: EmbedHelper[] | undefined;
+  /** Each helper's load of the current choice: resolves false when it failed (the helper is then not used). */
+  const helperLoads = new Map<EmbedHelper, { key: string; ready: Promise<boolean> }>();
+
+  /** The helpers for `choice`, each loading it (once per choice); none for WebGPU or native CPU choices. */
+  function helpersFor(choice: ModelChoice): PoolRunner['ready'][] {
+    if (!helpers || choice.device === 'webgpu' || choice.device === 'cpu') return [];
+    helperList ??= helpers();
+    const key = keyOf(choice);
+    return helperList.map((helper) => {
+      let load = helperLoads.get(helper);
+      if (load?.key !== key) {
+        load = {
+          key,
+          ready: helper.load(choice).then(
+            () => true,
+            () => false,
+          ),
+        };
+        helperLoads.set(helper, load);
+      }
+      return load.ready;
+    });
+  }
 
   function ensure(choice: ModelChoice): Promise<TransformersEmbedder> {
     configured ??= (async () =>
@@ -49,13 +88,15 @@ export function createEmbedService(
     const key = keyOf(choice);
     if (current?.key !== key) {
       const previous = current;
-      const embedder = ready.then(() =>
-        TransformersEmbedder.load(choice.model, {
+      const embedder = ready.then(() => {
+        // Helpers load the same model at the same time (used only if it runs on the CPU).
+        helpersFor(choice);
+        return TransformersEmbedder.load(choice.model, {
           dtype: choice.dtype,
           device: choice.device,
           onProgress: (p) => listeners.forEach((l) => l(p)),
-        }),
-      );
+        });
+      });
       current = { key, embedder };
       // A failed load is forgotten, so the next call retries instead of replaying the failure.
       embedder.catch(() => {
@@ -71,7 +112,10 @@ export function createEmbedService(
     async load(choice: ModelChoice, onProgress?: (p: ModelLoadProgress) => void): Promise<EmbedderInfo> {
       if (onProgress) listeners.add(onProgress);
       try {
-        return (await ensure(choice)).info;
+        const { info } = await ensure(choice);
+        // On the CPU the helpers load the same model: loaded means every worker can embed.
+        if (info.device === 'wasm') await Promise.all(helpersFor(choice));
+        return info;
       } finally {
         if (onProgress) listeners.delete(onProgress);
       }
@@ -102,12 +146,25 @@ export function createEmbedService(
       };
       if (requestId !== undefined) active.set(requestId, (active.get(requestId) ?? 0) + 1);
       try {
-        const batch = await embedder.embed(texts, {
-          batchSize: options.batchSize,
-          signal,
-          onProgress: options.onProgress,
-          sentences: options.sentences,
-        });
+        const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+        const { sentences } = options;
+        const ready = embedder.info.device === 'wasm' && texts.length > batchSize ? helpersFor(choice) : [];
+        const batch =
+          ready.length === 0
+            ? await embedder.embed(texts, { batchSize, signal, onProgress: options.onProgress, sentences })
+            : await embedOnPool(
+                texts,
+                embedder.batches(texts, batchSize),
+                [
+                  { run: (batchTexts) => embedder.embed(batchTexts, { batchSize, sentences }) },
+                  ...ready.map((loaded, h) => ({
+                    run: (batchTexts: string[]) =>
+                      helperList![h].embed(batchTexts, choice, { batchSize, sentences }),
+                    ready: loaded,
+                  })),
+                ],
+                { signal, onBatch: (done) => options.onProgress?.(done, texts.length) },
+              );
         if (!transferResults) return batch;
         const buffers = [batch.data.buffer];
         if (batch.sentences) buffers.push(batch.sentences.data.buffer, batch.sentences.counts.buffer);

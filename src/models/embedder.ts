@@ -5,6 +5,7 @@
  */
 import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from '@huggingface/transformers';
 import { throwIfAborted, type AbortSignalLike } from '../core/abort';
+import { yieldToEventLoop } from '../core/yield';
 import { AerieError } from '../core/errors';
 import { locateModel, type EmbeddingDtype } from './presets';
 import { poolRows, sentenceRanges } from '../core/pooling';
@@ -195,6 +196,20 @@ export class TransformersEmbedder {
   }
 
   /**
+   * The batches `embed` forms for `texts`: indices in `longestFirst` order of their token counts, `batchSize`
+   * at a time. Embedding each batch's texts, in that order, with `embed(…, { batchSize })` gives exactly the
+   * vectors `embed(texts)` gives them (embed-pool.ts spreads the batches over workers this way).
+   */
+  batches(texts: readonly string[], batchSize = DEFAULT_BATCH_SIZE): number[][] {
+    const tokenizer = this.extractor.tokenizer;
+    const order = longestFirst(texts.map((text) => tokenizer.encode(text).length));
+    const out: number[][] = [];
+    for (let start = 0; start < order.length; start += batchSize)
+      out.push(order.slice(start, start + batchSize));
+    return out;
+  }
+
+  /**
    * Embeds texts in `longestFirst` order of their token counts, so each batch pads little; rows come back in
    * input order. With `sentences`, the same pass also gives each text's sentence vectors (`sentenceSpans`
    * order; see core/pooling.ts): the mean of each sentence's token states, L2-normalised.
@@ -220,6 +235,9 @@ export class TransformersEmbedder {
     const plan = options.sentences ? this.sentencePlan(texts, lengths) : undefined;
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     for (let start = 0; start < order.length; start += batchSize) {
+      // On one WASM thread a batch resolves without a macrotask in between: yield, so that messages (a
+      // cancel, another worker's results) get through between batches.
+      if (start > 0) await yieldToEventLoop();
       throwIfAborted(options.signal);
       const ids = order.slice(start, start + batchSize);
       try {

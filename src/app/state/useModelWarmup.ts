@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { warmEmbedder } from '../../client/model-warmup';
+import { buildWorker } from '../../client/workers';
 import type { ModelChoice } from '../../models/embed-service';
 import type { EmbeddingChoice } from '../../pipeline/types';
 
@@ -24,6 +25,19 @@ export function useModelWarmup(choice: ModelChoice | undefined): void {
     }, WARMUP_DELAY_MS);
     return () => clearTimeout(timer);
   }, [key]);
+}
+
+/**
+ * Starts the build worker while documents wait to be built, so "Build tree" does not wait for it to load
+ * (its cl100k tokenizer tables are over a megabyte of script) and connect (~1 s on two cores). A start that
+ * fails is forgotten: the build starts the worker again and reports its own error.
+ */
+export function useBuildWorkerWarmup(documentsWaiting: boolean): void {
+  useEffect(() => {
+    if (!documentsWaiting) return;
+    const timer = setTimeout(() => void buildWorker().catch(() => undefined), WARMUP_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [documentsWaiting]);
 }
 
 /**

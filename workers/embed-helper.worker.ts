@@ -1,0 +1,15 @@
+import '../src/rpc/errors';
+import { expose } from 'comlink';
+import { browserRuntime } from '../src/models/browser-runtime';
+import { createHelperService } from '../src/models/embed-helpers';
+import { embedWorkerPlan } from '../src/models/embed-pool';
+
+// Started by the embedding worker only where no WebGPU adapter exists: the CPU-only ORT build, this worker's
+// share of the cores as threads.
+const { threads } = embedWorkerPlan(navigator.hardwareConcurrency, self.crossOriginIsolated);
+expose(
+  createHelperService({
+    ...browserRuntime(import.meta.env.BASE_URL, { webgpu: false }),
+    numThreads: threads,
+  }),
+);
