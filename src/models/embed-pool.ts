@@ -1,7 +1,7 @@
 /**
  * Embedding one call's batches on several workers at once. On a CPU, two ONNX Runtime instances of one thread
  * each embed faster than one instance of two threads, whose threads wait for each other at every operator: a
- * 78k-token book's 963 leaves in 20 s against 22 s on 2 cores (`npm run bench build`).
+ * 78k-token book's 963 leaves in 20.5 s against 23.4 s on 2 cores (`npm run bench build`, one run of each).
  *
  * The batches are formed before any worker sees them, exactly as one worker forms them (`longestFirst`, then
  * `batchSize` texts at a time), and each is embedded whole by whichever worker is free: a batch's vectors
@@ -9,7 +9,7 @@
  * or on how many there are, so the result is the same for any pool size. The calling worker's own batch blocks
  * its thread (ONNX Runtime's WASM run does not return to the event loop), so a helper's answer, and the next
  * batch it could be handed, wait until that batch ends: a helper is therefore handed HELPER_DEPTH batches at a
- * time and always has the next one (one at a time, it sat idle half the time: 32 s for those leaves). A helper
+ * time and always has the next one (one at a time, it sat idle half the time: 31.6 s for those leaves). A helper
  * that fails is dropped and its batches are embedded by the others; the call fails when the calling worker's
  * own model fails.
  */
