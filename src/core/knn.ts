@@ -8,7 +8,9 @@
 import { makeNNDescent } from 'umap-js/dist/nn_descent';
 import { makeForest, makeLeafArray } from 'umap-js/dist/tree';
 import { cosine } from 'umap-js/dist/umap';
+import { KNN_WASM } from './generated/knn-wasm';
 import type { RandomFn } from './random';
+import { instantiateKernel, KernelArrays } from './wasm';
 
 if (typeof cosine !== 'function') throw new Error('umap-js cosine distance could not be imported.');
 
@@ -21,47 +23,101 @@ export interface KnnGraph {
   distances: number[][];
 }
 
-/** Reusable buffers of one scan: a row of distances and the k best kept so far. */
+/** Rows scored together by the kernel: each load of a row serves this many query rows. */
+const KERNEL_QUERIES = 4;
+
+/**
+ * Dot products of query rows with every row, `count × n` into `out` (row q of the block first): in
+ * WebAssembly SIMD (kernels/knn.ts) where it can run, else in JavaScript, with the same arithmetic and so the
+ * same numbers: each product in float64, four running sums over every fourth coordinate, the leftover
+ * coordinates added to the first, then (s0 + s1) + (s2 + s3).
+ */
+interface RowScorer {
+  /** Rows `first` … `first + count − 1` (count ≤ KERNEL_QUERIES) against every row. */
+  score(first: number, count: number): Float64Array;
+}
+
+interface KnnExports {
+  dots(matrix: number, n: number, dim: number, first: number, count: number, out: number): void;
+}
+
+function kernelScorer(unit: Float32Array, n: number, dim: number): RowScorer | undefined {
+  const bytes = KernelArrays.bytes([n * dim * 4, KERNEL_QUERIES * n * 8]);
+  const kernel = instantiateKernel<KnnExports>(KNN_WASM, bytes);
+  if (!kernel) return undefined;
+  const arrays = new KernelArrays(kernel.memory, kernel.base);
+  const [matrix, matrixAt] = arrays.float32(n * dim);
+  const [out, outAt] = arrays.float64(KERNEL_QUERIES * n);
+  matrix.set(unit.subarray(0, n * dim));
+  return {
+    score(first, count) {
+      kernel.exports.dots(matrixAt, n, dim, first, count, outAt);
+      return out;
+    },
+  };
+}
+
+function javascriptScorer(unit: Float32Array, n: number, dim: number): RowScorer {
+  const out = new Float64Array(KERNEL_QUERIES * n);
+  return {
+    score(first, count) {
+      for (let q = 0; q < count; q++) {
+        const oi = (first + q) * dim;
+        for (let j = 0; j < n; j++) {
+          const oj = j * dim;
+          // Four accumulators: shorter dependency chains (and the kernel's two float64 pairs).
+          let s0 = 0;
+          let s1 = 0;
+          let s2 = 0;
+          let s3 = 0;
+          let t = 0;
+          for (; t + 3 < dim; t += 4) {
+            s0 += unit[oi + t] * unit[oj + t];
+            s1 += unit[oi + t + 1] * unit[oj + t + 1];
+            s2 += unit[oi + t + 2] * unit[oj + t + 2];
+            s3 += unit[oi + t + 3] * unit[oj + t + 3];
+          }
+          for (; t < dim; t++) s0 += unit[oi + t] * unit[oj + t];
+          out[q * n + j] = s0 + s1 + (s2 + s3);
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The scorer of an exact scan: the kernel unless `engine` is 'js' or it cannot run here. Exported for the
+ * tests that hold the two to the same numbers.
+ */
+export function rowScorer(unit: Float32Array, n: number, dim: number, engine: KnnEngine = 'auto'): RowScorer {
+  return (engine === 'auto' && kernelScorer(unit, n, dim)) || javascriptScorer(unit, n, dim);
+}
+
+/** Where an exact scan's dot products run: 'auto' (WebAssembly where it can) or 'js'. */
+export type KnnEngine = 'auto' | 'js';
+
+/** Reusable buffers of one scan: the k best kept so far. */
 interface ScanBuffers {
   idx: Int32Array;
   dst: Float64Array;
-  row: Float64Array;
 }
 
-const scanBuffers = (n: number, k: number): ScanBuffers => ({
-  idx: new Int32Array(k),
-  dst: new Float64Array(k),
-  row: new Float64Array(n),
-});
+const scanBuffers = (k: number): ScanBuffers => ({ idx: new Int32Array(k), dst: new Float64Array(k) });
 
-/** Row i's `k` nearest rows into `b.idx`/`b.dst` (itself first at distance 0, then nearest first). */
-function nearestOf(unit: Float32Array, n: number, dim: number, k: number, i: number, b: ScanBuffers): void {
-  const { idx, dst, row } = b;
-  const oi = i * dim;
-  for (let j = 0; j < n; j++) {
-    const oj = j * dim;
-    // Four accumulators: shorter dependency chains, measurably faster in V8.
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let t = 0;
-    for (; t + 3 < dim; t += 4) {
-      s0 += unit[oi + t] * unit[oj + t];
-      s1 += unit[oi + t + 1] * unit[oj + t + 1];
-      s2 += unit[oi + t + 2] * unit[oj + t + 2];
-      s3 += unit[oi + t + 3] * unit[oj + t + 3];
-    }
-    for (; t < dim; t++) s0 += unit[oi + t] * unit[oj + t];
-    row[j] = Math.max(0, 1 - (s0 + s1 + s2 + s3));
-  }
+/**
+ * Row i's `k` nearest rows into `b.idx`/`b.dst` (itself first at distance 0, then nearest first), from its
+ * dot products with every row (`dots[at + j]`).
+ */
+function nearestOf(dots: Float64Array, at: number, n: number, k: number, i: number, b: ScanBuffers): void {
+  const { idx, dst } = b;
   // Keep the k smallest by insertion into a sorted buffer; self goes first at distance 0.
   idx[0] = i;
   dst[0] = 0;
   let filled = 1;
   for (let j = 0; j < n && k > 1; j++) {
     if (j === i) continue;
-    const d = row[j];
+    const d = Math.max(0, 1 - dots[at + j]);
     if (filled === k && d >= dst[k - 1]) continue;
     let p = filled === k ? k - 1 : filled++;
     while (p > 1 && dst[p - 1] > d) {
@@ -75,9 +131,37 @@ function nearestOf(unit: Float32Array, n: number, dim: number, k: number, i: num
 }
 
 /**
+ * Rows `start` … `end − 1`'s neighbours, KERNEL_QUERIES rows scored at a time; `onRow` receives each row's
+ * buffers. Yields the row index after each row.
+ */
+function* scanRows(
+  unit: Float32Array,
+  n: number,
+  dim: number,
+  k: number,
+  start: number,
+  end: number,
+  onRow: (i: number, b: ScanBuffers) => void,
+  engine: KnnEngine,
+): Generator<number, void> {
+  const scorer = rowScorer(unit, n, dim, engine);
+  const buffers = scanBuffers(k);
+  for (let first = start; first < end; first += KERNEL_QUERIES) {
+    const count = Math.min(KERNEL_QUERIES, end - first);
+    const dots = scorer.score(first, count);
+    for (let q = 0; q < count; q++) {
+      nearestOf(dots, q * n, n, k, first + q, buffers);
+      onRow(first + q, buffers);
+      yield first + q;
+    }
+  }
+}
+
+/**
  * Returns each row's `k` nearest rows (itself included, first) by cosine distance 1 − u·v.
  * @param unit row-major unit vectors, `n × dim`.
  * @param k neighbours per row including itself, 1 ≤ k ≤ n.
+ * @param engine where the dot products run (the same numbers either way; see `rowScorer`).
  * Yields the row index after each row, so callers can report progress and yield to the event loop.
  */
 export function* exactCosineKnn(
@@ -85,16 +169,23 @@ export function* exactCosineKnn(
   n: number,
   dim: number,
   k: number,
+  engine: KnnEngine = 'auto',
 ): Generator<number, KnnGraph> {
   const indices: number[][] = new Array(n);
   const distances: number[][] = new Array(n);
-  const buffers = scanBuffers(n, k);
-  for (let i = 0; i < n; i++) {
-    nearestOf(unit, n, dim, k, i, buffers);
-    indices[i] = Array.from(buffers.idx.subarray(0, k));
-    distances[i] = Array.from(buffers.dst.subarray(0, k));
-    yield i;
-  }
+  yield* scanRows(
+    unit,
+    n,
+    dim,
+    k,
+    0,
+    n,
+    (i, b) => {
+      indices[i] = Array.from(b.idx.subarray(0, k));
+      distances[i] = Array.from(b.dst.subarray(0, k));
+    },
+    engine,
+  );
   return { indices, distances };
 }
 
@@ -121,12 +212,20 @@ export function runKnnRowsTask(task: KnnRowsTask): KnnRowsResult {
   const rows = Math.max(0, end - start);
   const indices = new Int32Array(rows * k);
   const distances = new Float64Array(rows * k);
-  const buffers = scanBuffers(n, k);
-  for (let i = start; i < end; i++) {
-    nearestOf(unit, n, dim, k, i, buffers);
-    indices.set(buffers.idx, (i - start) * k);
-    distances.set(buffers.dst, (i - start) * k);
-  }
+  const scan = scanRows(
+    unit,
+    n,
+    dim,
+    k,
+    start,
+    end,
+    (i, b) => {
+      indices.set(b.idx, (i - start) * k);
+      distances.set(b.dst, (i - start) * k);
+    },
+    'auto',
+  );
+  while (!scan.next().done);
   return { indices, distances };
 }
 
@@ -213,7 +312,8 @@ export function* cosineKnn(
   dim: number,
   k: number,
   random: RandomFn,
+  engine: KnnEngine = 'auto',
 ): Generator<number, KnnGraph> {
-  if (usesExactKnn(n)) return yield* exactCosineKnn(unit, n, dim, k);
+  if (usesExactKnn(n)) return yield* exactCosineKnn(unit, n, dim, k, engine);
   return approximateCosineKnn(unit, n, dim, k, random);
 }

@@ -13,6 +13,9 @@ function mix32(x: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
+/** The state behind each generator `seededRandom` made, so a kernel can draw the same stream (see below). */
+const generators = new WeakMap<RandomFn, Sfc32>();
+
 /**
  * A seeded generator (sfc32, a small fast counter-based generator that passes PractRand to 2^40 bytes).
  * @param seed any finite number; non-integers are truncated, negatives wrap to 32 bits.
@@ -24,7 +27,27 @@ export function seededRandom(seed: number): RandomFn {
   const state = new Sfc32(a, b, c, 1);
   // Discard the first outputs: sfc32 mixes its state in the first few rounds.
   for (let i = 0; i < 12; i++) state.next();
-  return () => state.next();
+  const random = () => state.next();
+  generators.set(random, state);
+  return random;
+}
+
+/** sfc32's four 32-bit state words (a, b, c, d), as unsigned integers. */
+export type RandomState = [number, number, number, number];
+
+/**
+ * The current state of a generator made by `seededRandom` (undefined for any other function). A WebAssembly
+ * kernel that runs sfc32 itself (kernels/sfc32.ts) continues the stream from it and hands it back with
+ * `setRandomState`, so the draws are the same as if JavaScript had made them.
+ */
+export function randomState(random: RandomFn): RandomState | undefined {
+  const state = generators.get(random);
+  return state && state.words();
+}
+
+/** Moves a generator made by `seededRandom` to `state` (from `randomState` or a kernel). */
+export function setRandomState(random: RandomFn, state: RandomState): void {
+  generators.get(random)?.set(state);
 }
 
 /**
@@ -39,6 +62,17 @@ class Sfc32 {
     private c: number,
     private d: number,
   ) {}
+
+  words(): RandomState {
+    return [this.a >>> 0, this.b >>> 0, this.c >>> 0, this.d >>> 0];
+  }
+
+  set([a, b, c, d]: RandomState): void {
+    this.a = a | 0;
+    this.b = b | 0;
+    this.c = c | 0;
+    this.d = d | 0;
+  }
 
   next(): number {
     const { a, b, c, d } = this;

@@ -9,6 +9,7 @@
 import { findABParams } from 'umap-js/dist/umap';
 import type { KnnGraph } from './knn';
 import type { RandomFn } from './random';
+import { createLayoutKernel } from './umap-kernel';
 
 /** Bisection tolerance of the per-point bandwidth search (umap-learn's SMOOTH_K_TOLERANCE). */
 const SMOOTH_K_TOLERANCE = 1e-5;
@@ -216,6 +217,18 @@ interface LayoutState {
   random: RandomFn;
 }
 
+/** Options of `optimizeLayout`. */
+export interface LayoutOptions {
+  /**
+   * Where the epochs run. 'auto' (default): the WebAssembly kernel (umap-kernel.ts) when this runtime has
+   * WebAssembly and `random` comes from random.ts, else JavaScript. 'js': JavaScript, whose numbers are
+   * umap-js's own; the kernel's differ only where its `Math.pow` and the engine's disagree in the last bit.
+   */
+  engine?: 'auto' | 'js';
+  /** The curve parameters; default `curveParameters()` (min_dist 0.1, spread 1). */
+  curve?: { a: number; b: number };
+}
+
 /**
  * Embeds a layout graph in `nComponents` dimensions: random start in [−10, 10), then `graph.epochs` epochs of
  * attractive updates along edges (each sampled in proportion to its weight) and repulsive updates from
@@ -226,11 +239,12 @@ export function* optimizeLayout(
   graph: LayoutGraph,
   nComponents: number,
   random: RandomFn,
+  options: LayoutOptions = {},
 ): Generator<number, Float64Array> {
   const { n, weight, epochs } = graph;
   const y = new Float64Array(n * nComponents);
   for (let i = 0; i < y.length; i++) y[i] = random() * 20 + -10;
-  const { a, b } = curveParameters();
+  const { a, b } = options.curve ?? curveParameters();
   const edges = weight.length;
   let maxWeight = -Infinity;
   for (let e = 0; e < edges; e++) if (weight[e] > maxWeight) maxWeight = weight[e];
@@ -252,11 +266,18 @@ export function* optimizeLayout(
     nextNegative: epochsPerNegative.slice(),
     random,
   };
+  const kernel =
+    options.engine === 'js'
+      ? undefined
+      : createLayoutKernel({ ...state, n, head: graph.head, tail: graph.tail }, random);
   for (let epoch = 0; epoch < epochs; epoch++) {
     // umap-js lowers the rate after each epoch from the epoch just finished: epochs 0 and 1 both run at 1.
-    layoutEpoch(state, epoch, 1 * (1 - Math.max(0, epoch - 1) / epochs));
+    const alpha = 1 * (1 - Math.max(0, epoch - 1) / epochs);
+    if (kernel) kernel.epoch(epoch, alpha);
+    else layoutEpoch(state, epoch, alpha);
     yield epoch + 1;
   }
+  kernel?.finish();
   return y;
 }
 

@@ -5,7 +5,7 @@
  */
 import { cosineKnn, EXACT_KNN_MAX_POINTS, usesExactKnn, type KnnGraph } from './knn';
 import { seededRandom } from './random';
-import { fuzzySimplicialSet, optimizeLayout } from './umap-layout';
+import { fuzzySimplicialSet, optimizeLayout, type LayoutOptions } from './umap-layout';
 
 /** umap-learn's default minimum distance between embedded points (the official code keeps it). */
 export const UMAP_MIN_DIST = 0.1;
@@ -26,6 +26,11 @@ export interface ReduceOptions {
    * draws from the seeded generator before the layout does, so it must be made here.
    */
   graph?: KnnGraph;
+  /**
+   * Where the k-NN scan and the layout run: 'auto' (default), WebAssembly kernels where this runtime has them;
+   * 'js', JavaScript, whose layout is umap-js's number for number (see `LayoutOptions.engine`).
+   */
+  engine?: LayoutOptions['engine'];
 }
 
 /** The neighbour count `reduceDimensions` uses for `n` points: `nNeighbors` within [2, n − 1]. */
@@ -65,7 +70,7 @@ export function* reduceDimensions(
   }
   if (!knnGraph) {
     // The approximate graph draws from `random` before the layout does, exactly as umap-js's own fit would.
-    const knn = cosineKnn(unit, n, dim, nNeighbors, random);
+    const knn = cosineKnn(unit, n, dim, nNeighbors, random, options.engine);
     let step = knn.next();
     while (!step.done) {
       yield { phase: 'knn', done: step.value + 1, total: n };
@@ -74,7 +79,7 @@ export function* reduceDimensions(
     knnGraph = step.value;
   }
   const graph = fuzzySimplicialSet(knnGraph, nNeighbors);
-  const layout = optimizeLayout(graph, options.nComponents, random);
+  const layout = optimizeLayout(graph, options.nComponents, random, { engine: options.engine });
   let epoch = layout.next();
   while (!epoch.done) {
     yield { phase: 'layout', done: epoch.value, total: graph.epochs };

@@ -52,17 +52,22 @@ describe('re-clustering and duplicates', () => {
     expect(sameSets(clusters)).toEqual(sameSets(truth));
   });
 
-  it('the same clustering without the budget leaves the pairs of groups whole', () => {
-    const clusters = clusterNodes(interleaved, new Array(20).fill(10), {
-      reductionDim: 2,
-      seed: 4,
-      maxClusters: 3,
-      local: { minClusterSize: 6 },
-    });
-    expect(clusters).toHaveLength(2);
-    for (const c of clusters) {
-      expect(c).toHaveLength(10);
-      expect(new Set(c.map((i) => i % 4)).size).toBe(2);
+  it('the same clustering without the budget is not clustered again: two clusters of whole groups', () => {
+    // The first pass splits the groups 2 + 2 or 1 + 3 (as the layout falls); no local split is admissible
+    // (two components of 6 need 11 nodes, a group has 5), and without a budget nothing is clustered again.
+    for (const seed of [4, 5, 6]) {
+      const clusters = clusterNodes(interleaved, new Array(20).fill(10), {
+        reductionDim: 2,
+        seed,
+        maxClusters: 3,
+        local: { minClusterSize: 6 },
+      });
+      expect(clusters).toHaveLength(2);
+      expect(clusters.flat().sort((a, b) => a - b)).toEqual(all(20));
+      for (const c of clusters) {
+        const groups = [...new Set(c.map((i) => i % 4))];
+        expect(c).toHaveLength(5 * groups.length);
+      }
     }
   });
 

@@ -3,7 +3,7 @@
  * chi-square test at a fixed seed), independence of derived streams.
  */
 import { describe, expect, it } from 'vitest';
-import { deriveSeed, randomInt, seededRandom } from '../../src/core/random';
+import { deriveSeed, randomInt, randomState, seededRandom, setRandomState } from '../../src/core/random';
 
 const draws = (seed: number, count: number) => {
   const random = seededRandom(seed);
@@ -91,5 +91,32 @@ describe('randomInt', () => {
     expect(randomInt(() => 1 - 2 ** -53, 7)).toBe(6);
     expect(randomInt(() => 0, 7)).toBe(0);
     expect(randomInt(() => 0.5, 1)).toBe(0);
+  });
+});
+
+describe('randomState / setRandomState (how a kernel continues a stream)', () => {
+  it('a generator moved to another’s state draws what that one draws next', () => {
+    const a = seededRandom(5);
+    for (let i = 0; i < 17; i++) a();
+    const b = seededRandom(99);
+    setRandomState(b, randomState(a)!);
+    const expected = Array.from({ length: 20 }, () => a());
+    expect(Array.from({ length: 20 }, () => b())).toEqual(expected);
+  });
+
+  it('states are four unsigned 32-bit words, and the state advances with each draw', () => {
+    const random = seededRandom(3);
+    const before = randomState(random)!;
+    expect(before).toHaveLength(4);
+    for (const word of before) expect(word >>> 0).toBe(word);
+    random();
+    expect(randomState(random)).not.toEqual(before);
+  });
+
+  it('knows only its own generators', () => {
+    const plain = () => 0.5;
+    expect(randomState(plain)).toBeUndefined();
+    setRandomState(plain, [1, 2, 3, 4]);
+    expect(plain()).toBe(0.5);
   });
 });

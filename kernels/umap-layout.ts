@@ -1,0 +1,104 @@
+// AssemblyScript source of the UMAP layout kernel (src/core/umap-kernel.ts loads it; `npm run kernels`
+// compiles it into src/core/generated/umap-layout-wasm.ts). One epoch of the layout's stochastic gradient
+// descent, with exactly the arithmetic of umap-layout.ts's JavaScript `layoutEpoch` (umap-js's, operation for
+// operation) and the same draws from sfc32 (random.ts). The two differ only where `Math.pow` does: this
+// kernel's pow is AssemblyScript's (a WebAssembly port of musl's, the same bits in every engine), so a
+// layout comes out the same in Node and in every browser.
+//
+// Memory is the caller's (imported). Pointers are byte addresses at or above `heapBase()`.
+
+import { next, setState, stateWord } from './sfc32';
+
+export { setState, stateWord };
+
+/** Where the caller's arrays may start: above this module's own data (pow's tables). */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/** Gradient clip (umap-js's). */
+const CLIP: f64 = 4;
+
+@inline
+function clip(g: f64): f64 {
+  return g > CLIP ? CLIP : g < -CLIP ? -CLIP : g;
+}
+
+@inline
+function f64At(base: usize, index: i32): usize {
+  return base + (<usize>index << 3);
+}
+
+/**
+ * One epoch at learning rate `alpha`: for every edge due this epoch, the attractive update of its two points,
+ * then its negative samples (points drawn from the generator) pushing its head point away.
+ * Arrays: y (n × dim f64), head and tail (edges i32), epochsPerSample, epochsPerNegative, nextSample and
+ * nextNegative (edges f64; the last two are updated).
+ */
+export function layoutEpoch(
+  n: i32,
+  dim: i32,
+  edges: i32,
+  y: usize,
+  head: usize,
+  tail: usize,
+  epochsPerSample: usize,
+  epochsPerNegative: usize,
+  nextSample: usize,
+  nextNegative: usize,
+  a: f64,
+  b: f64,
+  epoch: f64,
+  alpha: f64,
+): void {
+  const nf = <f64>n;
+  for (let e = 0; e < edges; e++) {
+    const sampleAt = f64At(nextSample, e);
+    if (load<f64>(sampleAt) > epoch) continue;
+    const h = load<i32>(head + (<usize>e << 2));
+    const j = f64At(y, h * dim);
+    const k = f64At(y, load<i32>(tail + (<usize>e << 2)) * dim);
+    let dist2: f64 = 0;
+    for (let d = 0; d < dim; d++) {
+      const t = load<f64>(f64At(j, d)) - load<f64>(f64At(k, d));
+      dist2 += t * t;
+    }
+    let coeff: f64 = 0;
+    if (dist2 > 0) {
+      coeff = -2 * a * b * Math.pow(dist2, b - 1);
+      coeff /= a * Math.pow(dist2, b) + 1;
+    }
+    for (let d = 0; d < dim; d++) {
+      const yj = f64At(j, d);
+      const yk = f64At(k, d);
+      const g = clip(coeff * (load<f64>(yj) - load<f64>(yk)));
+      store<f64>(yj, load<f64>(yj) + g * alpha);
+      store<f64>(yk, load<f64>(yk) + -g * alpha);
+    }
+    store<f64>(sampleAt, load<f64>(sampleAt) + load<f64>(f64At(epochsPerSample, e)));
+    const negativeAt = f64At(nextNegative, e);
+    const perNegative = load<f64>(f64At(epochsPerNegative, e));
+    const negatives = Math.floor((epoch - load<f64>(negativeAt)) / perNegative);
+    for (let p: f64 = 0; p < negatives; p++) {
+      const other = <i32>Math.floor(next() * nf);
+      const o = f64At(y, other * dim);
+      let d2: f64 = 0;
+      for (let d = 0; d < dim; d++) {
+        const t = load<f64>(f64At(j, d)) - load<f64>(f64At(o, d));
+        d2 += t * t;
+      }
+      let c: f64 = 0;
+      if (d2 > 0) {
+        c = 2 * b;
+        c /= (0.001 + d2) * (a * Math.pow(d2, b) + 1);
+      } else if (h == other) continue;
+      for (let d = 0; d < dim; d++) {
+        const yj = f64At(j, d);
+        let g: f64 = 4;
+        if (c > 0) g = clip(c * (load<f64>(yj) - load<f64>(f64At(o, d))));
+        store<f64>(yj, load<f64>(yj) + g * alpha);
+      }
+    }
+    store<f64>(negativeAt, load<f64>(negativeAt) + negatives * perNegative);
+  }
+}
