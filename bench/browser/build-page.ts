@@ -46,9 +46,18 @@ export interface BuildRunResult {
   warmMs?: number;
 }
 
+/**
+ * `embed-leaves`, `cluster 1`, … and, inside a layer's clustering, its steps (`cluster 1 global-umap`,
+ * `cluster 1 global-gmm`, `cluster 1 local`, with the re-clustering depth when it is not 0), so the note shows
+ * what the clustering spends its time on.
+ */
 function stageKey(progress: PipelineProgress): string {
   const e = progress.event;
-  return 'layer' in e && typeof e.layer === 'number' ? `${e.stage} ${e.layer}` : e.stage;
+  const key = 'layer' in e && typeof e.layer === 'number' ? `${e.stage} ${e.layer}` : e.stage;
+  const detail = (e as { detail?: { step: string; depth?: number } }).detail;
+  if (!detail) return key;
+  const step = detail.step.startsWith('local') ? 'local' : detail.step;
+  return `${key} ${step}${detail.depth ? `@${detail.depth}` : ''}`;
 }
 
 async function run(config: BuildRunConfig): Promise<BuildRunResult> {

@@ -21,6 +21,7 @@ export interface KernelSpec {
 export const KERNELS: readonly KernelSpec[] = [
   { name: 'umap-layout', constant: 'UMAP_LAYOUT_WASM' },
   { name: 'knn', constant: 'KNN_WASM' },
+  { name: 'gmm', constant: 'GMM_WASM' },
 ];
 
 /**

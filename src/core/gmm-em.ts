@@ -8,6 +8,7 @@ import { throwIfAborted } from './abort';
 import { AerieError } from './errors';
 import type { RandomFn } from './random';
 import { accumulateScatter, componentLogDensities } from './gmm-kernels';
+import { createGmmKernel, type GmmKernel } from './gmm-wasm';
 import { kmeans } from './kmeans';
 
 const LN_2PI = Math.log(2 * Math.PI);
@@ -67,28 +68,40 @@ export interface EmWorkspace {
   readonly members: Int32Array;
   /** 8 × dim scratch rows of the M-step. */
   readonly block: Float64Array;
+  /**
+   * The WebAssembly loops (gmm-wasm.ts) for the data the workspace was made for, whose copy and the arrays above
+   * they use live in its memory; absent where WebAssembly cannot run or no data was given.
+   */
+  readonly kernel?: GmmKernel;
 }
 
-/** Allocates the buffers for fits of 1 … maxK components on n points of dimension dim. */
-export function createWorkspace(n: number, dim: number, maxK: number): EmWorkspace {
+/**
+ * Allocates the buffers for fits of 1 … maxK components on n points of dimension dim. With `data` (n × dim,
+ * the points every fit will use), the innermost loops run in WebAssembly for those points, with the same
+ * results.
+ */
+export function createWorkspace(n: number, dim: number, maxK: number, data?: Float64Array): EmWorkspace {
   const packed = (dim * (dim + 1)) / 2;
+  const kernel = data && n > 0 ? createGmmKernel(data, n, dim, maxK) : undefined;
+  const own = kernel?.arrays;
   return {
     n,
     dim,
     maxK,
-    resp: new Float64Array(n * maxK),
+    resp: own?.resp ?? new Float64Array(n * maxK),
     weights: new Float64Array(maxK),
     mass: new Float64Array(maxK),
-    means: new Float64Array(maxK * dim),
+    means: own?.means ?? new Float64Array(maxK * dim),
     covs: new Float64Array(maxK * dim * dim),
-    precs: new Float64Array(maxK * packed),
-    shifts: new Float64Array(maxK * dim),
+    precs: own?.precs ?? new Float64Array(maxK * packed),
+    shifts: own?.shifts ?? new Float64Array(maxK * dim),
     logNorm: new Float64Array(maxK),
     chol: new Float64Array(packed),
     diff: new Float64Array(dim),
-    acc: new Float64Array(dim * dim),
-    members: new Int32Array(n),
-    block: new Float64Array(8 * dim),
+    acc: own?.acc ?? new Float64Array(dim * dim),
+    members: own?.members ?? new Int32Array(n),
+    block: own?.block ?? new Float64Array(8 * dim),
+    kernel,
   };
 }
 
@@ -120,7 +133,8 @@ export function mStep(
     }
     for (let c = 0; c < dim; c++) means[mo + c] = diff[c] / nk;
     acc.fill(0);
-    accumulateScatter(data, dim, members, count, resp, k, j, means, mo, acc, ws.block);
+    if (ws.kernel?.source === data) ws.kernel.scatter(count, k, j, mo);
+    else accumulateScatter(data, dim, members, count, resp, k, j, means, mo, acc, ws.block);
     const co = j * dim * dim;
     for (let a = 0; a < dim; a++) {
       for (let b = a; b < dim; b++) {
@@ -223,10 +237,12 @@ export function prepareComponents(k: number, ws: EmWorkspace): void {
 
 /** Log densities (log weight included) of every point under every component, into `out` (n × k). */
 function logDensities(data: Float64Array, n: number, k: number, ws: EmWorkspace, out: Float64Array): void {
-  const { dim, precs, shifts, logNorm } = ws;
+  const { dim, precs, shifts, logNorm, kernel } = ws;
   const packed = (dim * (dim + 1)) / 2;
+  const inKernel = kernel?.source === data && out === ws.resp && n <= ws.n;
   for (let j = 0; j < k; j++) {
-    componentLogDensities(data, n, dim, precs, j * packed, shifts, j * dim, logNorm[j], out, k, j);
+    if (inKernel) kernel.logDensities(n, j * packed, j * dim, logNorm[j], k, j);
+    else componentLogDensities(data, n, dim, precs, j * packed, shifts, j * dim, logNorm[j], out, k, j);
   }
 }
 

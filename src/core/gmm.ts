@@ -197,7 +197,7 @@ export function fitGmmFlat(
   points: FlatPoints,
   k: number,
   options: GmmOptions,
-  ws: EmWorkspace = createWorkspace(points.n, points.dim, k),
+  ws?: EmWorkspace,
 ): GaussianMixtureModel {
   checkComponentCount(k, points.n);
   const regCovar = options.regCovar ?? DEFAULT_REG_COVAR;
@@ -213,29 +213,35 @@ export function fitGmmFlat(
   const covariance = options.covariance ?? 'full';
   checkCovariance(covariance);
   const reg = effectiveRegCovar(points, regCovar, options.regCovarMode ?? 'absolute');
-  const outcome = runEm(
-    points.data,
-    k,
-    seededRandom(options.seed ?? DEFAULT_BUILD_PARAMS.seed),
-    {
-      maxIter,
-      tol,
+  const work = ws ?? createWorkspace(points.n, points.dim, k, points.data);
+  try {
+    const outcome = runEm(
+      points.data,
+      k,
+      seededRandom(options.seed ?? DEFAULT_BUILD_PARAMS.seed),
+      {
+        maxIter,
+        tol,
+        reg,
+        covariance,
+        signal: options.signal,
+      },
+      work,
+    );
+    return buildModel(
+      points,
+      k,
+      work,
+      outcome.logLikelihood,
+      outcome.iterations,
+      outcome.converged,
       reg,
       covariance,
-      signal: options.signal,
-    },
-    ws,
-  );
-  return buildModel(
-    points,
-    k,
-    ws,
-    outcome.logLikelihood,
-    outcome.iterations,
-    outcome.converged,
-    reg,
-    covariance,
-  );
+    );
+  } finally {
+    // The model owns copies of what it needs: a workspace made here is done with.
+    if (!ws) work.kernel?.release();
+  }
 }
 
 function buildModel(

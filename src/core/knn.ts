@@ -10,7 +10,7 @@ import { makeForest, makeLeafArray } from 'umap-js/dist/tree';
 import { cosine } from 'umap-js/dist/umap';
 import { KNN_WASM } from './generated/knn-wasm';
 import type { RandomFn } from './random';
-import { instantiateKernel, KernelArrays } from './wasm';
+import { acquireKernel, KernelArrays } from './wasm';
 
 if (typeof cosine !== 'function') throw new Error('umap-js cosine distance could not be imported.');
 
@@ -35,6 +35,8 @@ const KERNEL_QUERIES = 4;
 interface RowScorer {
   /** Rows `first` … `first + count − 1` (count ≤ KERNEL_QUERIES) against every row. */
   score(first: number, count: number): Float64Array;
+  /** Gives the kernel back (the scorer is not used again). */
+  release(): void;
 }
 
 interface KnnExports {
@@ -43,7 +45,7 @@ interface KnnExports {
 
 function kernelScorer(unit: Float32Array, n: number, dim: number): RowScorer | undefined {
   const bytes = KernelArrays.bytes([n * dim * 4, KERNEL_QUERIES * n * 8]);
-  const kernel = instantiateKernel<KnnExports>(KNN_WASM, bytes);
+  const kernel = acquireKernel<KnnExports>(KNN_WASM, bytes);
   if (!kernel) return undefined;
   const arrays = new KernelArrays(kernel.memory, kernel.base);
   const [matrix, matrixAt] = arrays.float32(n * dim);
@@ -54,6 +56,7 @@ function kernelScorer(unit: Float32Array, n: number, dim: number): RowScorer | u
       kernel.exports.dots(matrixAt, n, dim, first, count, outAt);
       return out;
     },
+    release: () => kernel.release(),
   };
 }
 
@@ -83,6 +86,7 @@ function javascriptScorer(unit: Float32Array, n: number, dim: number): RowScorer
       }
       return out;
     },
+    release() {},
   };
 }
 
@@ -146,14 +150,18 @@ function* scanRows(
 ): Generator<number, void> {
   const scorer = rowScorer(unit, n, dim, engine);
   const buffers = scanBuffers(k);
-  for (let first = start; first < end; first += KERNEL_QUERIES) {
-    const count = Math.min(KERNEL_QUERIES, end - first);
-    const dots = scorer.score(first, count);
-    for (let q = 0; q < count; q++) {
-      nearestOf(dots, q * n, n, k, first + q, buffers);
-      onRow(first + q, buffers);
-      yield first + q;
+  try {
+    for (let first = start; first < end; first += KERNEL_QUERIES) {
+      const count = Math.min(KERNEL_QUERIES, end - first);
+      const dots = scorer.score(first, count);
+      for (let q = 0; q < count; q++) {
+        nearestOf(dots, q * n, n, k, first + q, buffers);
+        onRow(first + q, buffers);
+        yield first + q;
+      }
     }
+  } finally {
+    scorer.release();
   }
 }
 

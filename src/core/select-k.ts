@@ -193,7 +193,7 @@ export function runSweepTask(
   const bic: number[] = [];
   const admissible: boolean[] = [];
   if (!ks.length) return { bic, admissible };
-  const ws = createWorkspace(n, dim, ks[ks.length - 1]);
+  const ws = createWorkspace(n, dim, ks[ks.length - 1], data);
   const emOptions = {
     maxIter: DEFAULT_GMM_MAX_ITER,
     tol: DEFAULT_GMM_TOL,
@@ -201,25 +201,29 @@ export function runSweepTask(
     covariance,
     signal,
   };
-  for (const k of ks) {
-    let value = NaN;
-    let ok = false;
-    try {
-      const { logLikelihood } = runEm(data, k, seededRandom(task.seed), emOptions, ws);
-      value = -2 * logLikelihood + gmmParameterCount(k, dim, covariance) * Math.log(n);
-      if (task.criterion === 'icl') value += 2 * membershipEntropy(ws.resp, n, k);
-      // A tied covariance pools the within-component scatter of all points, of rank ≤ N − k: it is
-      // estimated from the points only while N − k ≥ d + 1.
-      ok =
-        k === 1 ||
-        (smallestComponent(ws.mass, k) >= minComponentSize && (covariance !== 'tied' || n - k > dim));
-    } catch (error) {
-      // A covariance that cannot be factored even with the regulariser rules that k out, not the sweep.
-      if (!(error instanceof GmmError && error.code === 'ILL_CONDITIONED_COVARIANCE')) throw error;
+  try {
+    for (const k of ks) {
+      let value = NaN;
+      let ok = false;
+      try {
+        const { logLikelihood } = runEm(data, k, seededRandom(task.seed), emOptions, ws);
+        value = -2 * logLikelihood + gmmParameterCount(k, dim, covariance) * Math.log(n);
+        if (task.criterion === 'icl') value += 2 * membershipEntropy(ws.resp, n, k);
+        // A tied covariance pools the within-component scatter of all points, of rank ≤ N − k: it is
+        // estimated from the points only while N − k ≥ d + 1.
+        ok =
+          k === 1 ||
+          (smallestComponent(ws.mass, k) >= minComponentSize && (covariance !== 'tied' || n - k > dim));
+      } catch (error) {
+        // A covariance that cannot be factored even with the regulariser rules that k out, not the sweep.
+        if (!(error instanceof GmmError && error.code === 'ILL_CONDITIONED_COVARIANCE')) throw error;
+      }
+      bic.push(value);
+      admissible.push(ok);
+      onFit?.(bic.length);
     }
-    bic.push(value);
-    admissible.push(ok);
-    onFit?.(bic.length);
+  } finally {
+    ws.kernel?.release();
   }
   return { bic, admissible };
 }

@@ -7,7 +7,7 @@
  */
 import { UMAP_LAYOUT_WASM } from './generated/umap-layout-wasm';
 import { randomState, setRandomState, type RandomFn, type RandomState } from './random';
-import { instantiateKernel, KernelArrays } from './wasm';
+import { acquireKernel, KernelArrays } from './wasm';
 
 interface LayoutExports {
   layoutEpoch(
@@ -49,7 +49,10 @@ export interface LayoutArrays {
 export interface LayoutKernel {
   /** One epoch at learning rate `alpha` (the kernel's twin of `layoutEpoch`). */
   epoch(epoch: number, alpha: number): void;
-  /** Copies the coordinates and the schedules back into the given arrays and hands the generator's state back. */
+  /**
+   * Copies the coordinates and the schedules back into the given arrays, hands the generator's state back and
+   * gives the kernel back (the layout is not used again).
+   */
   finish(): void;
 }
 
@@ -66,7 +69,7 @@ export function createLayoutKernel(arrays: LayoutArrays, random: RandomFn): Layo
   const f64 = 8;
   const i32 = 4;
   const bytes = KernelArrays.bytes([n * dim * f64, edges * i32, edges * i32, ...Array(4).fill(edges * f64)]);
-  const kernel = instantiateKernel<LayoutExports>(UMAP_LAYOUT_WASM, bytes);
+  const kernel = acquireKernel<LayoutExports>(UMAP_LAYOUT_WASM, bytes);
   if (!kernel) return undefined;
   const { exports } = kernel;
   const layout = new KernelArrays(kernel.memory, kernel.base);
@@ -110,6 +113,7 @@ export function createLayoutKernel(arrays: LayoutArrays, random: RandomFn): Layo
       arrays.nextNegative.set(nextNegative);
       const words = [0, 1, 2, 3].map((w) => exports.stateWord(w) >>> 0) as RandomState;
       setRandomState(random, words);
+      kernel.release();
     },
   };
 }

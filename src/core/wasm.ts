@@ -1,8 +1,8 @@
 /**
  * Loading the WebAssembly kernels compiled from kernels/ (AssemblyScript; see scripts/kernels/compile.ts). Each
- * kernel imports its memory, so the caller sizes it for the data and reads results where it put them. Where
- * WebAssembly (or its SIMD, which the kernels may use) is missing, `instantiateKernel` returns undefined and
- * the caller runs its JavaScript twin.
+ * kernel imports its memory, so the caller lays its data out there and reads results where it put them. Where
+ * WebAssembly (or its SIMD, which the kernels may use) is missing, `acquireKernel` returns undefined and the
+ * caller runs its JavaScript twin.
  */
 import { decodeBase64 } from './base64';
 
@@ -45,29 +45,78 @@ function kernelModule(base64: string): object | undefined {
   return module ?? undefined;
 }
 
+/** An instance of a kernel with its own memory. */
+interface Instance<T> {
+  exports: T & { heapBase(): number };
+  memory: KernelMemory & { grow(pages: number): number };
+  /** First free byte address above the kernel's own data, 16-aligned. */
+  base: number;
+  leased: boolean;
+}
+
 /**
- * A fresh instance of a kernel over a fresh memory of at least `bytes` bytes above the kernel's own data
- * (`heapBase`), or undefined where this runtime cannot run it or the memory cannot be had.
- * @returns the kernel's exports, its memory, and the first free byte address (16-aligned).
+ * One instance per kernel, kept and lent out again: every WebAssembly memory reserves gigabytes of address
+ * space until it is garbage-collected, and a build runs thousands of kernels (four per local clustering), so
+ * fresh memories each time could exhaust it and make a kernel fall back to JavaScript mid-build.
  */
-export function instantiateKernel<T>(
-  base64: string,
-  bytes: number,
-): { exports: T & { heapBase(): number }; memory: KernelMemory; base: number } | undefined {
-  const module = kernelModule(base64);
-  const wasm = wasmApi();
-  if (!module || !wasm) return undefined;
+const instances = new Map<string, Instance<unknown>>();
+
+function instantiate<T>(module: object, wasm: WasmApi, bytes: number): Instance<T> | undefined {
   try {
     // The kernels' own data (constant tables) lie in the first pages; one extra page covers them.
-    const memory = new wasm.Memory({ initial: Math.ceil(bytes / WASM_PAGE) + 1 });
+    const memory = new wasm.Memory({ initial: Math.ceil(bytes / WASM_PAGE) + 1 }) as Instance<T>['memory'];
     const instance = new wasm.Instance(module, { env: { memory } });
-    const exports = instance.exports as T & { heapBase(): number };
+    const exports = instance.exports as Instance<T>['exports'];
     const base = Math.ceil(exports.heapBase() / 16) * 16;
-    if (base + bytes > memory.buffer.byteLength) return undefined;
-    return { exports, memory, base };
+    return { exports, memory, base, leased: false };
   } catch {
     return undefined;
   }
+}
+
+/** A kernel lent to one caller until `release`; views of its memory made before a later lease may detach. */
+export interface KernelLease<T> {
+  exports: T;
+  memory: KernelMemory;
+  /** First free byte address (16-aligned): at least `bytes` bytes from here on are the caller's. */
+  base: number;
+  /** Gives the kernel back for the next caller (its memory is reused, grown if that caller needs more). */
+  release(): void;
+}
+
+/**
+ * Lends a kernel whose memory has at least `bytes` free bytes above the kernel's own data, or undefined where
+ * this runtime cannot run it or the memory cannot be had (the caller then runs JavaScript).
+ */
+export function acquireKernel<T>(base64: string, bytes: number): KernelLease<T> | undefined {
+  const module = kernelModule(base64);
+  const wasm = wasmApi();
+  if (!module || !wasm) return undefined;
+  let instance = instances.get(base64) as Instance<T> | undefined;
+  if (!instance || instance.leased) {
+    // Lent already (a caller that never gave it back, or a nested use): a fresh one, kept if none is.
+    instance = instantiate<T>(module, wasm, bytes);
+    if (!instance) return undefined;
+    if (!instances.has(base64)) instances.set(base64, instance);
+  }
+  const missing = instance.base + bytes - instance.memory.buffer.byteLength;
+  if (missing > 0) {
+    try {
+      instance.memory.grow(Math.ceil(missing / WASM_PAGE));
+    } catch {
+      return undefined;
+    }
+  }
+  instance.leased = true;
+  const lent = instance;
+  return {
+    exports: lent.exports,
+    memory: lent.memory,
+    base: lent.base,
+    release() {
+      lent.leased = false;
+    },
+  };
 }
 
 /** Lays arrays out one after another from `base` (each 16-aligned) in a kernel's memory. */
