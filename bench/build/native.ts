@@ -40,7 +40,11 @@ export async function nativeBuild(text: string, model: string, modelsDir: string
     const started = performance.now();
     const tree = await buildTree(
       [{ id: 'd1', name: 'bench.txt', text }],
-      { embed: memory.embed, summarize: createExtractiveSummarizer(plain, memory.source) },
+      {
+        embed: memory.embed,
+        summarize: createExtractiveSummarizer(plain, memory.source),
+        embedLengths: async (texts) => embedder.tokenCounts(texts),
+      },
       { ...DEFAULT_BUILD_PARAMS },
     );
     const totalMs = performance.now() - started;

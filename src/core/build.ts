@@ -50,6 +50,12 @@ export type BuildInput = string | BuildDocument | BuildDocument[];
 export interface BuildModels {
   embed: EmbedFn;
   summarize: SummarizeFn;
+  /**
+   * Each text's length in the embedding model's own tokens. The build hands the embedder texts of similar
+   * length together, so its batches pad little (on the bench's books, in document order, 9–11% of the model's
+   * work on the leaves was padding). Without it, the texts' cl100k counts order them (padding 2–5%).
+   */
+  embedLengths?: (texts: string[]) => Promise<number[]>;
 }
 
 /** Options of `buildTree`: the paper's parameters (all optional) plus run settings. */
@@ -161,29 +167,42 @@ function pageOf(pageStarts: number[] | undefined, offset: number): number | unde
 export const EMBED_BATCHES_IN_FLIGHT = 2;
 
 /**
- * Embeds texts in batches of EMBED_BATCH (always the same batches: the vectors do not depend on timing),
- * checking every vector and reporting progress after each batch, in order.
+ * The order texts are embedded in: longest first by `lengths` (ties in text order), so that each call, and each
+ * batch the embedder forms from it, holds texts of similar length. Depends only on the lengths, never on timing.
+ */
+export function embeddingOrder(lengths: readonly number[]): number[] {
+  return lengths.map((_, i) => i).sort((a, b) => lengths[b] - lengths[a] || a - b);
+}
+
+/**
+ * Embeds texts in calls of EMBED_BATCH in `embeddingOrder` of `lengths` (always the same calls: the vectors do
+ * not depend on timing), checking every vector and reporting progress after each call, in order; the vectors
+ * come back in text order.
  */
 async function embedAll(
   embed: EmbedFn,
   texts: string[],
+  lengths: readonly number[],
   dim: number | undefined,
   signal: AbortSignalLike | undefined,
   onBatch: (done: number) => void,
 ): Promise<Float32Array[]> {
-  const out: Float32Array[] = [];
+  const order = embeddingOrder(lengths);
+  const ordered = order.map((i) => texts[i]);
+  const out: Float32Array[] = new Array(texts.length);
+  let done = 0;
   const asked: Promise<Float32Array[]>[] = [];
   const ask = (start: number) => {
     throwIfAborted(signal);
-    const call = embed(texts.slice(start, start + EMBED_BATCH), { signal });
+    const call = embed(ordered.slice(start, start + EMBED_BATCH), { signal });
     // A batch asked for ahead whose predecessor fails is not waited for: its rejection is not an error.
     call.catch(() => undefined);
     asked.push(call);
   };
-  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
-    while (asked.length * EMBED_BATCH < Math.min(texts.length, i + EMBED_BATCHES_IN_FLIGHT * EMBED_BATCH))
+  for (let i = 0; i < ordered.length; i += EMBED_BATCH) {
+    while (asked.length * EMBED_BATCH < Math.min(ordered.length, i + EMBED_BATCHES_IN_FLIGHT * EMBED_BATCH))
       ask(asked.length * EMBED_BATCH);
-    const batch = texts.slice(i, i + EMBED_BATCH);
+    const batch = ordered.slice(i, i + EMBED_BATCH);
     const vectors = await asked[i / EMBED_BATCH];
     if (!Array.isArray(vectors) || vectors.length !== batch.length) {
       throw new BuildError(
@@ -195,8 +214,8 @@ async function embedAll(
         },
       );
     }
-    for (const v of vectors) {
-      const expected = dim ?? out[0]?.length ?? vectors[0]?.length;
+    vectors.forEach((v, j) => {
+      const expected = dim ?? (done > 0 ? out[order[0]].length : vectors[0]?.length);
       if (
         !(v instanceof Float32Array) ||
         v.length !== expected ||
@@ -212,11 +231,25 @@ async function embedAll(
           },
         );
       }
-      out.push(v);
-    }
-    onBatch(out.length);
+      out[order[i + j]] = v;
+    });
+    done += vectors.length;
+    onBatch(done);
   }
   return out;
+}
+
+/** Each text's length for `embeddingOrder`: the embedder's own tokens when it can count them, else `fallback`. */
+async function embedLengths(
+  models: BuildModels,
+  texts: string[],
+  fallback: readonly number[],
+): Promise<readonly number[]> {
+  if (!models.embedLengths) return fallback;
+  const lengths = await models.embedLengths(texts);
+  return Array.isArray(lengths) && lengths.length === texts.length && lengths.every(Number.isFinite)
+    ? lengths
+    : fallback;
 }
 
 /**
@@ -274,9 +307,15 @@ export async function buildTree(
 
   // Embedding starts now (the progress shows it at 0 rather than chunking until the first batch is done).
   onProgress?.({ stage: 'embed-leaves', done: 0, total: nodes.length });
+  const leafTexts = nodes.map((n) => n.text);
   const leafVectors = await embedAll(
     models.embed,
-    nodes.map((n) => n.text),
+    leafTexts,
+    await embedLengths(
+      models,
+      leafTexts,
+      nodes.map((n) => n.tokens),
+    ),
     undefined,
     signal,
     (done) => onProgress?.({ stage: 'embed-leaves', done, total: nodes.length }),
@@ -349,7 +388,9 @@ export async function buildTree(
     );
     // Embedding starts now: the progress shows it at 0 rather than summarising until its first batch is done.
     onProgress?.({ stage: 'embed-summaries', layer, done: 0, total: summaries.length });
-    const vectors = await embedAll(models.embed, summaries, dim, signal, (done) =>
+    const summaryTokens = summaries.map((text) => countTokens(text));
+    const lengths = await embedLengths(models, summaries, summaryTokens);
+    const vectors = await embedAll(models.embed, summaries, lengths, dim, signal, (done) =>
       onProgress?.({ stage: 'embed-summaries', layer, done, total: summaries.length }),
     );
     current = summaries.map((text, c) => {
@@ -357,7 +398,7 @@ export async function buildTree(
         id: nodes.length,
         layer,
         text,
-        tokens: countTokens(text),
+        tokens: summaryTokens[c],
         children: clusters[c].map((i) => parents[i].id),
         embedding: vectors[c],
       };

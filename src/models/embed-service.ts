@@ -181,6 +181,14 @@ export function createEmbedService(
       }
     },
 
+    /**
+     * Each text's length in the chosen model's tokens (loading it if needed): a build embeds texts of similar
+     * length together, so the model's batches pad little.
+     */
+    async lengths(texts: string[], choice: ModelChoice): Promise<number[]> {
+      return (await ensure(choice)).tokenCounts(texts);
+    },
+
     /** Stops the embed calls in flight with this `requestId` at their next batch (later calls are unaffected). */
     cancel(requestId: string): void {
       if (active.has(requestId)) cancelled.add(requestId);

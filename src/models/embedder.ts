@@ -195,6 +195,12 @@ export class TransformersEmbedder {
     return new TransformersEmbedder(extractor, { model, dtype, device, dim, threads });
   }
 
+  /** Each text's length in this model's tokens (special tokens included), as `embed` counts them. */
+  tokenCounts(texts: readonly string[]): number[] {
+    const tokenizer = this.extractor.tokenizer;
+    return texts.map((text) => tokenizer.encode(text).length);
+  }
+
   /**
    * The batches `embed` forms for `texts`: indices in `longestFirst` order of their token counts, `batchSize`
    * at a time. Embedding each batch's texts, in that order, with `embed(…, { batchSize })` gives exactly the

@@ -77,7 +77,8 @@ export interface BuildOutcome {
 
 /** Embedding service as seen from this worker: a comlink remote, or the service itself in tests. */
 type EmbedServiceLike =
-  Pick<Remote<EmbedApi>, 'embed' | 'load' | 'cancel'> | Pick<EmbedApi, 'embed' | 'load' | 'cancel'>;
+  | Pick<Remote<EmbedApi>, 'embed' | 'load' | 'cancel' | 'lengths'>
+  | Pick<EmbedApi, 'embed' | 'load' | 'cancel' | 'lengths'>;
 
 interface LockManagerLike {
   request<T>(
@@ -166,12 +167,18 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
   /**
    * The build's embedder. `plain` embeds texts as they are; `nodes` embeds the tree's nodes and, when the
    * summaries are extractive and the model runs here, keeps each node's sentence vectors from the same pass
-   * (`sentences`), which the summariser ranks instead of embedding every sentence again.
+   * (`sentences`), which the summariser ranks instead of embedding every sentence again. `lengths` counts a
+   * model's own tokens (a model that runs here), so texts of similar length are embedded together.
    */
   function rawEmbedder(
     request: BuildRequest,
     usage: UsageAccumulator,
-  ): { plain: EmbedFn; nodes: EmbedFn; sentences?: SentenceVectorSource } {
+  ): {
+    plain: EmbedFn;
+    nodes: EmbedFn;
+    sentences?: SentenceVectorSource;
+    lengths?: (texts: string[]) => Promise<number[]>;
+  } {
     const choice = request.embedding;
     if (choice.kind === 'endpoint') {
       const embed = createOpenAiEmbedder(choice.endpoint, { usage });
@@ -182,7 +189,8 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       if (options?.signal?.aborted) throw new AbortError();
       return splitRows(await service.embed(texts, choice, { requestId: request.buildId }));
     };
-    if (request.summarizer.kind !== 'extractive') return { plain, nodes: plain };
+    const lengths = (texts: string[]) => service.lengths(texts, choice);
+    if (request.summarizer.kind !== 'extractive') return { plain, nodes: plain, lengths };
     const memory = createSentenceMemory(async (texts, options) => {
       if (options?.signal?.aborted) throw new AbortError();
       const batch = await service.embed(texts, choice, { requestId: request.buildId, sentences: true });
@@ -191,7 +199,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
         sentences: batch.sentences ? splitSentenceRows(batch.sentences) : texts.map(() => undefined),
       };
     });
-    return { plain, nodes: memory.embed, sentences: memory.source };
+    return { plain, nodes: memory.embed, sentences: memory.source, lengths };
   }
 
   function rawSummarizer(
@@ -315,7 +323,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       const { concurrency, ...params } = request.params;
       const tree = await buildTree(
         request.documents,
-        { embed, summarize },
+        { embed, summarize, embedLengths: raw.lengths },
         {
           ...params,
           concurrency,

@@ -139,6 +139,22 @@ describe('TransformersEmbedder sentence vectors from the same pass (tiny random 
 });
 
 describe('embedding service', () => {
+  it('counts each text’s tokens as the model does (its own wordpieces and special tokens)', async () => {
+    const service = createEmbedService({ localModelPath: MODELS }, false);
+    const choice = { model: TINY, dtype: 'fp32' as const };
+    const lengths = await service.lengths(TEXTS, choice);
+    // The model's own tokenizer, independently: [CLS] … [SEP].
+    env.localModelPath = MODELS;
+    env.allowLocalModels = true;
+    const extractor = (await pipeline('feature-extraction', 'aerie-tiny-random', {
+      dtype: 'fp32',
+    })) as FeatureExtractionPipeline;
+    expect(lengths).toEqual(TEXTS.map((t) => extractor.tokenizer.encode(t).length));
+    expect(lengths[0]).toBeLessThan(lengths[3]);
+    expect(Math.min(...lengths)).toBeGreaterThanOrEqual(3);
+    await extractor.dispose();
+  });
+
   it('forgets a failed load so the next call retries, and cancels only calls in flight', async () => {
     const service = createEmbedService({ localModelPath: MODELS }, false);
     await expect(service.load({ model: 'local:no-such-model' })).rejects.toMatchObject({

@@ -94,6 +94,33 @@ describe('build service (GloVe model, fake LLM server, fake IndexedDB)', () => {
     expect(events.at(-1)!.usage.totalTokens).toBeGreaterThan(0);
   });
 
+  it('asks the model’s own token counts and embeds each layer longest first by them', async () => {
+    const { db } = await openFixture({ empty: true });
+    const counted: number[] = [];
+    const embedded: string[][] = [];
+    const watched: typeof embedService = {
+      ...embedService,
+      lengths: (texts, choice) => {
+        counted.push(texts.length);
+        return embedService.lengths(texts, choice);
+      },
+      embed: (texts, choice, options) => {
+        embedded.push(texts);
+        return embedService.embed(texts, choice, options);
+      },
+    };
+    const service = createBuildService({ embedService: watched, openDb: async () => db });
+    const outcome = await service.build({ ...request('len'), summarizer: { kind: 'extractive' } });
+    // Once per layer: the leaves, then each layer's summaries; every text counted once.
+    expect(counted.length).toBeGreaterThanOrEqual(2);
+    expect(counted.reduce((a, b) => a + b, 0)).toBe(outcome.nodes);
+    // The leaves' calls, in the order sent, go from the longest texts (model tokens) to the shortest.
+    const leaves = counted[0];
+    const sent = embedded.flat().slice(0, leaves);
+    const lengths = await embedService.lengths(sent, { model: OFFLINE_MODEL_ID, dtype: 'q8' });
+    expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
+  });
+
   it('extractive summaries rank sentence vectors from the nodes’ own pass: no sentence is embedded alone', async () => {
     const { db } = await openFixture({ empty: true });
     const calls: { texts: number; sentences: boolean }[] = [];
