@@ -51,9 +51,10 @@ export interface BuildModels {
   embed: EmbedFn;
   summarize: SummarizeFn;
   /**
-   * Each text's length in the embedding model's own tokens. The build hands the embedder texts of similar
+   * Each text's length in the embedding model's own tokens. The build hands the embedder leaves of similar
    * length together, so its batches pad little (on the bench's books, in document order, 9–11% of the model's
-   * work on the leaves was padding). Without it, the texts' cl100k counts order them (padding 2–5%).
+   * work on the leaves was padding). Without it, the leaves' cl100k counts order them (padding 2–5%).
+   * Summaries are embedded as they are written instead (see `summarizeAndEmbed`).
    */
   embedLengths?: (texts: string[]) => Promise<number[]>;
 }
@@ -175,41 +176,46 @@ export function embeddingOrder(lengths: readonly number[]): number[] {
 }
 
 /**
- * Embeds texts in calls of EMBED_BATCH in `embeddingOrder` of `lengths` (always the same calls: the vectors do
- * not depend on timing), checking every vector and reporting progress after each call, in order; the vectors
- * come back in text order.
+ * Embeds `count` texts in calls of EMBED_BATCH, taking them in `order` (always the same calls: the vectors do
+ * not depend on timing). A call is sent once `textsOf` has its texts (summaries still being written are waited
+ * for), at most EMBED_BATCHES_IN_FLIGHT calls ahead of the one being checked. Checks every vector, reports the
+ * texts done after each call, in order, and returns the vectors in text order.
  */
 async function embedAll(
   embed: EmbedFn,
-  texts: string[],
-  lengths: readonly number[],
+  order: readonly number[],
+  textsOf: (ids: number[]) => string[] | Promise<string[]>,
   dim: number | undefined,
   signal: AbortSignalLike | undefined,
   onBatch: (done: number) => void,
 ): Promise<Float32Array[]> {
-  const order = embeddingOrder(lengths);
-  const ordered = order.map((i) => texts[i]);
-  const out: Float32Array[] = new Array(texts.length);
+  const count = order.length;
+  const out: Float32Array[] = new Array(count);
   let done = 0;
   const asked: Promise<Float32Array[]>[] = [];
   const ask = (start: number) => {
     throwIfAborted(signal);
-    const call = embed(ordered.slice(start, start + EMBED_BATCH), { signal });
+    const ids = order.slice(start, start + EMBED_BATCH);
+    const call = (async () => {
+      const texts = await textsOf(ids);
+      throwIfAborted(signal);
+      return embed(texts, { signal });
+    })();
     // A batch asked for ahead whose predecessor fails is not waited for: its rejection is not an error.
     call.catch(() => undefined);
     asked.push(call);
   };
-  for (let i = 0; i < ordered.length; i += EMBED_BATCH) {
-    while (asked.length * EMBED_BATCH < Math.min(ordered.length, i + EMBED_BATCHES_IN_FLIGHT * EMBED_BATCH))
+  for (let i = 0; i < count; i += EMBED_BATCH) {
+    while (asked.length * EMBED_BATCH < Math.min(count, i + EMBED_BATCHES_IN_FLIGHT * EMBED_BATCH))
       ask(asked.length * EMBED_BATCH);
-    const batch = ordered.slice(i, i + EMBED_BATCH);
+    const size = Math.min(EMBED_BATCH, count - i);
     const vectors = await asked[i / EMBED_BATCH];
-    if (!Array.isArray(vectors) || vectors.length !== batch.length) {
+    if (!Array.isArray(vectors) || vectors.length !== size) {
       throw new BuildError(
         'BAD_EMBEDDING',
-        `The embedder returned ${vectors?.length} vectors for ${batch.length} texts.`,
+        `The embedder returned ${vectors?.length} vectors for ${size} texts.`,
         {
-          expected: batch.length,
+          expected: size,
           actual: vectors?.length,
         },
       );
@@ -250,6 +256,94 @@ async function embedLengths(
   return Array.isArray(lengths) && lengths.length === texts.length && lengths.every(Number.isFinite)
     ? lengths
     : fallback;
+}
+
+/** A value that settles later, from outside (a summary the embedder waits for). */
+function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: unknown): void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Waited for only by the embedding calls: a rejection nobody waits for is not an error.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+/**
+ * Summarises each cluster (`concurrency` at once) and embeds the summaries while the rest are still being
+ * written: calls of EMBED_BATCH summaries in cluster order, each sent once its summaries exist, so the embedder
+ * works during an LLM's latency instead of after it (the calls, hence the vectors, never depend on timing).
+ * Progress reports summarising until every summary exists, then the embedding, counting what is already done.
+ * A failure of either stops the other: no LLM call is made after the embedder failed. Exported for its tests.
+ */
+export async function summarizeAndEmbed(
+  models: BuildModels,
+  clusterTexts: string[][],
+  layer: number,
+  dim: number,
+  options: { maxTokens: number; concurrency: number; signal?: AbortSignalLike },
+  onProgress?: (progress: BuildProgress) => void,
+): Promise<{ summaries: string[]; vectors: Float32Array[]; summaryTokens: number[] }> {
+  const { signal } = options;
+  const total = clusterTexts.length;
+  const ready = clusterTexts.map(() => deferred<string>());
+  let summarized = 0;
+  let writing = true;
+  let embedded = 0;
+  let stopped: unknown;
+  onProgress?.({ stage: 'summarize', layer, done: 0, total });
+  const summarizing = mapWithConcurrency(
+    total,
+    options.concurrency,
+    async (c) => {
+      if (stopped !== undefined) throw stopped;
+      const text = await models.summarize(clusterTexts[c], { maxTokens: options.maxTokens, signal });
+      if (typeof text !== 'string' || !text.trim()) {
+        throw new BuildError(
+          'EMPTY_SUMMARY',
+          `The summariser returned an empty summary for a cluster of ${clusterTexts[c].length} nodes.`,
+          {
+            layer,
+            cluster: c,
+          },
+        );
+      }
+      onProgress?.({ stage: 'summarize', layer, done: ++summarized, total });
+      ready[c].resolve(text.trim());
+      return text.trim();
+    },
+    signal,
+  ).then(
+    (summaries) => {
+      writing = false;
+      // The embedding shows from here, with what it has done meanwhile.
+      onProgress?.({ stage: 'embed-summaries', layer, done: embedded, total });
+      return summaries;
+    },
+    (error: unknown) => {
+      stopped ??= error;
+      for (const d of ready) d.reject(error);
+      throw error;
+    },
+  );
+  const embedding = embedAll(
+    models.embed,
+    clusterTexts.map((_, c) => c),
+    (ids) => Promise.all(ids.map((c) => ready[c].promise)),
+    dim,
+    signal,
+    (done) => {
+      embedded = done;
+      if (!writing) onProgress?.({ stage: 'embed-summaries', layer, done, total });
+    },
+  ).catch((error: unknown) => {
+    stopped ??= error;
+    throw error;
+  });
+  const [summaries, vectors] = await Promise.all([summarizing, embedding]);
+  return { summaries, vectors, summaryTokens: summaries.map((text) => countTokens(text)) };
 }
 
 /**
@@ -308,14 +402,15 @@ export async function buildTree(
   // Embedding starts now (the progress shows it at 0 rather than chunking until the first batch is done).
   onProgress?.({ stage: 'embed-leaves', done: 0, total: nodes.length });
   const leafTexts = nodes.map((n) => n.text);
+  const leafLengths = await embedLengths(
+    models,
+    leafTexts,
+    nodes.map((n) => n.tokens),
+  );
   const leafVectors = await embedAll(
     models.embed,
-    leafTexts,
-    await embedLengths(
-      models,
-      leafTexts,
-      nodes.map((n) => n.tokens),
-    ),
+    embeddingOrder(leafLengths),
+    (ids) => ids.map((i) => leafTexts[i]),
     undefined,
     signal,
     (done) => onProgress?.({ stage: 'embed-leaves', done, total: nodes.length }),
@@ -360,39 +455,15 @@ export async function buildTree(
       }
     }
     layer++;
+    const { summaries, vectors, summaryTokens } = await summarizeAndEmbed(
+      models,
+      clusters.map((members) => members.map((i) => current[i].text)),
+      layer,
+      dim,
+      { maxTokens: params.summaryTokens, concurrency, signal },
+      onProgress,
+    );
     const parents = current;
-    let summarized = 0;
-    onProgress?.({ stage: 'summarize', layer, done: 0, total: clusters.length });
-    const summaries = await mapWithConcurrency(
-      clusters.length,
-      concurrency,
-      async (c) => {
-        const text = await models.summarize(
-          clusters[c].map((i) => parents[i].text),
-          { maxTokens: params.summaryTokens, signal },
-        );
-        if (typeof text !== 'string' || !text.trim()) {
-          throw new BuildError(
-            'EMPTY_SUMMARY',
-            `The summariser returned an empty summary for a cluster of ${clusters[c].length} nodes.`,
-            {
-              layer,
-              cluster: c,
-            },
-          );
-        }
-        onProgress?.({ stage: 'summarize', layer, done: ++summarized, total: clusters.length });
-        return text.trim();
-      },
-      signal,
-    );
-    // Embedding starts now: the progress shows it at 0 rather than summarising until its first batch is done.
-    onProgress?.({ stage: 'embed-summaries', layer, done: 0, total: summaries.length });
-    const summaryTokens = summaries.map((text) => countTokens(text));
-    const lengths = await embedLengths(models, summaries, summaryTokens);
-    const vectors = await embedAll(models.embed, summaries, lengths, dim, signal, (done) =>
-      onProgress?.({ stage: 'embed-summaries', layer, done, total: summaries.length }),
-    );
     current = summaries.map((text, c) => {
       const node: TreeNode = {
         id: nodes.length,

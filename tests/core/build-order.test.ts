@@ -4,7 +4,13 @@
  * vector spells out its text's index, and a summariser that returns a text of a given length.
  */
 import { describe, expect, it } from 'vitest';
-import { buildTree, EMBED_BATCH, embeddingOrder } from '../../src/core/build';
+import {
+  buildTree,
+  EMBED_BATCH,
+  embeddingOrder,
+  summarizeAndEmbed,
+  type BuildProgress,
+} from '../../src/core/build';
 import { countTokens } from '../../src/core/tokens';
 import type { EmbedFn, SummarizeFn } from '../../src/core/types';
 
@@ -85,7 +91,7 @@ describe('buildTree embeds texts of similar length together (FAKE models)', () =
     }
   });
 
-  it('orders the summaries of a layer the same way, each vector on its summary', async () => {
+  it('embeds the summaries in cluster order, each vector on its summary; counts only the leaves', async () => {
     const texts = paragraphs(30);
     const embed = recordingEmbedder();
     const lengthsAsked: number[] = [];
@@ -93,24 +99,105 @@ describe('buildTree embeds texts of similar length together (FAKE models)', () =
       lengthsAsked.push(batch.length);
       return batch.map((t) => t.length);
     };
-    // Summaries of different lengths: "wK" repeated by the cluster's size.
     let next = 100;
     const varied: SummarizeFn = async (children) =>
       `${Array.from({ length: children.length }, () => `w${next}`).join(' ')}${next++ && '.'}`;
     const tree = await buildTree(
       texts.join('\n\n'),
       { embed, summarize: varied, embedLengths },
-      { chunkTokens: 40, maxLayers: 1, reductionDim: 2 },
+      { chunkTokens: 40, maxLayers: 1, reductionDim: 2, concurrency: 1 },
     );
     const summaries = tree.nodes.filter((n) => n.layer === 1);
     expect(summaries.length).toBeGreaterThan(1);
-    expect(lengthsAsked).toEqual([tree.nodes.filter((n) => n.layer === 0).length, summaries.length]);
-    const call = embed.calls.at(-1)!;
-    expect(call).toHaveLength(summaries.length);
-    const lengths = call.map((t) => t.length);
-    expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
+    expect(lengthsAsked).toEqual([tree.nodes.filter((n) => n.layer === 0).length]);
+    expect(embed.calls.at(-1)).toEqual(summaries.map((n) => n.text));
     for (const node of summaries) {
       expect(node.embedding[0]).toBe(Number(/w(\d+)/.exec(node.text)![1]) + 1);
     }
+  });
+});
+
+describe('summarizeAndEmbed: summaries embedded while the rest are written (FAKE models)', () => {
+  const clusters = (count: number) => Array.from({ length: count }, (_, c) => [`text ${c}`]);
+  const dim = 2;
+
+  it('sends each call of EMBED_BATCH summaries, in cluster order, as soon as its summaries exist', async () => {
+    const count = 2 * EMBED_BATCH + 7;
+    const embed = recordingEmbedder();
+    let firstCall!: () => void;
+    const embedderStarted = new Promise<void>((resolve) => (firstCall = resolve));
+    const calls: string[][] = [];
+    const watching: EmbedFn = async (texts, options) => {
+      calls.push(texts);
+      firstCall();
+      return embed(texts, options);
+    };
+    // The summaries after the first call's wait until the embedder has that call: only streaming finishes.
+    const summarize: SummarizeFn = async ([text]) => {
+      const c = Number(text.split(' ')[1]);
+      if (c >= EMBED_BATCH) await embedderStarted;
+      return `w${c} summary.`;
+    };
+    const events: BuildProgress[] = [];
+    const result = await summarizeAndEmbed(
+      { embed: watching, summarize },
+      clusters(count),
+      1,
+      dim,
+      { maxTokens: 100, concurrency: 3 },
+      (p) => events.push(p),
+    );
+    expect(calls.map((c) => c.length)).toEqual([EMBED_BATCH, EMBED_BATCH, 7]);
+    expect(calls.flat()).toEqual(result.summaries);
+    result.vectors.forEach((v, c) => expect(v[0]).toBe(c + 1));
+    expect(result.summaryTokens).toEqual(result.summaries.map((t) => countTokens(t)));
+    // Progress: summarising to the end, then the embedding, starting from what was done meanwhile.
+    const stages = events.map((e) => e.stage);
+    const firstEmbed = stages.indexOf('embed-summaries');
+    expect(stages.lastIndexOf('summarize')).toBeLessThan(firstEmbed);
+    const embedDone = events.slice(firstEmbed).map((e) => (e as { done: number }).done);
+    expect(embedDone[0]).toBeGreaterThanOrEqual(EMBED_BATCH);
+    expect(embedDone.at(-1)).toBe(count);
+  });
+
+  it('a failing summary fails the layer, and the embedder is not sent the call it belongs to', async () => {
+    const embed = recordingEmbedder();
+    const summarize: SummarizeFn = async ([text]) => {
+      const c = Number(text.split(' ')[1]);
+      if (c === EMBED_BATCH + 3) throw new Error('LLM down');
+      return `w${c}.`;
+    };
+    await expect(
+      summarizeAndEmbed({ embed, summarize }, clusters(2 * EMBED_BATCH), 1, dim, {
+        maxTokens: 100,
+        concurrency: 2,
+      }),
+    ).rejects.toThrow('LLM down');
+    expect(embed.calls.every((call) => call.length === EMBED_BATCH)).toBe(true);
+    expect(embed.calls.flat().some((t) => t.startsWith(`w${EMBED_BATCH + 3}`))).toBe(false);
+  });
+
+  it('a failing embedder stops the summaries: no summary is asked for after it failed', async () => {
+    let asked = 0;
+    let failedAt = -1;
+    const summarize: SummarizeFn = async ([text]) => {
+      asked++;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return `${text}.`;
+    };
+    const embed: EmbedFn = async () => {
+      failedAt = asked;
+      throw new Error('embedder crashed');
+    };
+    await expect(
+      summarizeAndEmbed({ embed, summarize }, clusters(4 * EMBED_BATCH), 1, dim, {
+        maxTokens: 100,
+        concurrency: 2,
+      }),
+    ).rejects.toThrow('embedder crashed');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The two summaries already running when it failed may finish; none starts after.
+    expect(asked).toBeLessThanOrEqual(failedAt + 2);
+    expect(asked).toBeLessThan(4 * EMBED_BATCH);
   });
 });
