@@ -4,7 +4,7 @@
  */
 import { DEFAULT_BUILD_PARAMS, DEFAULT_CONCURRENCY, type BuildParams } from '../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE, type LlmEndpoint } from '../llm';
-import { DEFAULT_MODEL_ID, type EmbeddingDtype } from '../models/presets';
+import { DEFAULT_MODEL_ID, type EmbeddingPrecision } from '../models/presets';
 import type { EmbeddingDevice } from '../models/embedder';
 import {
   CPU_PRESET_ID,
@@ -39,7 +39,8 @@ export type BuildSettings = BuildParams & { concurrency: number };
 
 /** Everything in the Settings dialog. */
 export interface AppSettings {
-  embedding: { model: string; dtype: EmbeddingDtype; device: EmbeddingDevice };
+  /** `dtype` 'auto': 8-bit weights on the CPU, full precision on WebGPU (presets.ts, AUTO_DTYPE). */
+  embedding: { model: string; dtype: EmbeddingPrecision; device: EmbeddingDevice };
   /** Optional OpenAI-compatible /v1/embeddings endpoint (used when `embedding.model` starts with `openai:`). */
   embeddingsEndpoint: EndpointSettings;
   /**
@@ -70,7 +71,7 @@ export const EMPTY_ENDPOINT: EndpointSettings = Object.freeze({
 
 /** The paper's defaults; no LLM configured. */
 export const DEFAULT_SETTINGS: AppSettings = Object.freeze({
-  embedding: { model: DEFAULT_MODEL_ID, dtype: 'q8', device: 'auto' },
+  embedding: { model: DEFAULT_MODEL_ID, dtype: 'auto', device: 'auto' },
   embeddingsEndpoint: { ...EMPTY_ENDPOINT },
   summarizer: { useLlm: false, endpoint: { ...EMPTY_ENDPOINT } },
   answer: { sameAsSummarizer: true, endpoint: { ...EMPTY_ENDPOINT } },

@@ -26,7 +26,10 @@ async function allCached(urls: readonly string[]): Promise<boolean> {
  * started (it resolves before the load ends; the load's own failure is swallowed).
  */
 export async function warmEmbedder(choice: ModelChoice): Promise<boolean> {
-  const plan = warmupPlan(choice);
+  // 'auto' precision: the file that will be read is the one the worker's device settles on.
+  const settled =
+    choice.dtype === 'auto' ? { ...choice, dtype: (await embedWorker().settle(choice)).dtype } : choice;
+  const plan = warmupPlan(settled);
   if (plan.kind === 'never') return false;
   if (plan.kind === 'if-cached' && !(await allCached(plan.urls))) return false;
   embedWorker()

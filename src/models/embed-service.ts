@@ -6,6 +6,7 @@ import { expose, transfer } from 'comlink';
 import { AbortError } from '../core/abort';
 import {
   configureRuntime,
+  pickDevice,
   TransformersEmbedder,
   type EmbeddingBatch,
   type EmbeddingDevice,
@@ -13,14 +14,15 @@ import {
   type ModelLoadProgress,
   type RuntimeConfig,
 } from './embedder';
-import type { EmbeddingDtype } from './presets';
+import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './presets';
 import { embedOnPool, type PoolRunner } from './embed-pool';
 import { DEFAULT_BATCH_SIZE } from './embedder';
 
 /** Which model to use; the service reloads when it changes. */
 export interface ModelChoice {
   model: string;
-  dtype?: EmbeddingDtype;
+  /** Default q8; 'auto' is settled by the device when the model loads (`resolveEmbeddingDtype`). */
+  dtype?: EmbeddingPrecision;
   device?: EmbeddingDevice;
 }
 
@@ -51,7 +53,11 @@ export function createEmbedService(
   helpers?: () => EmbedHelper[],
 ) {
   let configured: Promise<void> | undefined;
-  let current: { key: string; embedder: Promise<TransformersEmbedder> } | undefined;
+  /**
+   * The loaded model, under the key of the choice that loaded it and, once it has loaded, of the same choice
+   * with its settled dtype too (a build asks for 'auto', then embeds with the dtype it settled on).
+   */
+  let current: { keys: Set<string>; embedder: Promise<TransformersEmbedder> } | undefined;
   /** Embed calls in flight per request id, and the ids cancelled while in flight. */
   const active = new Map<string, number>();
   const cancelled = new Set<string>();
@@ -86,7 +92,7 @@ export function createEmbedService(
       configureRuntime(typeof runtime === 'function' ? await runtime() : runtime))();
     const ready = configured;
     const key = keyOf(choice);
-    if (current?.key !== key) {
+    if (!current?.keys.has(key)) {
       const previous = current;
       const embedder = ready.then(() => {
         // Helpers load the same model at the same time (used only if it runs on the CPU).
@@ -97,17 +103,30 @@ export function createEmbedService(
           onProgress: (p) => listeners.forEach((l) => l(p)),
         });
       });
-      current = { key, embedder };
-      // A failed load is forgotten, so the next call retries instead of replaying the failure.
-      embedder.catch(() => {
-        if (current?.embedder === embedder) current = undefined;
-      });
+      const entry = { keys: new Set([key]), embedder };
+      current = entry;
+      embedder.then(
+        (loaded) => entry.keys.add(keyOf({ ...choice, dtype: loaded.info.dtype })),
+        // A failed load is forgotten, so the next call retries instead of replaying the failure.
+        () => {
+          if (current === entry) current = undefined;
+        },
+      );
       void previous?.embedder.then((e) => e.dispose()).catch(() => undefined);
     }
     return current.embedder;
   }
 
   const api = {
+    /**
+     * The device and weights `choice` loads here (a WebGPU adapter decides 'auto'), without loading anything:
+     * the page plans a warm-up by the file that will be read.
+     */
+    async settle(choice: ModelChoice): Promise<{ device: EmbedderInfo['device']; dtype: EmbeddingDtype }> {
+      const device = await pickDevice(choice.device ?? 'auto');
+      return { device, dtype: resolveEmbeddingDtype(choice.dtype, device) };
+    },
+
     /** Loads (or reuses) a model; `onProgress` receives per-file download progress. */
     async load(choice: ModelChoice, onProgress?: (p: ModelLoadProgress) => void): Promise<EmbedderInfo> {
       if (onProgress) listeners.add(onProgress);

@@ -7,7 +7,7 @@ import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from
 import { throwIfAborted, type AbortSignalLike } from '../core/abort';
 import { yieldToEventLoop } from '../core/yield';
 import { AerieError } from '../core/errors';
-import { locateModel, type EmbeddingDtype } from './presets';
+import { locateModel, resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './presets';
 import { poolRows, sentenceRanges } from '../core/pooling';
 import { sentenceSpans } from '../core/sentences';
 import type { EmbeddingBatch } from './rows';
@@ -89,7 +89,11 @@ export function configureRuntime(config: RuntimeConfig): void {
   }
 }
 
-async function pickDevice(requested: EmbeddingDevice): Promise<Exclude<EmbeddingDevice, 'auto'>> {
+/**
+ * The device a model runs on: the requested one, or for 'auto' WebGPU when the browser offers an adapter, else
+ * WASM (the native CPU in Node).
+ */
+export async function pickDevice(requested: EmbeddingDevice): Promise<Exclude<EmbeddingDevice, 'auto'>> {
   if (requested !== 'auto') return requested;
   const scope = globalThis as {
     navigator?: { gpu?: { requestAdapter(): Promise<unknown> } };
@@ -152,7 +156,8 @@ export class TransformersEmbedder {
   static async load(
     model: string,
     options: {
-      dtype?: EmbeddingDtype;
+      /** Default q8; 'auto' settles by the device (`resolveEmbeddingDtype`). */
+      dtype?: EmbeddingPrecision;
       device?: EmbeddingDevice;
       onProgress?: (p: ModelLoadProgress) => void;
     } = {},
@@ -163,8 +168,8 @@ export class TransformersEmbedder {
         model,
       });
     }
-    const dtype = options.dtype ?? 'q8';
     const device = await pickDevice(options.device ?? 'auto');
+    const dtype = resolveEmbeddingDtype(options.dtype ?? 'q8', device);
     // A local model must never fall back to the hub silently, and a hub model should not probe our origin.
     env.allowLocalModels = location.kind === 'local';
     env.allowRemoteModels = location.kind === 'hub';

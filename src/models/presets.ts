@@ -9,6 +9,35 @@
 /** Numeric precision of the ONNX weights. */
 export type EmbeddingDtype = 'q8' | 'fp32';
 
+/**
+ * The precision a user or request asks for: a weights file, or 'auto', settled when the model loads by the
+ * device it runs on (`resolveEmbeddingDtype`). A tree records the settled one.
+ */
+export type EmbeddingPrecision = EmbeddingDtype | 'auto';
+
+/**
+ * The weights 'auto' loads on each device. On the CPU (WASM, or Node's native CPU) 8-bit weights: ONNX Runtime
+ * Web's int8 matrix products are 1.5–2× faster than its fp32 ones here (`npm run bench embed` prints both), as
+ * WebAssembly SIMD multiplies 8-bit values eight at a time and has no fused float multiply-add, and they are a
+ * quarter of the download. On WebGPU full precision: ONNX Runtime's WebGPU backend has no kernels for the
+ * dynamic quantisation of q8 models (DynamicQuantizeLinear, MatMulInteger), which would run on the CPU between
+ * GPU steps.
+ */
+export const AUTO_DTYPE: Readonly<Record<'webgpu' | 'wasm' | 'cpu', EmbeddingDtype>> = Object.freeze({
+  webgpu: 'fp32',
+  wasm: 'q8',
+  cpu: 'q8',
+});
+
+/** The weights a precision loads on `device` (see AUTO_DTYPE); an explicit dtype is kept. */
+export function resolveEmbeddingDtype(
+  precision: EmbeddingPrecision | undefined,
+  device: 'webgpu' | 'wasm' | 'cpu',
+): EmbeddingDtype {
+  if (precision === 'q8' || precision === 'fp32') return precision;
+  return precision === 'auto' ? AUTO_DTYPE[device] : 'q8';
+}
+
 /** One entry of the model picker. */
 export interface EmbeddingPreset {
   /** The model string recorded in trees (see the module comment). */

@@ -36,6 +36,7 @@ import {
   openAerieDb,
   recordModelFallback,
   recordProgress,
+  recordEmbeddingDtype,
   recordSummarizerFallback,
   resumeRequest,
   summaryCacheKeyFor,
@@ -142,8 +143,11 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     // proxy(): the callback crosses into the embedding worker (a no-op marker when the service is local).
     const onFile = proxy((p: ModelLoadProgress) => report({ stage: 'model-load', ...p }));
     try {
-      await service.load(choice, onFile);
-      return request;
+      const info = await service.load(choice, onFile);
+      if (choice.dtype === info.dtype) return request;
+      // 'auto' (or no) precision settled on this device: the build, its cache keys, the tree and a resume use it.
+      await recordEmbeddingDtype(store, request.buildId, info.dtype);
+      return { ...request, embedding: { ...choice, dtype: info.dtype } };
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (code !== 'HUB_UNREACHABLE' || choice.model === OFFLINE_MODEL_ID) throw error;

@@ -51,6 +51,7 @@ export {
   getTree,
   listTrees,
   markBuildStopped,
+  recordEmbeddingDtype,
   recordModelFallback,
   recordSummarizerFallback,
   recordProgress,

@@ -9,6 +9,7 @@ import { DEFAULT_BUILD_PARAMS, type SummarizerInfo } from '../core/types';
 import { redactSecret } from '../llm/errors';
 import type { LlmEndpoint } from '../llm/types';
 import { builtinModelTag } from '../models/generator-presets';
+import type { EmbeddingDtype } from '../models/presets';
 import {
   embeddingModelId,
   isNotice,
@@ -171,6 +172,30 @@ export function recordModelFallback(
       },
     };
     if (record.request) next.request = { ...record.request, embedding: { ...fallback.to } };
+    await tx.objectStore('trees').put(next);
+    return next;
+  });
+}
+
+/**
+ * Records the weights a build's model settled on when it loaded (a request for 'auto' precision becomes q8 or
+ * fp32 by the device): the tree's embedding and its stored request name them, so questions embed with the same
+ * weights and a resume on another device keeps them (its cached embeddings stay valid).
+ * @throws StorageError NOT_FOUND.
+ */
+export function recordEmbeddingDtype(
+  db: AerieDb,
+  treeId: string,
+  dtype: EmbeddingDtype,
+  now = Date.now(),
+): Promise<TreeRecord> {
+  return runTransaction(db, ['trees'], 'readwrite', 'record the embedding precision', async (tx) => {
+    const record = await tx.objectStore('trees').get(treeId);
+    if (!record) throw treeNotFound(treeId);
+    const next: TreeRecord = { ...record, updatedAt: now, embedding: { ...record.embedding, dtype } };
+    if (record.request?.embedding.kind === 'browser') {
+      next.request = { ...record.request, embedding: { ...record.request.embedding, dtype } };
+    }
     await tx.objectStore('trees').put(next);
     return next;
   });

@@ -11,7 +11,7 @@ import { seededRandom } from '../../src/core/random';
 import { fuzzySimplicialSet, optimizeLayout, type LayoutOptions } from '../../src/core/umap-layout';
 import { runSync } from '../../src/core/yield';
 import { blobs } from '../support/fake-embedder';
-import { pairwise, trustworthiness } from '../support/umap-quality';
+import { pairwise, trustworthiness } from '../../bench/baselines/umap-quality';
 
 function unitRows(vectors: Float32Array[]): { unit: Float32Array; n: number; dim: number } {
   const n = vectors.length;

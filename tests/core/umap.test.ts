@@ -9,7 +9,7 @@ import { reduceDimensions, type ReduceProgress } from '../../src/core/umap';
 import { runSync } from '../../src/core/yield';
 import { blobs } from '../support/fake-embedder';
 import { permutation } from '../support/gaussian-blobs';
-import { pairwise, ranks, trustworthiness } from '../support/umap-quality';
+import { pairwise, ranks, trustworthiness } from '../../bench/baselines/umap-quality';
 
 /** Row-major unit vectors of the given rows. */
 function toUnit(vectors: Float32Array[]): { unit: Float32Array; n: number; dim: number } {

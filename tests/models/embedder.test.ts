@@ -3,7 +3,7 @@
  * sorting never change a text's vector or its place, cancellation, and the errors a user sees.
  */
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { sentenceSpans } from '../../src/core/sentences';
 import {
@@ -13,6 +13,7 @@ import {
   TransformersEmbedder,
 } from '../../src/models/embedder';
 import { createEmbedService } from '../../src/models/embed-service';
+import { resolveEmbeddingDtype } from '../../src/models/presets';
 import { splitRows, splitSentenceRows } from '../../src/models/rows';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
@@ -135,6 +136,40 @@ describe('TransformersEmbedder sentence vectors from the same pass (tiny random 
       perText[0]![k].forEach((x, d) => expect(Math.abs(x - expected[d])).toBeLessThan(1e-5));
     }
     await extractor.dispose();
+  });
+});
+
+describe('precision per device', () => {
+  it('"auto" loads 8-bit weights on the CPU (WASM, Node) and full ones on WebGPU; an explicit dtype is kept', () => {
+    expect(resolveEmbeddingDtype('auto', 'wasm')).toBe('q8');
+    expect(resolveEmbeddingDtype('auto', 'cpu')).toBe('q8');
+    expect(resolveEmbeddingDtype('auto', 'webgpu')).toBe('fp32');
+    for (const device of ['wasm', 'cpu', 'webgpu'] as const) {
+      expect(resolveEmbeddingDtype('q8', device)).toBe('q8');
+      expect(resolveEmbeddingDtype('fp32', device)).toBe('fp32');
+      expect(resolveEmbeddingDtype(undefined, device)).toBe('q8');
+    }
+  });
+
+  it('the service settles a choice without loading it, and a model loaded as "auto" serves its settled dtype', async () => {
+    const service = createEmbedService({ localModelPath: MODELS }, false);
+    expect(await service.settle({ model: TINY, dtype: 'auto' })).toEqual({ device: 'cpu', dtype: 'q8' });
+    expect(await service.settle({ model: TINY, dtype: 'fp32' })).toEqual({ device: 'cpu', dtype: 'fp32' });
+    expect(await service.info()).toBeUndefined();
+    const info = await service.load({ model: TINY, dtype: 'auto' });
+    expect(info.dtype).toBe('q8');
+    const loads = vi.spyOn(TransformersEmbedder, 'load');
+    try {
+      // The build embeds with the settled dtype: the same model, not a second load.
+      const rows = await service.embed(TEXTS, { model: TINY, dtype: 'q8' });
+      expect(rows.data.length).toBe(TEXTS.length * info.dim);
+      expect(loads).not.toHaveBeenCalled();
+      // Another dtype is another model.
+      await service.embed(TEXTS, { model: TINY, dtype: 'fp32' });
+      expect(loads).toHaveBeenCalledTimes(1);
+    } finally {
+      loads.mockRestore();
+    }
   });
 });
 

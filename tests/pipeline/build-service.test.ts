@@ -122,6 +122,38 @@ describe('build service (GloVe model, fake LLM server, fake IndexedDB)', () => {
     expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
   });
 
+  it('"auto" precision settles on the device’s weights: the tree, its stored request and the cache keys name them', async () => {
+    const { db } = await openFixture({ empty: true });
+    const dtypes: (string | undefined)[] = [];
+    const watched: typeof embedService = {
+      ...embedService,
+      embed: (texts, choice, options) => {
+        dtypes.push(choice.dtype);
+        return embedService.embed(texts, choice, options);
+      },
+    };
+    const service = createBuildService({ embedService: watched, openDb: async () => db });
+    const auto = (id: string): BuildRequest => ({
+      ...request(id),
+      summarizer: { kind: 'extractive' },
+      embedding: { kind: 'browser', model: OFFLINE_MODEL_ID, dtype: 'auto' },
+    });
+    const first = await service.build(auto('p1'));
+    // Node runs the CPU: 8-bit weights.
+    expect(new Set(dtypes)).toEqual(new Set(['q8']));
+    const record = await getTree(db, 'p1');
+    expect(record?.embedding.dtype).toBe('q8');
+    expect((await resumeRequest(db, 'p1')).embedding).toMatchObject({ kind: 'browser', dtype: 'q8' });
+    expect(first.cache.embedMisses).toBe(first.nodes);
+    // The same documents asked for with explicit q8 weights: every embedding comes from the cache.
+    const again = await service.build({
+      ...auto('p2'),
+      embedding: { kind: 'browser', model: OFFLINE_MODEL_ID, dtype: 'q8' },
+    });
+    expect(again.cache.embedMisses).toBe(0);
+    expect(again.cache.embedHits).toBe(again.nodes);
+  });
+
   it('extractive summaries rank sentence vectors from the nodes’ own pass: no sentence is embedded alone', async () => {
     const { db } = await openFixture({ empty: true });
     const calls: { texts: number; sentences: boolean }[] = [];

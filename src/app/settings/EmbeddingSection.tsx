@@ -3,12 +3,13 @@
  * with the precision and device of in-browser models, and where the model comes from.
  */
 import type { EmbeddingDevice } from '../../models/embedder';
-import { EMBEDDING_PRESETS, OFFLINE_MODEL_ID, type EmbeddingDtype } from '../../models/presets';
+import { EMBEDDING_PRESETS, OFFLINE_MODEL_ID, type EmbeddingPrecision } from '../../models/presets';
 import { formatCount } from '../format';
 import { CUSTOM_MODEL_CHOICE, ENDPOINT_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';
 import { Field, HubModelIdField } from './Field';
 
-const DTYPE_OPTIONS: readonly { value: EmbeddingDtype; label: string }[] = [
+const DTYPE_OPTIONS: readonly { value: EmbeddingPrecision; label: string }[] = [
+  { value: 'auto', label: 'Automatic: 8-bit on the CPU, full on WebGPU' },
   { value: 'q8', label: '8-bit (q8): smaller and faster' },
   { value: 'fp32', label: 'Full (fp32): about 4× larger' },
 ];
@@ -79,7 +80,7 @@ export function EmbeddingSection({ draft, update, errorFor, idPrefix }: SectionP
               <select
                 {...control}
                 value={dtype}
-                onChange={(e) => set({ dtype: e.target.value as EmbeddingDtype })}
+                onChange={(e) => set({ dtype: e.target.value as EmbeddingPrecision })}
               >
                 {DTYPE_OPTIONS.map((o) => (
                   <option key={o.value} value={o.value}>

@@ -8,7 +8,7 @@ import { DEFAULT_BUILD_PARAMS } from '../../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../../llm/prompts';
 import type { EmbeddingDevice } from '../../models/embedder';
 import { GENERATOR_PRESETS, TEST_GENERATOR_ID } from '../../models/generator-presets';
-import { EMBEDDING_PRESETS, type EmbeddingDtype } from '../../models/presets';
+import { EMBEDDING_PRESETS, type EmbeddingPrecision } from '../../models/presets';
 import {
   DEFAULT_SETTINGS,
   isConfigured,
@@ -140,7 +140,7 @@ export interface SettingsDraft {
     choice: string;
     /** The Hugging Face model id typed for CUSTOM_MODEL_CHOICE. */
     customId: string;
-    dtype: EmbeddingDtype;
+    dtype: EmbeddingPrecision;
     device: EmbeddingDevice;
   };
   embeddingsEndpoint: EndpointSettings;

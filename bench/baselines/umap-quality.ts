@@ -40,3 +40,23 @@ export function trustworthiness(input: Float64Array, output: Float64Array, n: nu
   }
   return 1 - (2 / (n * k * (2 * n - 3 * k - 1))) * penalty;
 }
+
+/**
+ * Neighbourhood preservation at k: the mean share of each point's k nearest neighbours in the input that are
+ * also among its k nearest in the layout (1: every neighbourhood kept).
+ */
+export function neighbourhoodPreservation(
+  input: Float64Array,
+  output: Float64Array,
+  n: number,
+  k: number,
+): number {
+  const inRanks = ranks(input, n);
+  const outRanks = ranks(output, n);
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const near = new Set(inRanks[i].slice(0, k));
+    for (const j of outRanks[i].slice(0, k)) if (near.has(j)) kept++;
+  }
+  return kept / (n * k);
+}
