@@ -2,8 +2,9 @@
  * The UMAP layout's epochs in WebAssembly (kernels/umap-layout.ts): the arithmetic of umap-layout.ts's
  * JavaScript `layoutEpoch` operation for operation, and the same draws from the same sfc32 stream, 3–4×
  * faster in V8 (`npm run bench cluster`). Only `Math.pow` differs: the kernel's is AssemblyScript's port of
- * musl's, the same bits in every engine, so its layouts do not depend on the JavaScript engine (ECMAScript
- * leaves `Math.pow`'s last bits to each implementation: Node 20 and Chromium disagree on some calls).
+ * musl's, the same bits in every engine, so the epochs lay a graph out the same way in every JavaScript engine
+ * (ECMAScript leaves `Math.pow`'s last bits to each implementation: Node 20 and Chromium disagree on some
+ * calls). The graph's weights still come from the engine's `Math.exp` (umap-layout.ts).
  */
 import { UMAP_LAYOUT_WASM } from './generated/umap-layout-wasm';
 import { randomState, setRandomState, type RandomFn, type RandomState } from './random';
