@@ -326,6 +326,7 @@ export async function benchBuild(): Promise<BenchRow[]> {
     await browser.close().catch(() => undefined);
     await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
   }
+  rows.push(...growthRows(browserRuns));
   // The references, after the browser is closed (nothing else runs beside them): one Node build per model and
   // document, beside its cold browser run where there is one (a warm run differs only before the clock
   // starts), else beside its warm run, so every selection prints its reference.
@@ -337,6 +338,30 @@ export async function benchBuild(): Promise<BenchRow[]> {
   }
   for (const { config, tokens, result } of references.values())
     rows.push(...(await nativeRows(config, tokens, result)));
+  return rows;
+}
+
+/**
+ * How the build time grows with length (the paper's Appendix A shows it linear): for each model and warmth run
+ * at two lengths, seconds per 1,000 tokens of the longer document beside the shorter's (ratio 1: linear).
+ */
+function growthRows(runs: { config: BuildConfig; tokens: number; result: BuildRunResult }[]): BenchRow[] {
+  const rows: BenchRow[] = [];
+  for (const long of runs) {
+    for (const short of runs) {
+      if (long.config.model !== short.config.model || !long.config.warm !== !short.config.warm) continue;
+      if (!(long.tokens > short.tokens)) continue;
+      const per = (run: typeof long) => run.result.totalMs / MS_PER_S / (run.tokens / 1000);
+      rows.push({
+        name: `Growth with length, ${long.config.label}${long.config.warm ? ', model warm' : ''}: seconds per 1k tokens at ${(long.tokens / 1000).toFixed(0)}k`,
+        value: per(long),
+        unit: 's',
+        reference: per(short),
+        referenceLabel: `at ${(short.tokens / 1000).toFixed(0)}k tokens (ratio 1: linear)`,
+        higherIsBetter: false,
+      });
+    }
+  }
   return rows;
 }
 
