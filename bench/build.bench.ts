@@ -20,6 +20,8 @@
  * the app does when a document is added (src/models/warmup.ts): the time a user waits who clicks "Build tree"
  * after that load.
  * `AERIE_BENCH_BUILD=glove-78k,…` picks configurations (names: <model>-<tokens>k[-warm]).
+ * `AERIE_BENCH_VS=<git revision>` runs each picked configuration paired with the same build of that revision,
+ * alternately (`AERIE_BENCH_PAIRS`, default 3), instead of the single runs (build/paired.ts).
  */
 import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -35,6 +37,7 @@ import type { AerieBuildBenchPage, BuildRunConfig, BuildRunResult } from './brow
 import { busyFloorMs, cpuBySpan, startCpuSampler, type CpuSample, type SpanCpu } from './build/cpu';
 import { benchDocument } from './build/documents';
 import { nativeBuild } from './build/native';
+import { pairedBuildRows } from './build/paired';
 import { ensureBenchModel, MODELS_DIR, MODEL_FOLDER } from './embed.bench';
 import type { BenchRow } from './report';
 import { HOST, ROOT } from './support';
@@ -45,7 +48,7 @@ const RUN_TIMEOUT_MS = 15 * 60 * 1000;
 const MS_PER_S = 1000;
 
 /** One configuration: a model, a document length, and the issue's target for the total. */
-interface BuildConfig {
+export interface BuildConfig {
   name: string;
   model: string;
   label: string;
@@ -57,7 +60,7 @@ interface BuildConfig {
 
 const MINILM_ID = `local:${MODEL_FOLDER}`;
 const WARM = { warm: true } as const;
-const CONFIGS: BuildConfig[] = [
+export const CONFIGS: BuildConfig[] = [
   { name: 'glove-78k', model: OFFLINE_MODEL_ID, label: 'GloVe (offline, q8)', tokens: 78_000, targetS: 12 },
   { name: 'minilm-78k', model: MINILM_ID, label: 'MiniLM-L6 random (q8)', tokens: 78_000, targetS: 30 },
   { name: 'minilm-300k', model: MINILM_ID, label: 'MiniLM-L6 random (q8)', tokens: 300_000, targetS: 120 },
@@ -115,23 +118,26 @@ function linkTree(from: string, to: string): void {
   }
 }
 
-/** The production build of the bench page (the app's config, plugins and worker bundling), with the model. */
-async function buildBundle(): Promise<void> {
-  rmSync(OUT_DIR, { recursive: true, force: true });
+/**
+ * The production build of the bench page (the app's config, plugins and worker bundling) of the checkout at
+ * `root` (this one by default, or another revision's: build/paired.ts), into `outDir`, with the model.
+ */
+export async function buildBundle(root = ROOT, outDir = OUT_DIR): Promise<void> {
+  rmSync(outDir, { recursive: true, force: true });
   await viteBuild({
-    configFile: join(ROOT, 'vite.config.ts'),
-    root: ROOT,
+    configFile: join(root, 'vite.config.ts'),
+    root,
     logLevel: 'warn',
     build: {
-      outDir: OUT_DIR,
+      outDir,
       emptyOutDir: true,
-      rolldownOptions: { input: join(ROOT, 'bench', 'browser', 'build.html') },
+      rolldownOptions: { input: join(root, 'bench', 'browser', 'build.html') },
     },
   });
-  linkTree(join(MODELS_DIR, MODEL_FOLDER), join(OUT_DIR, 'models', MODEL_FOLDER));
+  linkTree(join(MODELS_DIR, MODEL_FOLDER), join(outDir, 'models', MODEL_FOLDER));
 }
 
-function request(config: BuildConfig, text: string): BuildRequest {
+export function request(config: BuildConfig, text: string): BuildRequest {
   return {
     buildId: `bench-${config.name}`,
     title: config.name,
@@ -205,7 +211,11 @@ function cpuNote(perKind: SpanCpu[], cores: number): string {
   return `cores busy (of ${cores * 100} %, machine-wide /proc/stat): ${parts.join(', ')}`;
 }
 
-async function runOne(browser: Browser, origin: string, config: BuildRunConfig): Promise<BuildRunResult> {
+export async function runOne(
+  browser: Browser,
+  origin: string,
+  config: BuildRunConfig,
+): Promise<BuildRunResult> {
   // A fresh context: empty IndexedDB, so no embedding or summary comes from an earlier build's cache.
   const context = await browser.newContext();
   context.setDefaultTimeout(RUN_TIMEOUT_MS);
@@ -274,6 +284,24 @@ export async function benchBuild(): Promise<BenchRow[]> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const rows: BenchRow[] = [];
   const browserRuns: { config: BuildConfig; tokens: number; result: BuildRunResult }[] = [];
+  const versus = process.env.AERIE_BENCH_VS;
+  if (versus) {
+    // Paired with another revision instead of the single runs and their references (build/paired.ts).
+    try {
+      return await pairedBuildRows(versus, {
+        configs,
+        browser,
+        origin,
+        label: (c) => `${(c.tokens / 1000).toFixed(0)}k tokens, ${c.label}${c.warm ? ', model warm' : ''}`,
+        tokens: (c) => c.tokens,
+        run: (b, o, c, text) => runOne(b, o, { request: request(c, text), warm: c.warm }),
+        buildBundle,
+      });
+    } finally {
+      await browser.close().catch(() => undefined);
+      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    }
+  }
   try {
     for (const config of configs) {
       const doc = benchDocument(config.tokens);
