@@ -7,6 +7,9 @@
  */
 import { clearMergeCache, countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { AerieError } from './errors';
+import { isLowSurrogate, isPairMiddle, isWhitespaceCode } from './code-units';
+
+export { isPairMiddle, isWhitespaceCode } from './code-units';
 
 /** No special tokens: every string is counted as ordinary text (and the special-token scan is skipped). */
 const ORDINARY_TEXT = { disallowedSpecial: new Set<string>() };
@@ -280,31 +283,4 @@ function wordEndAfter(text: string, i: number, to: number): number {
   const reach = Math.min(to, i + WORD_END_REACH);
   for (let j = i + 1; j < reach; j++) if (isWhitespaceCode(text.charCodeAt(j))) return j;
   return i;
-}
-
-/** Whether offset `i` lies between the two halves of a surrogate pair. */
-export function isPairMiddle(text: string, i: number): boolean {
-  const hi = text.charCodeAt(i - 1);
-  return hi >= 0xd800 && hi <= 0xdbff && isLowSurrogate(text.charCodeAt(i));
-}
-
-function isLowSurrogate(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
-}
-
-/** Whether a UTF-16 code unit is whitespace in the sense of JavaScript's `\s` and `String.prototype.trim`. */
-export function isWhitespaceCode(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }

@@ -70,10 +70,15 @@ export async function embedOnPool(
   /** Helpers that failed a batch: none of their loops takes another. */
   const dropped = new Set<PoolRunner>();
 
+  /** Resolves when the calling worker's own loop has ended: no batch is left for a helper still loading. */
+  let ownEnded!: () => void;
+  const ownDone = new Promise<false>((resolve) => (ownEnded = () => resolve(false)));
+
   async function work(runner: PoolRunner, own: boolean): Promise<void> {
     const { run, ready } = runner;
-    // A helper still loading takes no batch until it can start on it.
-    if (ready && !(await ready)) return;
+    // A helper still loading takes no batch until it can start on it, and none at all once the calling worker
+    // has run out of them (the call does not wait for its load).
+    if (ready && !(await Promise.race([ready, ownDone]))) return;
     for (;;) {
       if (failure !== undefined || dropped.has(runner)) return;
       throwIfAborted(options.signal);
@@ -102,7 +107,9 @@ export async function embedOnPool(
   // A helper gets HELPER_DEPTH batches at a time: the next is already in its inbox when it finishes one, even
   // while this worker's own batch keeps it from handing out more (ONNX Runtime blocks its thread).
   const loops = runners.flatMap((runner, r) =>
-    r === 0 ? [work(runner, true)] : Array.from({ length: HELPER_DEPTH }, () => work(runner, false)),
+    r === 0
+      ? [work(runner, true).finally(ownEnded)]
+      : Array.from({ length: HELPER_DEPTH }, () => work(runner, false)),
   );
   const settled = await Promise.allSettled(loops);
   const rejected = settled.find((s) => s.status === 'rejected');

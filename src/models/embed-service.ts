@@ -127,13 +127,21 @@ export function createEmbedService(
       return { device, dtype: resolveEmbeddingDtype(choice.dtype, device) };
     },
 
-    /** Loads (or reuses) a model; `onProgress` receives per-file download progress. */
-    async load(choice: ModelChoice, onProgress?: (p: ModelLoadProgress) => void): Promise<EmbedderInfo> {
+    /**
+     * Loads (or reuses) a model; `onProgress` receives per-file download progress. On the CPU the helpers load
+     * the same model, and loaded means every worker can embed — unless `options.helpers` is 'background': then
+     * it resolves once this worker's model is ready, and each helper joins the embed calls when its own load
+     * ends (a build starts embedding on one worker instead of waiting for the slowest).
+     */
+    async load(
+      choice: ModelChoice,
+      onProgress?: (p: ModelLoadProgress) => void,
+      options: { helpers?: 'wait' | 'background' } = {},
+    ): Promise<EmbedderInfo> {
       if (onProgress) listeners.add(onProgress);
       try {
         const { info } = await ensure(choice);
-        // On the CPU the helpers load the same model: loaded means every worker can embed.
-        if (info.device === 'wasm') await Promise.all(helpersFor(choice));
+        if (info.device === 'wasm' && options.helpers !== 'background') await Promise.all(helpersFor(choice));
         return info;
       } finally {
         if (onProgress) listeners.delete(onProgress);

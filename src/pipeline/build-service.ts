@@ -143,7 +143,8 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     // proxy(): the callback crosses into the embedding worker (a no-op marker when the service is local).
     const onFile = proxy((p: ModelLoadProgress) => report({ stage: 'model-load', ...p }));
     try {
-      const info = await service.load(choice, onFile);
+      // The helpers join the leaves' embedding when they have loaded: the build need not wait for them.
+      const info = await service.load(choice, onFile, { helpers: 'background' });
       if (choice.dtype === info.dtype) return request;
       // 'auto' (or no) precision settled on this device: the build, its cache keys, the tree and a resume use it.
       await recordEmbeddingDtype(store, request.buildId, info.dtype);
@@ -158,7 +159,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       };
       await recordModelFallback(store, request.buildId, { from: choice.model, to: offline });
       report({ stage: 'model-fallback', from: choice.model, to: OFFLINE_MODEL_ID });
-      await service.load(offline, onFile);
+      await service.load(offline, onFile, { helpers: 'background' });
       return { ...request, embedding: offline };
     }
   }

@@ -142,6 +142,30 @@ describe('embedOnPool (fake runners)', () => {
     expect(own.handed).toHaveLength(BATCHES.length);
   });
 
+  it('does not wait for a helper still loading once its own runner has embedded every batch', async () => {
+    const texts = ['a.', 'bb.', 'ccc.', 'dddd.'];
+    const own = fakeRunner('own', []);
+    let finishLoad!: (ok: boolean) => void;
+    const helper = { ...fakeRunner('h1', []), ready: new Promise<boolean>((r) => (finishLoad = r)) };
+    // The helper's load never ends during the call: the call must still return, all of it from its own runner.
+    const result = await embedOnPool(
+      texts,
+      [
+        [0, 1],
+        [2, 3],
+      ],
+      [own, helper],
+    );
+    expect(Array.from(result.data)).toEqual(texts.flatMap(vectorOf));
+    expect(helper.handed).toEqual([]);
+    expect(own.handed.length).toBe(2);
+    // Loaded later, it takes part in the next call.
+    finishLoad(true);
+    const own2 = { ...fakeRunner('own', [], { delayMs: 20 }) };
+    await embedOnPool(texts, [[0], [1], [2], [3]], [own2, helper]);
+    expect(helper.handed.length).toBeGreaterThan(0);
+  });
+
   it('fails with its own runner’s error, and stops between batches when aborted', async () => {
     const own = fakeRunner('own', [], { failOn: (texts) => texts.includes(TEXTS[ORDER[10]]) });
     await expect(embedOnPool(TEXTS, BATCHES, [own])).rejects.toThrow('own failed');
