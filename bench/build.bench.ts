@@ -149,6 +149,7 @@ export function request(config: BuildConfig, text: string): BuildRequest {
 }
 
 const seconds = (ms: number): string => (ms / MS_PER_S).toFixed(1);
+const percent = (share: number): string => `${(100 * share).toFixed(1)}%`;
 const load = (): string => loadavg()[0].toFixed(2);
 
 /** Per-stage seconds: each stage lasts until the next starts; layers of one kind are also summed. */
@@ -446,7 +447,7 @@ async function nativeRows(config: BuildConfig, tokens: number, result: BuildRunR
       reference: native.chunks / (native.embedLeavesMs / MS_PER_S),
       referenceLabel: label,
       higherIsBetter: true,
-      note: `browser ${browserChunks} chunks in ${seconds(browserEmbedMs)} s in the build, native ${native.chunks} in ${seconds(native.embedLeavesMs)} s alone`,
+      note: `browser ${browserChunks} chunks in ${seconds(browserEmbedMs)} s in the build, native ${native.chunks} in ${seconds(native.embedLeavesMs)} s alone; padding of the model's work ${percent(native.padding.built)} longest first (as built), ${percent(native.padding.documentOrder)} in document order`,
     },
   ];
 }

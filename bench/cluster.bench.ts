@@ -4,14 +4,20 @@
  * scikit-learn's sweep on the same points (umap-learn cannot be installed here, so the reference covers the
  * mixture part of the official pipeline only). The global UMAP's layout beside umap-js's from the same k-NN
  * graph and seeds: time, and how well each keeps neighbourhoods (10-NN preservation, trustworthiness), on a
- * book's leaves embedded by the offline GloVe model and on the random vectors.
+ * book's leaves embedded by the offline GloVe model and on the random vectors. The exact k-NN scan and the
+ * BIC sweep each beside their JavaScript twins (the same numbers without the WebAssembly kernels).
  */
 import { UMAP } from 'umap-js';
 import { cosine } from 'umap-js/dist/umap';
 import { clusterNodes, type ClusterProgress } from '../src/core/cluster';
 import { exactCosineKnn } from '../src/core/knn';
 import { deriveSeed, seededRandom } from '../src/core/random';
-import { selectClusterCount } from '../src/core/select-k';
+import {
+  runSweepTask,
+  selectClusterCount,
+  selectClusterCountSplit,
+  type SweepTask,
+} from '../src/core/select-k';
 import { reduceDimensions } from '../src/core/umap';
 import { runSync } from '../src/core/yield';
 import { timeReference } from './gmm.bench';
@@ -189,6 +195,54 @@ async function bookLeaves(): Promise<{ flat: Float32Array; n: number; dim: numbe
   }
 }
 
+/** Seconds `run` takes, and what it returned. */
+function timed<T>(run: () => T): { seconds: number; value: T } {
+  const t0 = performance.now();
+  const value = run();
+  return { seconds: (performance.now() - t0) / 1000, value };
+}
+
+/**
+ * The WebAssembly kernels beside their JavaScript twins on the same input: the exact k-NN scan of `flat`
+ * (unit vectors) and the global BIC sweep of `points`; each row says whether both gave the same result.
+ */
+async function kernelRows(flat: Float32Array, n: number, points: Float64Array[]): Promise<BenchRow[]> {
+  const k = Math.floor(Math.sqrt(n - 1));
+  const knn = timed(() => runSync(exactCosineKnn(flat, n, DIM, k, 'auto')));
+  const knnJs = timed(() => runSync(exactCosineKnn(flat, n, DIM, k, 'js')));
+  const sameGraph =
+    JSON.stringify(knn.value.indices) === JSON.stringify(knnJs.value.indices) &&
+    JSON.stringify(knn.value.distances) === JSON.stringify(knnJs.value.distances);
+  let task: SweepTask | undefined;
+  await selectClusterCountSplit(points, { seed: SEED }, 1, async (t) => {
+    task = t;
+    return { bic: t.ks.map(() => NaN), admissible: t.ks.map(() => false) };
+  });
+  const sweep = timed(() => runSweepTask(task!, undefined, undefined, 'auto'));
+  const sweepJs = timed(() => runSweepTask(task!, undefined, undefined, 'js'));
+  const sameFits = JSON.stringify(sweep.value) === JSON.stringify(sweepJs.value);
+  return [
+    {
+      name: `exact cosine k-NN scan, kernel, N=${n} × ${DIM}-d, k=${k}`,
+      value: knn.seconds,
+      unit: 's',
+      reference: knnJs.seconds,
+      referenceLabel: 'its JavaScript twin, same vectors',
+      higherIsBetter: false,
+      note: sameGraph ? 'the same graph, bit for bit' : 'THE GRAPHS DIFFER',
+    },
+    {
+      name: `global BIC sweep k=1..${task!.ks.length}, mixtures' kernel, N=${n}`,
+      value: sweep.seconds,
+      unit: 's',
+      reference: sweepJs.seconds,
+      referenceLabel: 'the JavaScript loops, same points',
+      higherIsBetter: false,
+      note: sameFits ? 'the same BIC values, bit for bit' : 'THE BIC VALUES DIFFER',
+    },
+  ];
+}
+
 /** Rows: clusterNodes timings, and the global sweep against scikit-learn on the same reduced points. */
 export async function benchCluster(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -227,6 +281,7 @@ export async function benchCluster(): Promise<BenchRow[]> {
     const points = Array.from({ length: n }, (_, i) =>
       reduced.subarray(i * REDUCTION_DIM, (i + 1) * REDUCTION_DIM),
     );
+    rows.push(...(await kernelRows(flat, n, points)));
     const t0 = performance.now();
     const ours = selectClusterCount(points, { seed: SEED });
     const seconds = (performance.now() - t0) / 1000;

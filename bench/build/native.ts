@@ -5,12 +5,18 @@
  * the nodes' own pass, as the app does), and the leaves' embedding alone, timed. What is left between the two
  * is the browser's cost: WASM instead of native kernels, workers and messages, IndexedDB.
  */
-import { buildTree } from '../../src/core/build';
+import { buildTree, EMBED_BATCH, embeddingOrder } from '../../src/core/build';
 import { chunkText } from '../../src/core/chunk';
 import { createExtractiveSummarizer } from '../../src/core/extractive';
 import { createSentenceMemory } from '../../src/core/sentence-vectors';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';
-import { configureRuntime, splitRows, TransformersEmbedder } from '../../src/models/embedder';
+import {
+  configureRuntime,
+  DEFAULT_BATCH_SIZE,
+  splitRows,
+  TransformersEmbedder,
+} from '../../src/models/embedder';
+import { paddingShare } from './padding';
 import { splitSentenceRows } from '../../src/models/rows';
 
 /** What the Node run measured. */
@@ -22,6 +28,11 @@ export interface NativeBuild {
   nodes: number;
   /** onnxruntime-node's version. */
   ortVersion: string;
+  /**
+   * Share of the model's work on the leaves that is padding (paddingShare, the model's own token counts): in the
+   * order the build embeds them (longest first) and in document order.
+   */
+  padding: { built: number; documentOrder: number };
 }
 
 /**
@@ -52,6 +63,12 @@ export async function nativeBuild(text: string, model: string, modelsDir: string
     const embedStarted = performance.now();
     await embedder.embed(chunks);
     const embedLeavesMs = performance.now() - embedStarted;
+    const lengths = await embedder.tokenCounts(chunks);
+    const inDocumentOrder = chunks.map((_, i) => i);
+    const padding = {
+      built: paddingShare(lengths, embeddingOrder(lengths), EMBED_BATCH, DEFAULT_BATCH_SIZE),
+      documentOrder: paddingShare(lengths, inDocumentOrder, EMBED_BATCH, DEFAULT_BATCH_SIZE),
+    };
     const ort = (await import('onnxruntime-node')) as { env?: { versions?: { node?: string } } };
     return {
       totalMs,
@@ -59,6 +76,7 @@ export async function nativeBuild(text: string, model: string, modelsDir: string
       chunks: chunks.length,
       nodes: tree.nodes.length,
       ortVersion: ort.env?.versions?.node ?? 'unknown',
+      padding,
     };
   } finally {
     await embedder.dispose();

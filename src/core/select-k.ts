@@ -183,17 +183,20 @@ export interface SweepResult {
  * Fits a mixture for each k of the task and returns its criterion and whether it passes the component-size
  * rule (what a pool's worker runs for `selectClusterCountSplit`).
  * @param onFit called after each fit with the number done.
+ * @param engine 'js' runs the mixtures' inner loops in JavaScript instead of their WebAssembly kernel (the same
+ *   numbers, bit for bit): what `npm run bench cluster` times the kernel against.
  */
 export function runSweepTask(
   task: SweepTask,
   signal?: AbortSignalLike,
   onFit?: (done: number) => void,
+  engine: 'auto' | 'js' = 'auto',
 ): SweepResult {
   const { data, n, dim, ks, covariance, minComponentSize } = task;
   const bic: number[] = [];
   const admissible: boolean[] = [];
   if (!ks.length) return { bic, admissible };
-  const ws = createWorkspace(n, dim, ks[ks.length - 1], data);
+  const ws = createWorkspace(n, dim, ks[ks.length - 1], engine === 'js' ? undefined : data);
   const emOptions = {
     maxIter: DEFAULT_GMM_MAX_ITER,
     tol: DEFAULT_GMM_TOL,

@@ -100,4 +100,18 @@ describe('selectClusterCountSplit', () => {
     expect(part.bic).toEqual([whole.bic[1], whole.bic[4], whole.bic[6]]);
     expect(part.admissible).toEqual([whole.admissible[1], whole.admissible[4], whole.admissible[6]]);
   });
+
+  it("runSweepTask's JavaScript loops (engine 'js', what the bench times the kernel against) give the kernel's numbers", async () => {
+    const points = blobPoints(3, 30, 4, 9);
+    let task: SweepTask | undefined;
+    await selectClusterCountSplit(points, { seed: 5, maxClusters: 8 }, 1, async (t) => {
+      task = t;
+      return runSweepTask(t);
+    });
+    const kernel = runSweepTask(task!);
+    const js = runSweepTask(task!, undefined, undefined, 'js');
+    expect(js.bic).toEqual(kernel.bic);
+    expect(js.admissible).toEqual(kernel.admissible);
+    expect(kernel.bic.every(Number.isFinite)).toBe(true);
+  });
 });
