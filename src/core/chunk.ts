@@ -15,9 +15,9 @@ import { AerieError } from './errors';
 import { isWhitespaceCode, skipWhitespace, trimEnd } from './code-units';
 import { pushTrimmed, splitSentences, type TextSpan } from './sentences';
 import { countTokens, countTokensUpTo, tokenPrefixEnd } from './tokens';
+import { DEFAULT_BUILD_PARAMS } from './types';
 
 export { splitSentences, type TextSpan } from './sentences';
-import { DEFAULT_BUILD_PARAMS } from './types';
 
 /** One chunk of a document. */
 export interface Chunk {
