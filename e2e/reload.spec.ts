@@ -55,6 +55,11 @@ function cachedModelFiles(page: Page): Promise<string[]> {
 }
 
 /** Every text the FAKE server embedded (and answered). */
+/** The progress bar of one stage of the running build. */
+function stageBar(page: Page, label: string) {
+  return page.getByRole('region', { name: 'Build progress' }).getByRole('progressbar', { name: label });
+}
+
 function embeddedTexts(): string[] {
   return llm.modelRequests
     .filter((r) => r.path.endsWith('/embeddings') && r.status === 200)
@@ -158,6 +163,11 @@ test('a reload while embedding and while summarising: no text is embedded twice 
   // 1. Embedding the leaves (two requests of 64 and 56 texts): the first is answered, the second hangs.
   llm.enqueue({ kind: 'reply', text: '' }, { kind: 'hang' });
   await page.getByRole('button', { name: 'Build tree' }).click();
+  // A stage's bar moves only once what it counts is stored: reloading before that (the stage is shown as soon
+  // as it starts) would leave the answered request's vectors unsaved and the resume would ask for them again.
+  await expect(stageBar(page, 'Embedding leaves')).toHaveAttribute('aria-valuenow', /^[1-9]\d*$/, {
+    timeout: 60_000,
+  });
   await reloadAtStage(page, 'cinderella', 'Embedding leaves');
   const embeddedBefore = embeddedTexts();
   expect(embeddedBefore.length).toBeGreaterThan(0);
@@ -172,6 +182,9 @@ test('a reload while embedding and while summarising: no text is embedded twice 
   );
   await resumeFromLibrary(page, 'cinderella');
   await expect.poll(() => answered('/chat/completions').length, { timeout: 120_000 }).toBe(2);
+  await expect(stageBar(page, 'Summarizing layer 1')).toHaveAttribute('aria-valuenow', '2', {
+    timeout: 60_000,
+  });
   await reloadAtStage(page, 'cinderella', 'Summarizing layer 1');
   const embeddedSecond = embeddedTexts();
   for (const text of embeddedSecond) expect(embeddedBefore).not.toContain(text);
