@@ -148,6 +148,26 @@ export interface ModelFallback {
 }
 
 /**
+ * Reads a tree record, rewrites it and stores the result in one transaction (read, change, write), so
+ * concurrent changes from two tabs or two workers both land. `rewrite` must be synchronous.
+ * @throws StorageError NOT_FOUND.
+ */
+function rewriteTree(
+  db: AerieDb,
+  treeId: string,
+  action: string,
+  rewrite: (record: TreeRecord) => TreeRecord,
+): Promise<TreeRecord> {
+  return runTransaction(db, ['trees'], 'readwrite', action, async (tx) => {
+    const record = await tx.objectStore('trees').get(treeId);
+    if (!record) throw treeNotFound(treeId);
+    const next = rewrite(record);
+    await tx.objectStore('trees').put(next);
+    return next;
+  });
+}
+
+/**
  * Records that a build switched embedding model before embedding anything (the chosen hub model could not be
  * downloaded): the tree's embedding becomes `to`, with `fallbackFrom` saying what was chosen, and its stored
  * request too, so a resume keeps using the model its embeddings came from.
@@ -159,9 +179,7 @@ export function recordModelFallback(
   fallback: ModelFallback,
   now = Date.now(),
 ): Promise<TreeRecord> {
-  return runTransaction(db, ['trees'], 'readwrite', 'record the model fallback', async (tx) => {
-    const record = await tx.objectStore('trees').get(treeId);
-    if (!record) throw treeNotFound(treeId);
+  return rewriteTree(db, treeId, 'record the model fallback', (record) => {
     const next: TreeRecord = {
       ...record,
       updatedAt: now,
@@ -172,7 +190,6 @@ export function recordModelFallback(
       },
     };
     if (record.request) next.request = { ...record.request, embedding: { ...fallback.to } };
-    await tx.objectStore('trees').put(next);
     return next;
   });
 }
@@ -189,14 +206,11 @@ export function recordEmbeddingDtype(
   dtype: EmbeddingDtype,
   now = Date.now(),
 ): Promise<TreeRecord> {
-  return runTransaction(db, ['trees'], 'readwrite', 'record the embedding precision', async (tx) => {
-    const record = await tx.objectStore('trees').get(treeId);
-    if (!record) throw treeNotFound(treeId);
+  return rewriteTree(db, treeId, 'record the embedding precision', (record) => {
     const next: TreeRecord = { ...record, updatedAt: now, embedding: { ...record.embedding, dtype } };
     if (record.request?.embedding.kind === 'browser') {
       next.request = { ...record.request, embedding: { ...record.request.embedding, dtype } };
     }
-    await tx.objectStore('trees').put(next);
     return next;
   });
 }
@@ -213,16 +227,13 @@ export function recordSummarizerFallback(
   from: string,
   now = Date.now(),
 ): Promise<TreeRecord> {
-  return runTransaction(db, ['trees'], 'readwrite', 'record the summarizer fallback', async (tx) => {
-    const record = await tx.objectStore('trees').get(treeId);
-    if (!record) throw treeNotFound(treeId);
+  return rewriteTree(db, treeId, 'record the summarizer fallback', (record) => {
     const next: TreeRecord = {
       ...record,
       updatedAt: now,
       summarizer: { kind: 'extractive', fallbackFrom: from },
     };
     if (record.request) next.request = { ...record.request, summarizer: { kind: 'extractive' } };
-    await tx.objectStore('trees').put(next);
     return next;
   });
 }
@@ -244,9 +255,7 @@ export async function updateTree(
   change: TreePatch | ((current: Readonly<TreeRecord>) => TreePatch),
   now = Date.now(),
 ): Promise<TreeRecord> {
-  return runTransaction(db, ['trees'], 'readwrite', 'update the tree', async (tx) => {
-    const current = await tx.objectStore('trees').get(treeId);
-    if (!current) throw treeNotFound(treeId);
+  return rewriteTree(db, treeId, 'update the tree', (current) => {
     const patch = typeof change === 'function' ? change(current) : change;
     const next: TreeRecord = { ...current, updatedAt: now };
     for (const [key, value] of Object.entries(patch)) {
@@ -254,7 +263,6 @@ export async function updateTree(
       else (next as unknown as Record<string, unknown>)[key] = value;
     }
     if (patch.title !== undefined) next.title = checkTitle(patch.title);
-    await tx.objectStore('trees').put(next);
     return next;
   });
 }
