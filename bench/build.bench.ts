@@ -37,6 +37,7 @@ import type { AerieBuildBenchPage, BuildRunConfig, BuildRunResult } from './brow
 import { busyFloorMs, cpuBySpan, startCpuSampler, type CpuSample, type SpanCpu } from './build/cpu';
 import { benchDocument } from './build/documents';
 import { nativeBuild } from './build/native';
+import { stageEnds } from './build/stages';
 import { pairedBuildRows } from './build/paired';
 import { ensureBenchModel, MODELS_DIR, MODEL_FOLDER } from './embed.bench';
 import type { BenchRow } from './report';
@@ -154,7 +155,7 @@ const load = (): string => loadavg()[0].toFixed(2);
 
 /** Per-stage seconds: each stage lasts until the next starts; layers of one kind are also summed. */
 function stageNotes(result: BuildRunResult): string {
-  const ends = [...result.stages.slice(1).map((s) => s.startMs), result.doneMs];
+  const ends = stageEnds(result);
   const parts = result.stages
     .filter((s) => s.stage !== 'done')
     .map((s, i) => `${s.stage} ${seconds(ends[i] - s.startMs)}${s.total ? ` (${s.total})` : ''}`);
@@ -169,7 +170,7 @@ function stageNotes(result: BuildRunResult): string {
 
 /** The build's stages as wall-clock spans, layers of one kind together (`cluster` = every layer's), and storing. */
 function kindSpans(result: BuildRunResult): { name: string; spans: { startMs: number; endMs: number }[] }[] {
-  const ends = [...result.stages.slice(1).map((s) => s.startMs), result.doneMs];
+  const ends = stageEnds(result);
   const kinds = new Map<string, { startMs: number; endMs: number }[]>();
   result.stages.forEach((s, i) => {
     if (s.stage === 'done') return;

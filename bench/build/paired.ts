@@ -16,6 +16,7 @@ import type { BuildRunResult } from '../browser/build-page';
 import type { BenchRow } from '../report';
 import { HOST, ROOT } from '../support';
 import { benchDocument } from './documents';
+import { stageEnds } from './stages';
 
 /** Pairs run per configuration unless `AERIE_BENCH_PAIRS` says otherwise. */
 const DEFAULT_PAIRS = 3;
@@ -54,7 +55,7 @@ function checkout(revision: string): { dir: string; commit: string } {
 
 /** Seconds spent in stages whose name starts with `prefix` (`embed-leaves`, `cluster`, …). */
 function stageSeconds(result: BuildRunResult, prefix: string): number {
-  const ends = [...result.stages.slice(1).map((s) => s.startMs), result.doneMs];
+  const ends = stageEnds(result);
   let ms = 0;
   result.stages.forEach((s, i) => {
     if (s.stage.startsWith(prefix)) ms += ends[i] - s.startMs;
