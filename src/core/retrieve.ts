@@ -20,8 +20,35 @@ export const DEFAULT_MAX_TOKENS = 2000;
 /** Nodes kept per layer in tree traversal when none is given: the official TreeRetrieverConfig's top_k of 5. */
 export const DEFAULT_TRAVERSAL_TOP_K = 5;
 
+/**
+ * What ranks the candidates: `meaning` (cosine similarity of embeddings: the paper's and the official code's
+ * ranking), `keywords` (BM25 over the nodes' texts) or `both` (the two rankings fused). Keywords need the
+ * question's `text`.
+ */
+export type SearchMode = 'meaning' | 'keywords' | 'both';
+
+/** Every search setting, in the order the app lists them. */
+export const SEARCH_MODES: readonly SearchMode[] = ['meaning', 'keywords', 'both'];
+
+/**
+ * The search `retrieve` applies when the question's `text` is given and `search` is not (without `text`, always
+ * `meaning`). Chosen by measurement: see `npm run bench retrieval`.
+ */
+export const DEFAULT_SEARCH: SearchMode = 'meaning';
+
+/** Options every mode shares. */
+interface SearchOptions {
+  /**
+   * The question as the user typed it. With it, `retrieve` applies `search` (default `DEFAULT_SEARCH`);
+   * without it, meaning alone, exactly as the official TreeRetriever.
+   */
+  text?: string;
+  /** What ranks the candidates when `text` is given. Default `DEFAULT_SEARCH`. */
+  search?: SearchMode;
+}
+
 /** Collapsed tree: all nodes of all layers ranked together (the paper's main querying method). */
-export interface CollapsedOptions {
+export interface CollapsedOptions extends SearchOptions {
   mode: 'collapsed';
   /** Token budget of the context (sum of the cl100k counts of the nodes' texts), an integer ≥ 1. Default 2,000. */
   maxTokens?: number;
@@ -30,7 +57,7 @@ export interface CollapsedOptions {
 }
 
 /** Tree traversal: the best `topK` of a layer, then the best `topK` of their children, layer by layer. */
-export interface TraversalOptions {
+export interface TraversalOptions extends SearchOptions {
   mode: 'traversal';
   /** Nodes kept per layer, an integer ≥ 1. Default 5. */
   topK?: number;
@@ -41,7 +68,7 @@ export interface TraversalOptions {
 }
 
 /** Flat search over the leaves only, filled up to a token budget (the paper's non-RAPTOR baseline). */
-export interface LeavesOptions {
+export interface LeavesOptions extends SearchOptions {
   mode: 'leaves';
   /** Token budget of the context (sum of the cl100k counts of the leaves' texts), an integer ≥ 1. Default 2,000. */
   maxTokens?: number;

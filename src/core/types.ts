@@ -31,6 +31,15 @@ export interface TreeNode {
   embedding: Float32Array;
   /** Present on leaves. */
   source?: NodeSource;
+  /**
+   * Summaries only: a topic label of 2–4 terms or phrases (most distinctive first), computed from the node's
+   * descendant leaves by class-based TF-IDF against the other nodes of its layer (`src/core/labels.ts`).
+   * Deterministic, needs no LLM; proper names keep their capitals. Absent on leaves and on trees saved before
+   * labels existed (the app computes them when such a tree opens).
+   */
+  label?: string[];
+  /** Summaries only, optional: a short title an LLM summarizer wrote beside the summary. `label` is always kept. */
+  title?: string;
 }
 
 /** A document that contributed leaves to a tree. */

@@ -6,13 +6,13 @@
  */
 import { wrap, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { BLOCKED_MESSAGE, RELOAD_MESSAGE, StorageError, toStorageError } from './errors';
-import type { AerieDb, NodeRecord, TreeRecord } from './schema';
+import { TREE_HISTORY_STORES, type AerieDb, type NodeRecord, type TreeRecord } from './schema';
 import { computeStats, utf8Length } from './stats';
 
 /** Name of the database in the browser. */
 export const DB_NAME = 'aerie';
 /** The schema version this code writes. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 /** How long an open waits for other tabs to close their connections before it fails with BLOCKED (ms). */
 export const DEFAULT_BLOCKED_TIMEOUT_MS = 10_000;
 
@@ -90,6 +90,15 @@ const MIGRATIONS: readonly Migration[] = [
     migrate(db) {
       // Documents dropped into the page used to live only in its memory: a reload lost them.
       db.createObjectStore('pending', { keyPath: 'key' });
+    },
+  },
+  {
+    version: 4,
+    description: 'keep each tree’s conversations and evaluations',
+    migrate(db) {
+      for (const name of TREE_HISTORY_STORES) {
+        db.createObjectStore(name, { keyPath: 'id' }).createIndex('byTree', 'treeId');
+      }
     },
   },
 ];

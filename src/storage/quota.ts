@@ -2,7 +2,7 @@
  * How much the browser lets us store, and asking it to keep our data. `navigator.storage` exists on the main
  * thread and in workers (`persist()` only on the main thread); where it is missing the answers are undefined.
  */
-import type { AerieDb, StoreName } from './schema';
+import { TREE_HISTORY_STORES, type AerieDb, type StoreName } from './schema';
 import { runTransaction } from './transaction';
 
 /** The part of `StorageManager` used here (injectable for tests). */
@@ -46,12 +46,20 @@ export async function isStoragePersisted(manager = defaultManager()): Promise<bo
   return manager.persisted();
 }
 
-/** Records per store, for a storage panel and for tests. */
-export type RecordCounts = Record<StoreName, number>;
+/** Records per store (all but `pending`), for a storage panel and for tests. */
+export type RecordCounts = Record<Exclude<StoreName, 'pending'>, number>;
 
-/** How many records each store holds, counted in one transaction. */
+/** How many records each store but `pending` holds, counted in one transaction. */
 export function countRecords(db: AerieDb): Promise<RecordCounts> {
-  const stores = ['documents', 'trees', 'nodes', 'settings', 'cache', 'checkpoints'] as const;
+  const stores = [
+    'documents',
+    'trees',
+    'nodes',
+    'settings',
+    'cache',
+    'checkpoints',
+    ...TREE_HISTORY_STORES,
+  ] as const;
   return runTransaction(db, [...stores], 'readonly', 'count the stored records', async (tx) => {
     const counts = await Promise.all(stores.map((name) => tx.objectStore(name).count()));
     return Object.fromEntries(stores.map((name, i) => [name, counts[i]])) as RecordCounts;

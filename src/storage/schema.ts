@@ -179,6 +179,40 @@ export interface CheckpointRecord {
 }
 
 /**
+ * What every record of a tree's own history carries (schema version 4): conversations (questions and answers,
+ * issue 25) and evaluation question sets and runs (issue 26). Deleting the tree deletes them (`byTree`).
+ * The modules that own each kind extend these shapes; the schema fixes only the keys and the index.
+ */
+export interface TreeHistoryRecord {
+  /** Random, unique. */
+  id: string;
+  /** The tree this belongs to. */
+  treeId: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  /** Milliseconds since the epoch of the last change. */
+  updatedAt: number;
+}
+
+/** A conversation with one tree: its turns (questions, answers, retrieved ids, settings). */
+export interface ConversationRecord extends TreeHistoryRecord {
+  kind: 'conversation';
+  [field: string]: unknown;
+}
+
+/** A set of evaluation questions for one tree (typed, imported or generated). */
+export interface EvalSetRecord extends TreeHistoryRecord {
+  kind: 'eval-set';
+  [field: string]: unknown;
+}
+
+/** One evaluation run: every mode and search setting on every question of a set, with its results. */
+export interface EvalRunRecord extends TreeHistoryRecord {
+  kind: 'eval-run';
+  [field: string]: unknown;
+}
+
+/**
  * The typed settings. Other modules add keys by declaration merging
  * (`declare module '../storage/schema' { interface SettingsMap { myKey: string } }`).
  */
@@ -191,7 +225,7 @@ export interface SettingsMap {
   buildParams: Partial<BuildParams>;
 }
 
-/** The current schema (version 3). */
+/** The current schema (version 4). */
 export interface AerieSchema extends DBSchema {
   documents: { key: string; value: DocumentRecord };
   trees: {
@@ -204,10 +238,26 @@ export interface AerieSchema extends DBSchema {
   cache: { key: string; value: CacheEntry; indexes: { byTree: string } };
   checkpoints: { key: string; value: CheckpointRecord };
   pending: { key: string; value: PendingDocumentRecord };
+  conversations: { key: string; value: ConversationRecord; indexes: { byTree: string } };
+  evalSets: { key: string; value: EvalSetRecord; indexes: { byTree: string } };
+  evalRuns: { key: string; value: EvalRunRecord; indexes: { byTree: string } };
 }
 
 /** An open connection to the current schema. */
 export type AerieDb = IDBPDatabase<AerieSchema>;
 
 /** Names of the stores. */
-export type StoreName = 'documents' | 'trees' | 'nodes' | 'settings' | 'cache' | 'checkpoints' | 'pending';
+export type StoreName =
+  | 'documents'
+  | 'trees'
+  | 'nodes'
+  | 'settings'
+  | 'cache'
+  | 'checkpoints'
+  | 'pending'
+  | 'conversations'
+  | 'evalSets'
+  | 'evalRuns';
+
+/** The stores holding a tree's own history, each indexed `byTree` (schema version 4). */
+export const TREE_HISTORY_STORES = ['conversations', 'evalSets', 'evalRuns'] as const;

@@ -23,6 +23,7 @@ import { StorageError, treeNotFound } from './errors';
 import { toStoredRequest } from './requests';
 import {
   DEFAULT_EMBEDDING_DTYPE,
+  TREE_HISTORY_STORES,
   type AerieDb,
   type CheckpointRecord,
   type RecordedSummarizer,
@@ -440,12 +441,13 @@ export function markBuildStopped(
 }
 
 /**
- * Removes every record of a tree in one transaction: its nodes, checkpoint and record, the document texts no
- * other tree uses, and the cache entries no other tree used (others just forget this tree).
+ * Removes every record of a tree in one transaction: its nodes, checkpoint and record, its conversations and
+ * evaluations, the document texts no other tree uses, and the cache entries no other tree used (others just
+ * forget this tree).
  * @returns false when there was no such tree (its orphaned nodes and entries, if any, are removed anyway).
  */
 export function deleteTree(db: AerieDb, treeId: string): Promise<boolean> {
-  const stores = ['trees', 'nodes', 'checkpoints', 'documents', 'cache'] as const;
+  const stores = ['trees', 'nodes', 'checkpoints', 'documents', 'cache', ...TREE_HISTORY_STORES] as const;
   return runTransaction(db, [...stores], 'readwrite', 'delete the tree', async (tx) => {
     const trees = tx.objectStore('trees');
     const record = await trees.get(treeId);
@@ -454,6 +456,11 @@ export function deleteTree(db: AerieDb, treeId: string): Promise<boolean> {
       tx.objectStore('nodes').delete(treeNodeRange(treeId)),
       tx.objectStore('checkpoints').delete(treeId),
     ]);
+    for (const name of TREE_HISTORY_STORES) {
+      const store = tx.objectStore(name);
+      const keys = await store.index('byTree').getAllKeys(treeId);
+      await forEachRequest(keys, (key) => store.delete(key));
+    }
     const documents = tx.objectStore('documents');
     await forEachRequest(record?.documentIds ?? [], async (documentId) => {
       const users = await trees.index('byDocument').count(documentId);

@@ -21,12 +21,20 @@ describe('schema (fake IndexedDB)', () => {
     expect([...db.objectStoreNames].sort()).toEqual([
       'cache',
       'checkpoints',
+      'conversations',
       'documents',
+      'evalRuns',
+      'evalSets',
       'nodes',
       'pending',
       'settings',
       'trees',
     ]);
+    const history = db.transaction(['conversations', 'evalSets', 'evalRuns']);
+    for (const name of ['conversations', 'evalSets', 'evalRuns'] as const) {
+      expect([...history.objectStore(name).indexNames]).toEqual(['byTree']);
+      expect(history.objectStore(name).keyPath).toBe('id');
+    }
     const tx = db.transaction(['trees', 'cache', 'nodes']);
     expect([...tx.objectStore('trees').indexNames].sort()).toEqual(['byDocument', 'byUpdatedAt']);
     expect([...tx.objectStore('cache').indexNames]).toEqual(['byTree']);

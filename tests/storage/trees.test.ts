@@ -275,8 +275,28 @@ describe('deleting a tree (fake IndexedDB)', () => {
       settings: 1,
       cache: 0,
       checkpoints: 0,
+      conversations: 0,
+      evalSets: 0,
+      evalRuns: 0,
     });
     expect(await deleteTree(db, 'twin')).toBe(false);
+  });
+
+  it('removes the tree’s conversations and evaluations, and only its own', async () => {
+    const { db, treeId } = await openFixture();
+    await createTree(db, makeRequest('other'));
+    const at = 1_700_000_000_000;
+    const record = (id: string, tree: string) => ({ id, treeId: tree, createdAt: at, updatedAt: at });
+    await db.put('conversations', { ...record('c1', treeId), kind: 'conversation' });
+    await db.put('conversations', { ...record('c2', 'other'), kind: 'conversation' });
+    await db.put('evalSets', { ...record('s1', treeId), kind: 'eval-set' });
+    await db.put('evalRuns', { ...record('r1', treeId), kind: 'eval-run' });
+    await db.put('evalRuns', { ...record('r2', 'other'), kind: 'eval-run' });
+
+    expect(await deleteTree(db, treeId)).toBe(true);
+    expect(await db.getAllKeys('conversations')).toEqual(['c2']);
+    expect(await db.getAllKeys('evalSets')).toEqual([]);
+    expect(await db.getAllKeys('evalRuns')).toEqual(['r2']);
   });
 });
 
