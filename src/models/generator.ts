@@ -24,6 +24,7 @@ import {
   builtinModelTag,
   type GenerationDevice,
   type GenerationDtype,
+  type OnnxDtype,
   type ResolvedGeneratorChoice,
 } from './generator-presets';
 import { fileProgress } from './load-progress';
@@ -41,6 +42,8 @@ export type GeneratorErrorCode =
   | 'OUT_OF_MEMORY'
   /** WebGPU was asked for and this browser has no adapter. */
   | 'NO_WEBGPU'
+  /** A GGUF model was asked for and this browser lacks what llama.cpp's WebAssembly needs (details.missing). */
+  | 'NO_LLAMA_CPP'
   /** The prompt and the answer do not fit in the model's context window. */
   | 'CONTEXT_TOO_LONG'
   /** A request the generator cannot serve (e.g. a token limit that is not a positive integer). */
@@ -97,6 +100,20 @@ export interface GenerationResult {
   /** `stop`: the model ended its turn; `length`: it reached `maxNewTokens`. */
   finishReason: 'stop' | 'length';
   timing: GenerationTiming;
+}
+
+/**
+ * A loaded language model of either runtime: `TransformersGenerator` (ONNX) or `LlamaCppGenerator` (GGUF,
+ * llama-cpp-generator.ts). The generate service holds one.
+ */
+export interface BuiltinGenerator {
+  readonly info: GeneratorInfo;
+  /** See `TransformersGenerator.generate`. */
+  generate(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult>;
+  /** Tokens of plain text in the model's vocabulary (no template, no special tokens). */
+  countTextTokens(text: string): number | Promise<number>;
+  /** Frees the model. */
+  dispose(): Promise<void>;
 }
 
 /** Error messages of ONNX Runtime, WebAssembly and WebGPU when memory runs out. */
@@ -188,7 +205,7 @@ function now(): number {
  * One loaded instruct model. Create with `TransformersGenerator.load`. Generations run one at a time (an ONNX
  * session runs one inference at a time); later calls wait their turn, and leave the queue when cancelled.
  */
-export class TransformersGenerator {
+export class TransformersGenerator implements BuiltinGenerator {
   private readonly queue = new Limiter(1);
   private readonly eosIds: Set<number>;
 
@@ -211,7 +228,7 @@ export class TransformersGenerator {
    * @throws GeneratorError (classifyLoadError's codes).
    */
   static async load(
-    choice: ResolvedGeneratorChoice,
+    choice: Omit<ResolvedGeneratorChoice, 'runtime'> & Partial<Pick<ResolvedGeneratorChoice, 'runtime'>>,
     options: { onProgress?: (p: ModelLoadProgress) => void } = {},
   ): Promise<TransformersGenerator> {
     const { model, device, dtype } = choice;
@@ -234,7 +251,11 @@ export class TransformersGenerator {
     };
     const [tokenizerLoad, modelLoad] = await Promise.allSettled([
       AutoTokenizer.from_pretrained(name, { progress_callback }),
-      AutoModelForCausalLM.from_pretrained(name, { dtype, device, progress_callback }),
+      AutoModelForCausalLM.from_pretrained(name, {
+        dtype: dtype as OnnxDtype,
+        device,
+        progress_callback,
+      }),
     ]);
     // The model's failure explains more (a missing tokenizer config surfaces as a bare TypeError).
     if (modelLoad.status === 'rejected') throw classifyLoadError(modelLoad.reason, model);
@@ -257,6 +278,8 @@ export class TransformersGenerator {
     const threads = device === 'wasm' ? Number(env.backends.onnx.wasm?.numThreads ?? 1) : 1;
     return new TransformersGenerator(lm, tokenizer, {
       model,
+      runtime: 'onnx',
+      ...(choice.note ? { note: choice.note } : {}),
       device: device as GenerationDevice,
       dtype: dtype as GenerationDtype,
       tag: builtinModelTag(choice),
