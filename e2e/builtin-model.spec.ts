@@ -135,7 +135,7 @@ test('built-in model: build the sample with its summaries → reload → a strea
   // Streamed: the answer is marked busy while the text arrives, then done.
   await expect(answer.locator('.answer-text')).toHaveAttribute('aria-busy', 'false', { timeout: 120_000 });
   await expect(answer.locator('.answer-usage')).toContainText(
-    /written in this browser by Aerie tiny test model \(wasm, q8\) at \d[\d.,]* tokens\/s/,
+    /written in this browser by Aerie tiny test model \(ONNX Runtime, wasm, q8\) at \d[\d.,]* tokens\/s/,
   );
   const text = (await answer.locator('.answer-text').innerText()).trim();
   expect(text.length).toBeGreaterThan(0);
