@@ -102,6 +102,22 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /**
+ * The sample's tokens in the model's vocabulary: counted by its tokenizer where it has one in JavaScript (ONNX
+ * models), else (llama.cpp) the warm-up prompt's own count scaled by the sample's share of the prompt's cl100k
+ * tokens — off by the few tokens of the chat template's markup, with no second pass over the sample.
+ */
+function modelTokensOf(
+  generator: BuiltinGenerator,
+  sampleText: string,
+  messages: readonly ChatMessage[],
+  reply: GenerationResult,
+): number {
+  if (generator.countTextTokens) return generator.countTextTokens(sampleText);
+  const promptCl100k = messages.reduce((sum, m) => sum + countTokens(m.content), 0);
+  return promptCl100k > 0 ? (reply.promptTokens * countTokens(sampleText)) / promptCl100k : 0;
+}
+
+/**
  * Makes the service. `runtime` is applied once before the first model loads (the same ONNX Runtime files and
  * threads as the embedder's).
  */
@@ -236,12 +252,13 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
           maxNewTokens: PRIMING_NEW_TOKENS,
           signal,
         });
-        const reply = await generator.generate(summaryMessages([options.sampleText]), {
+        const messages = summaryMessages([options.sampleText]);
+        const reply = await generator.generate(messages, {
           maxNewTokens: options.newTokens ?? WARMUP_NEW_TOKENS,
           signal,
         });
         const cl100k = countTokens(options.sampleText);
-        const modelTokens = cl100k > 0 ? await generator.countTextTokens(options.sampleText) : 0;
+        const modelTokens = cl100k > 0 ? modelTokensOf(generator, options.sampleText, messages, reply) : 0;
         return {
           ...speedOf(reply),
           promptTokens: reply.promptTokens,

@@ -110,8 +110,11 @@ export interface BuiltinGenerator {
   readonly info: GeneratorInfo;
   /** See `TransformersGenerator.generate`. */
   generate(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult>;
-  /** Tokens of plain text in the model's vocabulary (no template, no special tokens). */
-  countTextTokens(text: string): number | Promise<number>;
+  /**
+   * Tokens of plain text in the model's vocabulary (no template, no special tokens), where the runtime has its
+   * tokenizer in JavaScript (ONNX models; llama.cpp's would cost a pass of the model over the text).
+   */
+  countTextTokens?(text: string): number;
   /** Frees the model. */
   dispose(): Promise<void>;
 }

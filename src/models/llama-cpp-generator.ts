@@ -17,6 +17,7 @@ import type { ModelLoadProgress } from './embedder';
 import {
   classifyLoadError,
   GeneratorError,
+  type BuiltinGenerator,
   type GenerateOptions,
   type GenerationResult,
   type GeneratorInfo,
@@ -105,7 +106,7 @@ function chunkParts(chunk: ChatCompletionChunk): { delta: string; finish?: 'stop
  * One loaded GGUF model in llama.cpp. Create with `LlamaCppGenerator.load`. Generations run one at a time; later
  * calls wait their turn, and leave the queue when cancelled.
  */
-export class LlamaCppGenerator {
+export class LlamaCppGenerator implements BuiltinGenerator {
   private readonly queue = new Limiter(1);
 
   private constructor(
@@ -165,18 +166,6 @@ export class LlamaCppGenerator {
       tag: builtinModelTag(choice),
       threads: wllama.getNumThreads(),
       contextTokens: Math.min(LLAMA_CPP_CONTEXT_TOKENS, trained > 0 ? trained : LLAMA_CPP_CONTEXT_TOKENS),
-    });
-  }
-
-  /** Tokens of plain text in this model's vocabulary (llama.cpp processes it once: costs a short prefill). */
-  async countTextTokens(text: string): Promise<number> {
-    return this.queue.run(async () => {
-      const reply = await this.wllama.createCompletion({
-        prompt: text,
-        max_tokens: 1,
-        cache_prompt: false,
-      } as never);
-      return (reply as { usage?: { prompt_tokens?: number } }).usage?.prompt_tokens ?? 0;
     });
   }
 
