@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { NativeRun, NativeTiming } from './llm-native';
+import { timeGreedyRuns, type NativeRequest, type NativeRun, type NativeTiming } from './llm-native';
 
 /** The parts of node-llama-cpp this uses (it is not installed with Aerie, so no types come from it). */
 interface NodeLlamaCpp {
@@ -42,17 +42,15 @@ export function nodeLlamaCppEntry(): { entry: string } | { reason: string } {
 }
 
 /**
- * Times `repeats` greedy generations of `newTokens` tokens after `promptIds` on `threads` threads (after one
- * untimed priming run): the prefill until the first token, then the remaining steps.
+ * Times `request` on `request.threads` threads (timeGreedyRuns): the prefill until the first token, then the
+ * remaining steps.
  */
 export async function timeNativeLlama(
   entry: string,
   modelFile: string,
-  promptIds: readonly number[],
-  newTokens: number,
-  threads: number,
-  repeats: number,
+  request: NativeRequest,
 ): Promise<NativeTiming> {
+  const { threads } = request;
   const lib = (await import(pathToFileURL(entry).href)) as NodeLlamaCpp;
   const llama = await lib.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath: modelFile });
@@ -72,15 +70,8 @@ export async function timeNativeLlama(
     return { run, ids: out };
   };
   try {
-    await greedy(promptIds.slice(0, 8), 2);
-    const runs: NativeRun[] = [];
-    let ids: number[] = [];
-    for (let r = 0; r < repeats; r++) {
-      const result = await greedy(promptIds, newTokens);
-      runs.push(result.run);
-      ids = result.ids;
-    }
-    return { runs, ids, threads, version: 'node-llama-cpp (native llama.cpp, CPU)' };
+    const timed = await timeGreedyRuns(greedy, request);
+    return { ...timed, threads, version: 'node-llama-cpp (native llama.cpp, CPU)' };
   } finally {
     await context.dispose();
     await model.dispose();

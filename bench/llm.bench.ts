@@ -215,11 +215,16 @@ function nativeTimer(
   prompt: BenchPrompt,
 ): (() => Promise<NativeTiming>) | { reason: string } {
   const file = join(MODELS_DIR, MODEL_FOLDER, variant.file);
-  if (variant.runtime === 'onnx')
-    return () => timeNative(file, prompt.ids, NEW_TOKENS, THREADS, variant.repeats);
+  const request = {
+    promptIds: prompt.ids,
+    newTokens: NEW_TOKENS,
+    threads: THREADS,
+    repeats: variant.repeats,
+  };
+  if (variant.runtime === 'onnx') return () => timeNative(file, request);
   const found = nodeLlamaCppEntry();
   if ('reason' in found) return found;
-  return () => timeNativeLlama(found.entry, file, prompt.ids, NEW_TOKENS, THREADS, variant.repeats);
+  return () => timeNativeLlama(found.entry, file, request);
 }
 
 /** One variant natively, then in the browser page (a fresh worker) with the same prompt and token count. */

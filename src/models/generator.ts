@@ -119,6 +119,44 @@ export interface BuiltinGenerator {
   dispose(): Promise<void>;
 }
 
+/** Refuses a token limit that is not a positive integer (INVALID_REQUEST), before a generation waits its turn. */
+export function checkMaxNewTokens(maxNewTokens: number): void {
+  if (!Number.isInteger(maxNewTokens) || maxNewTokens <= 0) {
+    throw new GeneratorError(
+      'INVALID_REQUEST',
+      `maxNewTokens must be a positive integer (got ${maxNewTokens}).`,
+      {
+        maxNewTokens,
+      },
+    );
+  }
+}
+
+/**
+ * Generations one at a time (an ONNX session and llama.cpp's context each run one inference at a time): later
+ * calls wait their turn and leave the queue when cancelled. Subclasses write one reply in `run`.
+ */
+export abstract class QueuedGenerator {
+  private readonly queue = new Limiter(1);
+
+  /**
+   * Writes the assistant's reply to `messages` (greedy unless `temperature` > 0), streaming it through
+   * `onText`. Waits for earlier generations to finish first.
+   * @throws GeneratorError (CONTEXT_TOO_LONG, OUT_OF_MEMORY, GENERATION_FAILED, INVALID_REQUEST), or an
+   *   AbortError when `signal` fires (while waiting, or between tokens).
+   */
+  async generate(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
+    checkMaxNewTokens(options.maxNewTokens);
+    return this.queue.run(() => this.run(messages, options), options.signal);
+  }
+
+  /** One reply, once it is this call's turn. */
+  protected abstract run(
+    messages: readonly ChatMessage[],
+    options: GenerateOptions,
+  ): Promise<GenerationResult>;
+}
+
 /** Error messages of ONNX Runtime, WebAssembly and WebGPU when memory runs out. */
 const OUT_OF_MEMORY =
   /out of memory|bad_alloc|array buffer allocation failed|could not allocate|failed to allocate|allocation failed|memory access out of bounds|maximum memory size exceeded|WebAssembly\.Memory|device (?:was )?lost|OOM/i;
@@ -208,8 +246,7 @@ function now(): number {
  * One loaded instruct model. Create with `TransformersGenerator.load`. Generations run one at a time (an ONNX
  * session runs one inference at a time); later calls wait their turn, and leave the queue when cancelled.
  */
-export class TransformersGenerator implements BuiltinGenerator {
-  private readonly queue = new Limiter(1);
+export class TransformersGenerator extends QueuedGenerator implements BuiltinGenerator {
   private readonly eosIds: Set<number>;
 
   private constructor(
@@ -217,6 +254,7 @@ export class TransformersGenerator implements BuiltinGenerator {
     private readonly tokenizer: PreTrainedTokenizer,
     readonly info: GeneratorInfo,
   ) {
+    super();
     const ids = [
       (model.generation_config as { eos_token_id?: number | number[] } | null)?.eos_token_id,
       (model.config as { eos_token_id?: number | number[] }).eos_token_id,
@@ -309,27 +347,7 @@ export class TransformersGenerator implements BuiltinGenerator {
     };
   }
 
-  /**
-   * Writes the assistant's reply to `messages` (greedy unless `temperature` > 0), streaming it through
-   * `onText`. Waits for earlier generations to finish first.
-   * @throws GeneratorError (CONTEXT_TOO_LONG, OUT_OF_MEMORY, GENERATION_FAILED, INVALID_REQUEST), or an
-   *   AbortError when `signal` fires (while waiting, or between tokens).
-   */
-  async generate(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
-    const { maxNewTokens } = options;
-    if (!Number.isInteger(maxNewTokens) || maxNewTokens <= 0) {
-      throw new GeneratorError(
-        'INVALID_REQUEST',
-        `maxNewTokens must be a positive integer (got ${maxNewTokens}).`,
-        {
-          maxNewTokens,
-        },
-      );
-    }
-    return this.queue.run(() => this.run(messages, options), options.signal);
-  }
-
-  private async run(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
+  protected async run(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
     const { signal, maxNewTokens } = options;
     throwIfAborted(signal);
     const inputs = this.encode(messages);

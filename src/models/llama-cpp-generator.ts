@@ -10,13 +10,13 @@
  */
 import { Wllama, type ChatCompletionChunk } from '@wllama/wllama';
 import { AbortError, throwIfAborted } from '../core/abort';
-import { Limiter } from '../llm/limiter';
 import { onAbort } from '../llm/signal';
 import type { ChatMessage } from '../llm/types';
 import type { ModelLoadProgress } from './embedder';
 import {
   classifyLoadError,
   GeneratorError,
+  QueuedGenerator,
   type BuiltinGenerator,
   type GenerateOptions,
   type GenerationResult,
@@ -106,13 +106,13 @@ function chunkParts(chunk: ChatCompletionChunk): { delta: string; finish?: 'stop
  * One loaded GGUF model in llama.cpp. Create with `LlamaCppGenerator.load`. Generations run one at a time; later
  * calls wait their turn, and leave the queue when cancelled.
  */
-export class LlamaCppGenerator implements BuiltinGenerator {
-  private readonly queue = new Limiter(1);
-
+export class LlamaCppGenerator extends QueuedGenerator implements BuiltinGenerator {
   private constructor(
     private readonly wllama: Wllama,
     readonly info: GeneratorInfo,
-  ) {}
+  ) {
+    super();
+  }
 
   /**
    * Downloads (or reads from the cache) the GGUF file and loads it into llama.cpp on the CPU.
@@ -169,26 +169,7 @@ export class LlamaCppGenerator implements BuiltinGenerator {
     });
   }
 
-  /**
-   * Writes the assistant's reply to `messages` (greedy unless `temperature` > 0), streaming it through `onText`.
-   * @throws GeneratorError (CONTEXT_TOO_LONG, OUT_OF_MEMORY, GENERATION_FAILED, INVALID_REQUEST), or an
-   *   AbortError when `signal` fires (while waiting, or between tokens).
-   */
-  async generate(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
-    const { maxNewTokens } = options;
-    if (!Number.isInteger(maxNewTokens) || maxNewTokens <= 0) {
-      throw new GeneratorError(
-        'INVALID_REQUEST',
-        `maxNewTokens must be a positive integer (got ${maxNewTokens}).`,
-        {
-          maxNewTokens,
-        },
-      );
-    }
-    return this.queue.run(() => this.run(messages, options), options.signal);
-  }
-
-  private async run(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
+  protected async run(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
     const { signal, maxNewTokens } = options;
     throwIfAborted(signal);
     const abort = new AbortController();
