@@ -7,7 +7,8 @@
  *   CPU preset);
  * - an id naming a GGUF file (`owner/repo/file.gguf`, `local:folder/file.gguf`; gguf.ts) runs on llama.cpp in
  *   WebAssembly (@wllama/wllama) on the CPU. `npm run bench llm` measured it slower than ONNX Runtime Web for
- *   Aerie's work (its prompt processing is several times slower; its generation faster), so no preset uses it.
+ *   Aerie's work (its prompt processing is about ten times slower, its generation about as fast), so no preset
+ *   uses it.
  * No model code here: the page can import this without transformers.js or wllama.
  */
 import { ggufQuant, isGgufModel, type LlamaCppSupport } from './gguf';

@@ -34,8 +34,9 @@ function describe(choice: string): string {
   if (isGgufModel(choice)) {
     return (
       'A GGUF file: it runs on the CPU with llama.cpp compiled to WebAssembly, in the weights the file holds. ' +
-      'Aerie measured llama.cpp slower than ONNX Runtime for summaries on the CPU (it reads long prompts ' +
-      'several times slower), faster at writing. Needs a recent Chrome, Edge or Firefox.'
+      'Aerie measured llama.cpp slower than ONNX Runtime for summaries on the CPU: it reads long prompts ' +
+      'about ten times slower and writes about as fast. Needs a recent Chrome or Edge (WebAssembly memory64 ' +
+      'and JSPI).'
     );
   }
   return (
