@@ -40,13 +40,24 @@ export interface LabelOptions {
 /** A word, a number or a word with inner apostrophes ("don't", "o'clock"). */
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['\u2019][\p{L}\p{M}\p{N}]+)*/gu;
 const HAS_DIGIT = /\p{N}/u;
-const SENTENCE_END = /[.!?]/;
-const PARAGRAPH_BREAK = /\n\s*\n/;
-/** Only spaces (no line break) between the two words of a phrase. */
-const PHRASE_GAP = /^[ \t\u00a0]+$/;
-/** "Mr. Darcy": an abbreviated title's full stop, then spaces. */
-const TITLE_GAP = /^\.[ \t\u00a0]+$/;
 const POSSESSIVE = /['\u2019]s$/i;
+
+/** Phrase keys pack two word ids into one number: the first times this, plus the second. */
+const PHRASE_KEY_STRIDE = 2 ** 24;
+
+/** One spelling of a word as it occurs in the text, and how often it occurred where. */
+interface WordInfo {
+  /** Its term id; −1 for a word that is never a term (stop-word, number, one letter). */
+  id: number;
+  /** The spelling with a plain apostrophe and without a possessive 's. */
+  surface: string;
+  title: boolean;
+  abbreviation: boolean;
+  caps: boolean;
+  /** Occurrences away from the start of a sentence, and at one. */
+  inner: number;
+  initial: number;
+}
 
 /** Term kinds: a word, or two consecutive words. */
 const enum Kind {
@@ -65,34 +76,70 @@ class Vocabulary {
   readonly kinds: Kind[] = [];
   /** A word's own stem id; a phrase's two word ids (the title first when it has one). */
   readonly parts: number[][] = [];
-  /** Per word id: surface → [count away from a sentence's start, count at one]. */
-  readonly surfaces: Map<string, [number, number]>[] = [];
+  /** Per word id: the spellings seen, each with its counts. */
+  readonly spellings: WordInfo[][] = [];
   /** Per phrase id: occurrences, first word capitalised, second capitalised, joined by a title's full stop. */
   readonly phraseForms: Int32Array[] = [];
+  /** Per word id: the phrases it is a (non-title) part of. */
+  readonly phrasesOf: number[][] = [];
+  /** Each spelling as it occurs in the text → what it is (stemming is slow: each spelling is analysed once). */
+  private readonly byText = new Map<string, WordInfo>();
+  private readonly byStem = new Map<string, number>();
+  private readonly phrases = new Map<number, number>();
 
-  word(stem: string): number {
-    let id = this.ids.get(stem);
+  /** What a word as written is: its term (id −1 when it is never a term), title or not, capitalised or not. */
+  info(written: string): WordInfo {
+    let info = this.byText.get(written);
+    if (info !== undefined) return info;
+    let surface = written.replace(/\u2019/g, "'");
+    if (POSSESSIVE.test(surface)) surface = surface.slice(0, -2);
+    const lower = surface.toLowerCase();
+    const title = NAME_TITLES.has(lower);
+    const skip = lower.length < 2 || HAS_DIGIT.test(lower) || (STOP_WORDS.has(lower) && !title);
+    // Titles are not stemmed: Porter makes "Mrs." of "Mr.", and Mrs. Bennet is not Mr. Bennet.
+    const id = skip ? -1 : this.word(title ? lower : stemmer(lower));
+    info = {
+      id,
+      surface,
+      title,
+      abbreviation: ABBREVIATED_TITLES.has(lower),
+      caps: isCapitalised(surface),
+      inner: 0,
+      initial: 0,
+    };
+    this.byText.set(written, info);
+    if (id >= 0) this.spellings[id].push(info);
+    return info;
+  }
+
+  private word(stem: string): number {
+    let id = this.byStem.get(stem);
     if (id === undefined) {
       id = this.add(stem, Kind.Word, []);
+      this.byStem.set(stem, id);
       this.parts[id] = [id];
-      this.surfaces[id] = new Map();
+      this.spellings[id] = [];
+      this.phrasesOf[id] = [];
     }
     return id;
   }
 
   phrase(first: number, second: number): number {
-    const key = `${this.keys[first]} ${this.keys[second]}`;
-    let id = this.ids.get(key);
+    const key = first * PHRASE_KEY_STRIDE + second;
+    let id = this.phrases.get(key);
     if (id === undefined) {
-      id = this.add(key, Kind.Phrase, [first, second]);
+      id = this.add(`${this.keys[first]} ${this.keys[second]}`, Kind.Phrase, [first, second]);
+      this.phrases.set(key, id);
       this.phraseForms[id] = new Int32Array(4);
+      for (const word of [first, second]) {
+        if (!NAME_TITLES.has(this.keys[word])) this.phrasesOf[word].push(id);
+      }
     }
     return id;
   }
 
   private add(key: string, kind: Kind, parts: number[]): number {
     const id = this.keys.length;
-    this.ids.set(key, id);
     this.keys.push(key);
     this.kinds.push(kind);
     this.parts.push(parts);
@@ -101,10 +148,17 @@ class Vocabulary {
 
   /** A word's most frequent spelling away from sentence starts (ties: more at starts, then code-unit order). */
   spell(id: number): string {
+    const totals = new Map<string, [number, number]>();
+    for (const info of this.spellings[id]) {
+      const t = totals.get(info.surface) ?? [0, 0];
+      t[0] += info.inner;
+      t[1] += info.initial;
+      totals.set(info.surface, t);
+    }
     let best = '';
     let bestInner = -1;
     let bestInitial = -1;
-    for (const [surface, [inner, initial]] of this.surfaces[id]) {
+    for (const [surface, [inner, initial]] of totals) {
       if (
         inner > bestInner ||
         (inner === bestInner && (initial > bestInitial || (initial === bestInitial && surface < best)))
@@ -138,57 +192,75 @@ function isCapitalised(surface: string): boolean {
   return first !== first.toLowerCase();
 }
 
+/** What the gap between two words holds (bit flags). */
+const GAP_END = 1;
+const GAP_PARAGRAPH = 2;
+const GAP_SPACES = 4;
+const GAP_TITLE_STOP = 8;
+
+/** Scans text[from, to): a sentence end, a blank line, only spaces (no line break), a full stop then spaces. */
+function scanGap(text: string, from: number, to: number): number {
+  let spaces = to > from;
+  let titleStop = to - from > 1 && text.charCodeAt(from) === 0x2e;
+  let end = false;
+  let paragraph = false;
+  let newlines = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0xa0 || c === 0x0d) continue;
+    if (c === 0x0a) {
+      if (++newlines >= 2) paragraph = true;
+      spaces = titleStop = false;
+      continue;
+    }
+    newlines = 0;
+    spaces = false;
+    if (c === 0x2e || c === 0x21 || c === 0x3f) end = true;
+    if (i !== from) titleStop = false;
+  }
+  return (
+    (end ? GAP_END : 0) |
+    (paragraph ? GAP_PARAGRAPH : 0) |
+    (spaces ? GAP_SPACES : 0) |
+    (titleStop ? GAP_TITLE_STOP : 0)
+  );
+}
+
 /** Term counts of one text as (term id, count) pairs, terms ascending. */
 function countTerms(text: string, vocab: Vocabulary): Int32Array {
   const counts = new Map<number, number>();
   const bump = (id: number) => counts.set(id, (counts.get(id) ?? 0) + 1);
   let last = 0;
   let first = true;
-  let previous = -1;
-  let previousTitle = false;
-  let previousAbbreviation = false;
-  let previousCaps = false;
+  let previous: WordInfo | undefined;
   for (const match of text.matchAll(WORD)) {
-    const gap = text.slice(last, match.index);
+    const gap = scanGap(text, last, match.index);
     last = match.index + match[0].length;
-    const initial =
-      first ||
-      PARAGRAPH_BREAK.test(gap) ||
-      (SENTENCE_END.test(gap) && !(previousAbbreviation && TITLE_GAP.test(gap)));
+    const titleStop = previous?.abbreviation === true && (gap & GAP_TITLE_STOP) !== 0;
+    const initial = first || (gap & GAP_PARAGRAPH) !== 0 || ((gap & GAP_END) !== 0 && !titleStop);
     first = false;
-    let surface = match[0].replace(/\u2019/g, "'");
-    if (POSSESSIVE.test(surface)) surface = surface.slice(0, -2);
-    const lower = surface.toLowerCase();
-    const follows = previous >= 0 && (PHRASE_GAP.test(gap) || (previousAbbreviation && TITLE_GAP.test(gap)));
-    const title = NAME_TITLES.has(lower);
-    if (lower.length < 2 || HAS_DIGIT.test(lower) || (STOP_WORDS.has(lower) && !title)) {
-      previous = -1;
-      previousTitle = previousAbbreviation = false;
+    const word = vocab.info(match[0]);
+    if (word.id < 0) {
+      previous = undefined;
       continue;
     }
-    // Titles are not stemmed: Porter makes "Mrs." of "Mr.", and Mrs. Bennet is not Mr. Bennet.
-    const id = vocab.word(title ? lower : stemmer(lower));
-    const seen = vocab.surfaces[id].get(surface) ?? [0, 0];
-    seen[initial ? 1 : 0]++;
-    vocab.surfaces[id].set(surface, seen);
-    const caps = isCapitalised(surface);
-    if (!title) {
-      bump(id);
+    if (initial) word.initial++;
+    else word.inner++;
+    if (!word.title) {
+      bump(word.id);
       // Two different words in a row; after a title, only a capitalised name ("Mr. Darcy", not "Mr. said").
-      if (follows && previous !== id && !(previousTitle && !caps)) {
-        const phrase = vocab.phrase(previous, id);
+      const follows = previous !== undefined && ((gap & GAP_SPACES) !== 0 || titleStop);
+      if (follows && previous!.id !== word.id && !(previous!.title && !word.caps)) {
+        const phrase = vocab.phrase(previous!.id, word.id);
         bump(phrase);
         const forms = vocab.phraseForms[phrase];
         forms[0]++;
-        if (previousCaps) forms[1]++;
-        if (caps) forms[2]++;
-        if (!PHRASE_GAP.test(gap)) forms[3]++;
+        if (previous!.caps) forms[1]++;
+        if (word.caps) forms[2]++;
+        if (titleStop) forms[3]++;
       }
     }
-    previous = id;
-    previousTitle = title;
-    previousAbbreviation = ABBREVIATED_TITLES.has(lower);
-    previousCaps = caps;
+    previous = word;
   }
   const ids = [...counts.keys()].sort((a, b) => a - b);
   const out = new Int32Array(2 * ids.length);
@@ -267,24 +339,32 @@ function pickTerms(
   vocab: Vocabulary,
   maxTerms: number,
 ): string[] {
-  const scored: { term: number; score: number }[] = [];
-  const collect = (minCount: number) => {
-    scored.length = 0;
+  const scores = new Float64Array(cls.terms.length);
+  const collect = (minCount: number): number[] => {
+    const eligible: number[] = [];
     for (let k = 0; k < cls.terms.length; k++) {
       if (cls.counts[k] < minCount) continue;
-      const term = cls.terms[k];
       const tf = cls.counts[k] / cls.total;
-      scored.push({ term, score: tf * Math.log(1 + averageTotal / frequency[term]) });
+      scores[k] = tf * Math.log(1 + averageTotal / frequency[cls.terms[k]]);
+      eligible.push(k);
     }
+    return eligible;
   };
-  collect(MIN_TERM_COUNT);
-  if (scored.length < MIN_LABEL_TERMS) collect(1);
-  scored.sort((a, b) => b.score - a.score || compareKeys(vocab.keys[a.term], vocab.keys[b.term]));
-  const phraseOf = mainPhrases(cls, vocab);
+  let candidates = collect(MIN_TERM_COUNT);
+  if (candidates.length < MIN_LABEL_TERMS) candidates = collect(1);
+  if (candidates.length > CANDIDATE_POOL) {
+    // Only the best few can make the label: keep those at or above the pool's last score (ties included).
+    const sorted = Float64Array.from(candidates, (k) => scores[k]).sort();
+    const threshold = sorted[sorted.length - CANDIDATE_POOL];
+    candidates = candidates.filter((k) => scores[k] >= threshold);
+  }
+  candidates.sort(
+    (a, b) => scores[b] - scores[a] || compareKeys(vocab.keys[cls.terms[a]], vocab.keys[cls.terms[b]]),
+  );
   const chosen: string[] = [];
   const usedWords = new Set<number>();
-  for (const { term: candidate } of scored) {
-    const term = phraseOf.get(candidate) ?? candidate;
+  for (const k of candidates) {
+    const term = mainPhrase(cls, vocab, cls.terms[k], cls.counts[k]);
     const words = vocab.parts[term].filter((w) => !NAME_TITLES.has(vocab.keys[w]));
     if (words.some((w) => usedWords.has(w))) continue;
     for (const w of words) usedWords.add(w);
@@ -294,21 +374,39 @@ function pickTerms(
   return chosen;
 }
 
-/** Per word of the class, the phrase that holds at least PHRASE_SHARE of its occurrences there, if any. */
-function mainPhrases(cls: ClassCounts, vocab: Vocabulary): Map<number, number> {
-  const countOf = new Map<number, number>();
-  for (let k = 0; k < cls.terms.length; k++) countOf.set(cls.terms[k], cls.counts[k]);
-  const best = new Map<number, number>();
-  for (let k = 0; k < cls.terms.length; k++) {
-    const phrase = cls.terms[k];
-    if (vocab.kinds[phrase] !== Kind.Phrase || cls.counts[k] < MIN_TERM_COUNT) continue;
-    for (const word of vocab.parts[phrase]) {
-      if (NAME_TITLES.has(vocab.keys[word])) continue;
-      const share = cls.counts[k] / (countOf.get(word) ?? Infinity);
-      const current = best.get(word);
-      if (share >= PHRASE_SHARE && (current === undefined || countOf.get(current)! < cls.counts[k])) {
-        best.set(word, phrase);
-      }
+/** Terms of a class considered for its label, best first (the rest cannot make it past redundancy). */
+const CANDIDATE_POOL = 64;
+
+/** A term's count in a class, 0 when absent (binary search: terms ascend). */
+function countIn(cls: ClassCounts, term: number): number {
+  let lo = 0;
+  let hi = cls.terms.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cls.terms[mid] < term) lo = mid + 1;
+    else if (cls.terms[mid] > term) hi = mid - 1;
+    else return cls.counts[mid];
+  }
+  return 0;
+}
+
+/**
+ * The term to show for `term`: a word that occurs mostly (PHRASE_SHARE) inside one phrase in this class is
+ * shown as that phrase (the most frequent such, ties by lower id); anything else as itself.
+ */
+function mainPhrase(cls: ClassCounts, vocab: Vocabulary, term: number, count: number): number {
+  if (vocab.kinds[term] !== Kind.Word) return term;
+  let best = term;
+  let bestCount = 0;
+  for (const phrase of vocab.phrasesOf[term]) {
+    const n = countIn(cls, phrase);
+    if (
+      n >= MIN_TERM_COUNT &&
+      n >= PHRASE_SHARE * count &&
+      (n > bestCount || (n === bestCount && phrase < best))
+    ) {
+      best = phrase;
+      bestCount = n;
     }
   }
   return best;
@@ -339,7 +437,10 @@ export function computeLabels(
   const byLayer = new Map<number, number[]>();
   for (const id of order) {
     const layer = nodes[id].layer;
-    if (layer > 0) byLayer.set(layer, [...(byLayer.get(layer) ?? []), id]);
+    if (layer === 0) continue;
+    const list = byLayer.get(layer);
+    if (list === undefined) byLayer.set(layer, [id]);
+    else list.push(id);
   }
   for (const ids of byLayer.values()) {
     // A summary with no leaves below it (a damaged tree) is labelled from its own text.

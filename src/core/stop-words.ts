@@ -33,7 +33,7 @@ perfectly replied dear chapter
 one two three four five six seven eight nine ten eleven twelve second third fourth fifth`;
 
 /** Archaic function words (Early Modern English: the KJV, Shakespeare). */
-const ARCHAIC = `thee thou thy thine ye hath hast doth dost didst shalt wilt art unto saith thereof hither thither
+const ARCHAIC = `thee thou thy thine thyself ye hath hast doth dost didst shalt wilt art unto saith thereof hither thither
 whither yea nay lo behold ere wherefore verily`;
 
 /** Every stop word, lower case. */
