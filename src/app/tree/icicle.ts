@@ -28,7 +28,7 @@ export const LABEL_MIN_PX = 44;
 /** A row at least this tall lets a narrower node show its label up its side. */
 export const SIDEWAYS_MIN_ROW_PX = 56;
 /** A run never ends narrower than this (pixels) when neighbours can absorb it, so its count fits. */
-export const RUN_MIN_PX = 18;
+export const RUN_MIN_PX = 24;
 /** Runs close once they are this wide. */
 export const RUN_TARGET_PX = 36;
 /** The leaf row's share of the height, within [LEAF_ROW_MIN_PX, LEAF_ROW_MAX_PX]. */
