@@ -255,6 +255,7 @@ export function IcicleCanvas({
           if (e.button !== 0) return;
           e.currentTarget.setPointerCapture(e.pointerId);
           drag.current = { x: e.clientX, startX: e.clientX, moved: false };
+          if (frame.current !== null) onHover?.(null, 0, frame.current);
         }}
         onPointerMove={(e) => {
           const d = drag.current;

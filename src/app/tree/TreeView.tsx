@@ -55,6 +55,8 @@ export interface TreeViewProps {
 export const DEFAULT_TREE_HEIGHT = 440;
 /** "Expand all" is offered up to this many nodes (each open item is an element in the page). */
 export const EXPAND_ALL_LIMIT = 5000;
+/** The pointer rests this long on a node before its tooltip shows. */
+const HOVER_DELAY_MS = 400;
 /** Find waits this long after the last keystroke. */
 const FIND_DEBOUNCE_MS = 150;
 
@@ -72,7 +74,13 @@ export function TreeView({
   const selection = useMemo(() => indexSelections(selections, nodes.length), [selections, nodes.length]);
   const counts = useMemo(() => subtreeCounts(h, selection), [h, selection]);
   const picks = useMemo(() => selectedOrder(selection), [selection]);
-  const haystacks = useMemo(() => nodes.map(searchText), [nodes]);
+  // Folded texts for Find, made on the first search only (a 1M-token tree's are megabytes).
+  const haystackCache = useRef<{ nodes: readonly TreeViewNode[]; texts: string[] } | null>(null);
+  const haystacks = useCallback(() => {
+    if (haystackCache.current?.nodes !== nodes)
+      haystackCache.current = { nodes, texts: nodes.map(searchText) };
+    return haystackCache.current.texts;
+  }, [nodes]);
   const helpId = useId();
   const icicle = useRef<IcicleHandle>(null);
   const tooltipRef = useRef<HTMLDivElement>(null);
@@ -103,7 +111,10 @@ export function TreeView({
     const timer = setTimeout(() => setFindQuery(query), FIND_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [query]);
-  const matches = useMemo(() => findNodes(h, haystacks, findQuery), [h, haystacks, findQuery]);
+  const matches = useMemo(
+    () => (findQuery.trim() === '' ? [] : findNodes(h, haystacks(), findQuery)),
+    [h, haystacks, findQuery],
+  );
   const matchSet = useMemo(() => new Set(matches), [matches]);
   const findCounts = useMemo(() => (matches.length > 0 ? sumUp(h, matches) : undefined), [h, matches]);
   const matchAt = matchState.query === findQuery ? matchState.at : -1;
@@ -139,7 +150,10 @@ export function TreeView({
 
   const open = (id: number) => {
     setActive(id);
-    setExpanded((e) => expandTo(h, e, id));
+    setExpanded((e) => {
+      const shown = expandTo(h, e, id);
+      return h.kids[id].length > 0 && !shown.has(id) ? new Set([...shown, id]) : shown;
+    });
     if (h.layer[id] > 0) icicle.current?.zoomTo(revealView(h, id));
     onOpenNode(id);
   };
@@ -178,7 +192,7 @@ export function TreeView({
     if (e.key !== 'Enter') return;
     e.preventDefault();
     const fresh = findQuery !== query;
-    const list = fresh ? findNodes(h, haystacks, query) : matches;
+    const list = fresh ? findNodes(h, haystacks(), query) : matches;
     if (fresh) setFindQuery(query);
     if (list.length === 0) return;
     const next = cycle(fresh ? -1 : matchAt, list.length, e.shiftKey);
@@ -216,6 +230,17 @@ export function TreeView({
     }),
     [nodes, selection, counts, findCounts, matchSet, h, active],
   );
+
+  // The tooltip waits for the pointer to rest (HOVER_DELAY_MS) so it does not cover what the user is aiming at;
+  // once shown it follows the pointer from node to node.
+  const hoverTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onHover = (item: Item | null, x: number, frame: Frame) => {
+    clearTimeout(hoverTimer.current);
+    if (item === null) setHover(null);
+    else if (hover !== null) setHover({ item, x, frame });
+    else hoverTimer.current = setTimeout(() => setHover({ item, x, frame }), HOVER_DELAY_MS);
+  };
+  useEffect(() => () => clearTimeout(hoverTimer.current), []);
 
   useEffect(() => {
     const el = tooltipRef.current;
@@ -316,7 +341,7 @@ export function TreeView({
           height={height}
           onOpen={open}
           onViewChange={(view: View) => setPath(viewPath(h, view))}
-          onHover={(item, x, frame) => setHover(item === null ? null : { item, x, frame })}
+          onHover={onHover}
           onFrame={onFrame}
           describedBy={helpId}
         />
