@@ -8,14 +8,13 @@
  * native reference for a view: each figure is printed beside the issue's goal at 14k nodes (first draw
  * ≤ 250 ms, p95 frame ≤ 16 ms, a zoom step answered within two animation frames), which the ratio compares.
  */
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { build as viteBuild, preview } from 'vite';
+import { build as viteBuild } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import type { FramesResult, MountResult } from './browser/view-page';
 import type { BenchRow } from './report';
-import { HOST, ROOT } from './support';
+import { ROOT, startPreviewServer } from './support';
 
 const PAGE_PATH = '/bench/browser/view.html';
 /** The production build of the bench page: React's production build, as the app ships. */
@@ -45,14 +44,7 @@ export async function benchView(): Promise<BenchRow[]> {
     logLevel: 'warn',
     build: { outDir: OUT_DIR, emptyOutDir: true, rolldownOptions: { input: join(ROOT, PAGE_PATH) } },
   });
-  const server = await preview({
-    configFile: join(ROOT, 'vite.config.ts'),
-    root: ROOT,
-    logLevel: 'warn',
-    build: { outDir: OUT_DIR },
-    preview: { host: HOST, port: 0, strictPort: false, open: false },
-  });
-  const origin = `http://${HOST}:${(server.httpServer.address() as AddressInfo).port}`;
+  const { server, origin } = await startPreviewServer(OUT_DIR);
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', '--js-flags=--expose-gc'],

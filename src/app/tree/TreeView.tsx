@@ -10,9 +10,9 @@
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TreeNode } from '../../core/types';
-import { MODE_LABELS, modeColorVar, RETRIEVAL_MODES, type ModeSelections } from '../modes';
+import { MODE_LABELS, type ModeSelections } from '../modes';
 import { count, truncateText } from './describe';
-import { extraParentsOf, hierarchyOf, type Hierarchy } from './hierarchy';
+import { extraParentsOf, hierarchyOf } from './hierarchy';
 import {
   fitView,
   revealView,
@@ -28,7 +28,8 @@ import { cycle, findNodes, searchText, selectedOrder, subtreeCounts, sumUp } fro
 import { expandTo, summaryName, visibleRows, type OutlineAction } from './outline';
 import { indexSelections } from './selection';
 import { TreeOutline } from './TreeOutline';
-import { TreeTooltip, placeTooltip } from './TreeTooltip';
+import { placeTooltip } from './TreeTooltip';
+import { HoverBox, TreeLegend } from './TreeParts';
 import './tree.css';
 
 /** What the tree view reads of a node. */
@@ -414,54 +415,4 @@ function crumb(node: TreeViewNode): string {
   if (node.title !== undefined) return truncateText(node.title, 28);
   const label = node.label ?? [];
   return label.length > 0 ? label.slice(0, 2).join(' · ') : `Node ${node.id}`;
-}
-
-interface HoverBoxProps {
-  hover: { item: Item; frame: Frame };
-  h: Hierarchy;
-  nodes: readonly TreeViewNode[];
-  selection: ReturnType<typeof indexSelections>;
-  ref: React.Ref<HTMLDivElement>;
-}
-
-/** The tooltip of the hovered node, or of a run: how many nodes it holds. */
-function HoverBox({ hover, h, nodes, selection, ref }: HoverBoxProps) {
-  const { item } = hover;
-  if (item.id >= 0)
-    return <TreeTooltip ref={ref} node={nodes[item.id]} marks={selection.byNode.get(item.id)} />;
-  const n = item.to - item.from;
-  const what = item.layer === 0 ? count(n, 'passage') : count(n, 'summary', 'summaries');
-  const first = nodes[h.rows[item.layer][item.from]];
-  return (
-    <div className="tree-tooltip" ref={ref} aria-hidden="true">
-      <div className="tree-tooltip-head">
-        {what} in layer {item.layer} — click to zoom in
-      </div>
-      {item.layer > 0 && <p className="tree-tooltip-text">First: {summaryName(first)}</p>}
-    </div>
-  );
-}
-
-interface TreeLegendProps {
-  selections: ModeSelections;
-  nodeCount: number;
-  layerCount: number;
-}
-
-/** Size of the tree and, per mode with a selection, its colour and how many nodes it picked. */
-function TreeLegend({ selections, nodeCount, layerCount }: TreeLegendProps) {
-  const entries = RETRIEVAL_MODES.filter((mode) => selections[mode] !== undefined);
-  return (
-    <div className="tree-legend">
-      <span className="tree-legend-size">
-        {count(nodeCount, 'node')} · {count(layerCount, 'layer')}
-      </span>
-      {entries.map((mode) => (
-        <span key={mode} className="tree-legend-mode">
-          <span className="mode-swatch" style={{ background: modeColorVar(mode) }} />
-          {MODE_LABELS[mode]} ({selections[mode]?.length ?? 0})
-        </span>
-      ))}
-    </div>
-  );
 }

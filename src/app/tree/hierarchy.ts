@@ -11,6 +11,7 @@
  * deterministic, O(n + e·dim); tested in Node.
  */
 import type { TreeNode } from '../../core/types';
+import { cosineSimilarity } from '../../core/vector';
 import { buildParentIndex, parentsOf, type ParentIndex } from './graph';
 
 /** What the hierarchy reads of a node. */
@@ -45,19 +46,6 @@ export interface Hierarchy {
   descendants: Int32Array;
 }
 
-/** Cosine similarity of two vectors of the same length (0 when either is all zeros). */
-function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let k = 0; k < a.length; k++) {
-    dot += a[k] * b[k];
-    na += a[k] * a[k];
-    nb += b[k] * b[k];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}
-
 /**
  * Each node's primary parent: of its parents, the one whose embedding is most similar to its own (ties: the
  * lower id). A parent that would be left without any child (soft clustering can give all of a node's children
@@ -74,7 +62,7 @@ export function primaryParents(nodes: readonly HierarchyNode[], parents: ParentI
     for (let k = 0; k < list.length; k++) {
       const p = list[k];
       if (nodes[p].layer <= nodes[id].layer) continue;
-      const s = cosine(nodes[id].embedding, nodes[p].embedding);
+      const s = cosineSimilarity(nodes[id].embedding, nodes[p].embedding);
       if (s > similarity[id]) {
         similarity[id] = s;
         primary[id] = p;
@@ -90,7 +78,7 @@ export function primaryParents(nodes: readonly HierarchyNode[], parents: ParentI
       if (child < 0 || child >= n || nodes[child].layer >= nodes[p].layer) continue;
       const from = primary[child];
       if (from !== ROOT && kidCount[from] < 2) continue;
-      const s = cosine(nodes[child].embedding, nodes[p].embedding);
+      const s = cosineSimilarity(nodes[child].embedding, nodes[p].embedding);
       if (s > bestSimilarity) {
         bestSimilarity = s;
         best = child;
