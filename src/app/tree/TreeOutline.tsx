@@ -9,10 +9,10 @@
  * of label, layer and number of children; each item carries data-node-id, data-layer and data-selected (the
  * modes that picked it, space-separated, '' for none).
  */
-import { memo, useEffect, useRef, type KeyboardEvent } from 'react';
+import { createContext, memo, useContext, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { TreeNode } from '../../core/types';
 import { MODE_LABELS, modeColorVar, modeInkVar } from '../modes';
-import { kidsOf, ROOT, type Hierarchy } from './hierarchy';
+import { ancestorsOf, kidsOf, ROOT, type Hierarchy } from './hierarchy';
 import type { SubtreeCounts } from './marks';
 import { outlineKey, outlineName, summaryName, type OutlineAction, type OutlineRow } from './outline';
 import { selectedAttr, type SelectionIndex } from './selection';
@@ -76,6 +76,28 @@ export function TreeOutline(props: TreeOutlineProps) {
   };
 
   const tabStop = active ?? rows[0]?.id ?? null;
+  const { nodes, selection, counts, isMatch, onAction, onToggle } = props;
+  const shared = useMemo<Shared>(
+    () => ({
+      h,
+      nodes,
+      expanded,
+      selection,
+      counts,
+      isMatch,
+      onAction,
+      onToggle,
+    }),
+    [h, nodes, expanded, selection, counts, isMatch, onAction, onToggle],
+  );
+  const onPath = useMemo(
+    () =>
+      new Set([
+        ...(active === null ? [] : ancestorsOf(h, active)),
+        ...(tabStop === null ? [] : ancestorsOf(h, tabStop)),
+      ]),
+    [h, active, tabStop],
+  );
   return (
     <ul
       ref={listRef}
@@ -89,51 +111,79 @@ export function TreeOutline(props: TreeOutlineProps) {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) props.onFocusOut?.();
       }}
     >
-      <Branch {...props} parent={ROOT} level={1} tabStop={tabStop} />
+      <OnPath.Provider value={onPath}>
+        <Branch shared={shared} parent={ROOT} level={1} active={active} tabStop={tabStop} />
+      </OnPath.Provider>
     </ul>
   );
 }
 
-interface BranchProps extends TreeOutlineProps {
+/** What every item needs; stable between key presses, so memoised items skip re-rendering. */
+interface Shared {
+  h: Hierarchy;
+  nodes: readonly OutlineNode[];
+  expanded: ReadonlySet<number>;
+  selection: SelectionIndex;
+  counts: SubtreeCounts;
+  isMatch(id: number): boolean;
+  onAction(action: OutlineAction): void;
+  onToggle(id: number): void;
+}
+
+/**
+ * Ancestors of the active item and of the tab stop. Branches read it to hand the active id only to the items
+ * on that path, so a key press re-renders those items and no others.
+ */
+const OnPath = createContext<ReadonlySet<number>>(new Set());
+
+interface BranchProps {
+  shared: Shared;
   parent: number;
   level: number;
+  /** The active item and the tab stop when they lie below this branch's parent, else null. */
+  active: number | null;
   tabStop: number | null;
 }
 
 /** The items under one parent (the root's: the top of the outline). */
-function Branch(props: BranchProps) {
-  const { h, parent, level } = props;
-  const kids = kidsOf(h, parent);
+function Branch({ shared, parent, level, active, tabStop }: BranchProps) {
+  const onPath = useContext(OnPath);
+  const kids = kidsOf(shared.h, parent);
+  const below = (target: number | null, id: number) =>
+    target !== null && (target === id || onPath.has(id)) ? target : null;
   return (
     <>
       {Array.from(kids, (id, k) => (
         <Item
           key={id}
-          {...props}
+          shared={shared}
           id={id}
           level={level}
           position={k + 1}
           siblings={kids.length}
-          open={props.expanded.has(id)}
-          isActive={props.active === id}
-          isTabStop={props.tabStop === id}
+          open={shared.expanded.has(id)}
+          active={below(active, id)}
+          tabStop={below(tabStop, id)}
         />
       ))}
     </>
   );
 }
 
-interface ItemProps extends BranchProps {
+interface ItemProps {
+  shared: Shared;
   id: number;
+  level: number;
   position: number;
   siblings: number;
   open: boolean;
-  isActive: boolean;
-  isTabStop: boolean;
+  /** The active item or tab stop if it is this item or below it, else null. */
+  active: number | null;
+  tabStop: number | null;
 }
 
-const Item = memo(function Item(props: ItemProps) {
-  const { h, nodes, id, level, position, siblings, open, selection, counts } = props;
+const Item = memo(function Item({ shared, id, level, position, siblings, open, active, tabStop }: ItemProps) {
+  const { h, nodes, selection, counts } = shared;
   const node = nodes[id];
   const kids = h.kids[id].length;
   const isParent = kids > 0;
@@ -141,7 +191,7 @@ const Item = memo(function Item(props: ItemProps) {
   const below = selection.modes
     .map((mode) => [mode, (counts[mode]?.[id] ?? 0) - (marks?.some((m) => m.mode === mode) ? 1 : 0)] as const)
     .filter(([, n]) => n > 0);
-  const match = props.isMatch(id);
+  const match = shared.isMatch(id);
   return (
     <li
       role="treeitem"
@@ -155,13 +205,13 @@ const Item = memo(function Item(props: ItemProps) {
       data-layer={node.layer}
       data-selected={selectedAttr(marks)}
       data-match={match ? '' : undefined}
-      tabIndex={props.isTabStop ? 0 : -1}
-      className={props.isActive ? 'is-active' : undefined}
+      tabIndex={tabStop === id ? 0 : -1}
+      className={active === id ? 'is-active' : undefined}
     >
       <div
         className="tree-outline-row"
         style={{ paddingInlineStart: `${(level - 1) * 16 + 4}px` }}
-        onClick={() => props.onAction({ kind: 'open', id })}
+        onClick={() => shared.onAction({ kind: 'open', id })}
       >
         <span
           className="tree-outline-toggle"
@@ -169,7 +219,7 @@ const Item = memo(function Item(props: ItemProps) {
           onClick={(e) => {
             if (!isParent) return;
             e.stopPropagation();
-            props.onToggle(id);
+            shared.onToggle(id);
           }}
         >
           {isParent ? (open ? '▾' : '▸') : '·'}
@@ -205,7 +255,7 @@ const Item = memo(function Item(props: ItemProps) {
       </div>
       {open && isParent && (
         <ul role="group">
-          <Branch {...props} parent={id} level={level + 1} />
+          <Branch shared={shared} parent={id} level={level + 1} active={active} tabStop={tabStop} />
         </ul>
       )}
     </li>

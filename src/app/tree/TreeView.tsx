@@ -12,7 +12,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type Keyboard
 import type { TreeNode } from '../../core/types';
 import { MODE_LABELS, type ModeSelections } from '../modes';
 import { count, truncateText } from './describe';
-import { extraParentsOf, hierarchyOf } from './hierarchy';
+import { hierarchyOf } from './hierarchy';
 import {
   fitView,
   revealView,
@@ -180,6 +180,16 @@ export function TreeView({
     }
   };
 
+  // Stable identities for the outline's memoised items (they call the latest handlers).
+  const latestAction = useRef(onAction);
+  latestAction.current = onAction;
+  const stableAction = useCallback((action: OutlineAction) => latestAction.current(action), []);
+  const toggle = useCallback(
+    (id: number) =>
+      setExpanded((e) => (e.has(id) ? new Set([...e].filter((x) => x !== id)) : new Set([...e, id]))),
+    [],
+  );
+
   const zoomKey = (key: string): boolean => {
     if (key === '+' || key === '=') icicle.current?.zoomBy(ZOOM_STEP);
     else if (key === '-' || key === '_') icicle.current?.zoomBy(1 / ZOOM_STEP);
@@ -226,7 +236,7 @@ export function TreeView({
       counts,
       findCounts,
       isMatch: (id: number) => matchSet.has(id),
-      hasExtraParents: (id: number) => extraParentsOf(h, id).length > 0,
+      hasExtraParents: (id: number) => h.parents.offsets[id + 1] - h.parents.offsets[id] > 1,
       active,
     }),
     [nodes, selection, counts, findCounts, matchSet, h, active],
@@ -384,10 +394,8 @@ export function TreeView({
           selection={selection}
           counts={counts}
           isMatch={isMatch}
-          onAction={onAction}
-          onToggle={(id) =>
-            setExpanded((e) => (e.has(id) ? new Set([...e].filter((x) => x !== id)) : new Set([...e, id])))
-          }
+          onAction={stableAction}
+          onToggle={toggle}
           onOtherKey={zoomKey}
           onFocusIn={() => {
             setInOutline(true);
