@@ -113,7 +113,9 @@ export function TreeStatsPanel({
                   {head}
                 </th>
               ))}
-              <th scope="col">Topics</th>
+              <th scope="col" className="stats-topics">
+                Topics
+              </th>
             </tr>
           </thead>
           <tbody>
