@@ -33,6 +33,15 @@ import { nodeLlamaCppEntry, timeNativeLlama } from './llm-native-llama';
 import { wllamaAssets } from '../build/wllama-assets';
 import type { BenchRow } from './report';
 import { runPython } from './support';
+import {
+  BATCH_SIZES,
+  batchPrompts,
+  browserBatches,
+  nativeBatches,
+  promptEncoder,
+  sameTexts,
+  type BatchRun,
+} from './llm-batch';
 
 const MODELS_DIR = join(ROOT, '.bench-cache', 'models');
 const MODELS_URL_PATH = '/.bench-cache/models/';
@@ -72,6 +81,8 @@ const VARIANTS: Variant[] = [
 ];
 /** `AERIE_BENCH_LLM=onnx-q8,llama.cpp-q8_0` measures only those; default all. */
 const CHOSEN = new Set((process.env.AERIE_BENCH_LLM ?? VARIANTS.map((v) => v.id).join(',')).split(','));
+/** `AERIE_BENCH_LLM_ORT=plain` runs ONNX Runtime Web's CPU-only build instead of the app's asyncify one. */
+const ORT_BUILD = process.env.AERIE_BENCH_LLM_ORT === 'plain' ? ('plain' as const) : undefined;
 /** Today's path, the one the issue's 5× is measured against. */
 const BASELINE = 'onnx-q8';
 /** The issue's goal for the 78k-token document's summaries on 2 cores, minutes. */
@@ -144,14 +155,12 @@ interface BenchPrompt {
   messages: ChatMessage[];
   ids: number[];
   decode: (ids: number[]) => string;
+  /** Distinct summary prompts of about the same size, for the batched runs (llm-batch.ts). */
+  batch: ChatMessage[][];
 }
 
 /** The summarisation prompt over the sample's first sentences, grown to PROMPT_TOKENS model tokens; its ids. */
-async function benchPrompt(): Promise<{
-  messages: ChatMessage[];
-  ids: number[];
-  decode: (ids: number[]) => string;
-}> {
+async function benchPrompt(): Promise<BenchPrompt> {
   env.localModelPath = MODELS_DIR;
   env.allowLocalModels = true;
   env.allowRemoteModels = false;
@@ -176,6 +185,7 @@ async function benchPrompt(): Promise<{
     messages,
     ids: encode(messages),
     decode: (ids) => tokenizer.decode(ids, { skip_special_tokens: true }),
+    batch: batchPrompts(ROOT, promptEncoder(tokenizer), Math.max(...BATCH_SIZES), PROMPT_TOKENS),
   };
 }
 
@@ -207,6 +217,8 @@ interface Measured {
   /** The native twin's timing, or why it could not run. */
   native: NativeTiming | { reason: string };
   sameText: string;
+  /** The batched runs (ONNX only): in Chromium and natively, by batch size. */
+  batches?: { browser: BatchRun[]; native: BatchRun[] };
 }
 
 /** The native twin of a variant: onnxruntime-node for ONNX, node-llama-cpp for GGUF (when installed). */
@@ -241,7 +253,7 @@ async function measure(
     messages: prompt.messages,
     newTokens: NEW_TOKENS,
     repeats: variant.repeats,
-    worker: { modelsPath: MODELS_URL_PATH, threads: THREADS },
+    worker: { modelsPath: MODELS_URL_PATH, threads: THREADS, ...(ORT_BUILD ? { ortBuild: ORT_BUILD } : {}) },
   });
   if (!result.pageCrossOriginIsolated || !result.load.crossOriginIsolated) {
     throw new Error('The bench page is not cross-origin isolated: check COOP/COEP in vite.config.ts.');
@@ -260,6 +272,21 @@ async function measure(
       );
     }
   }
+  let batches: Measured['batches'];
+  if (variant.runtime === 'onnx' && BATCH_SIZES.length > 0) {
+    const batchVariant = {
+      choice: { model: variant.model, device: 'wasm' as const, dtype: variant.dtype },
+      prompts: prompt.batch,
+      newTokens: NEW_TOKENS,
+      threads: THREADS,
+      modelsPath: MODELS_URL_PATH,
+      ...(ORT_BUILD ? { ortBuild: ORT_BUILD } : {}),
+    };
+    console.log(`Measuring ${variant.id} batched (${BATCH_SIZES.join(', ')} at a time), natively…`);
+    const nativeRuns = await nativeBatches(batchVariant, MODELS_DIR);
+    console.log(`…and in Chromium`);
+    batches = { native: nativeRuns, browser: await browserBatches(bench, batchVariant) };
+  }
   return {
     variant,
     promptTokens,
@@ -267,6 +294,7 @@ async function measure(
     native,
     sameText:
       'reason' in native ? 'not compared' : textAgreement(result.runs[0].text, prompt.decode(native.ids)),
+    ...(batches ? { batches } : {}),
   };
 }
 
@@ -287,11 +315,22 @@ function bestRates(
 /** The 78k-token document's summary work (the app's plan: ~180 summaries, 100-token budget). */
 const WORK = planSummaryWork(Math.round(DOCUMENT_TOKENS / MEAN_LEAF_TOKENS), DOCUMENT_TOKENS);
 
-/** Minutes of WORK at the given rates (a real Qwen2.5 tokenizer writes English in about as many tokens as cl100k). */
-function projectedMinutes(rates: { prefill: number; decode: number }, promptTokens: number): number {
+/**
+ * Minutes of WORK at the given rates (a real Qwen2.5 tokenizer writes English in about as many tokens as
+ * cl100k): prompts read one at a time, summaries written `batch.rows` at a time where given (each layer's
+ * summaries together, as the build asks for them: `decodeSeconds`).
+ */
+function projectedMinutes(
+  rates: { prefill: number; decode: number },
+  promptTokens: number,
+  batch?: { rows: number; decode: number },
+): number {
   const sample = {
     prefillTokensPerSecond: rates.prefill,
     decodeTokensPerSecond: rates.decode,
+    batch: batch
+      ? { rows: batch.rows, decodeTokensPerSecond: batch.decode }
+      : { rows: 1, decodeTokensPerSecond: rates.decode },
     modelTokensPerToken: 1,
     promptTokens,
     completionTokens: NEW_TOKENS,
@@ -308,6 +347,12 @@ function nativeRates(m: Measured): { prefill: number; decode: number } | undefin
   };
 }
 
+/** What ran: runtime, weights, threads. */
+function labelOf(m: Measured): string {
+  const engine = m.variant.runtime === 'onnx' ? 'transformers.js + ONNX Runtime Web' : 'llama.cpp (wllama)';
+  return `${engine}, random ${m.variant.dtype}, WASM ${m.result.load.info.threads} threads`;
+}
+
 function rowsOf(m: Measured): BenchRow[] {
   const { promptTokens, result, native, variant } = m;
   const runs = result.runs;
@@ -319,8 +364,7 @@ function rowsOf(m: Measured): BenchRow[] {
       : variant.runtime === 'onnx'
         ? `onnxruntime-node ${native.version}, ${native.threads} threads, same file`
         : `${native.version}, ${native.threads} threads, same file`;
-  const engine = variant.runtime === 'onnx' ? 'transformers.js + ONNX Runtime Web' : 'llama.cpp (wllama)';
-  const label = `${engine}, random ${variant.dtype}, WASM ${result.load.info.threads} threads`;
+  const label = labelOf(m);
   const nativeRuns = (f: (r: NativeRun) => string) =>
     'reason' in native ? [] : [`native runs ${native.runs.map(f).join('/')}`];
   return [
@@ -365,17 +409,86 @@ function rowsOf(m: Measured): BenchRow[] {
   ];
 }
 
+/** Bytes of key/value cache per position of one row of the bench model (24 layers × 2 × 2 heads × 64 × fp32). */
+const CACHE_BYTES_PER_POSITION = 24 * 2 * 2 * 64 * 4;
+const BYTES_PER_MB = 1024 * 1024;
+
+/** The projected minutes of a batched run (prompts at its own reading rate; the lone rate from its 1 row run). */
+function batchMinutes(runs: readonly BatchRun[], run: BatchRun, promptTokens: number): number {
+  const alone = runs.find((r) => r.rows === 1) ?? run;
+  return projectedMinutes({ prefill: run.prefill, decode: alone.decode }, promptTokens, {
+    rows: run.rows,
+    decode: run.decode,
+  });
+}
+
+/** The batched rows of a variant: each batch size's writing rate and projection, beside native's. */
+function batchRowsOf(m: Measured, label: string): BenchRow[] {
+  if (!m.batches) return [];
+  const { browser, native } = m.batches;
+  const aloneBrowser = browser.find((r) => r.rows === 1);
+  const aloneNative = native.find((r) => r.rows === 1);
+  const baseRss = aloneBrowser?.rssMb;
+  return browser.flatMap((run) => {
+    const twin = native.find((r) => r.rows === run.rows);
+    const referenceLabel = `the same generator on onnxruntime-node, ${run.rows} at a time, same file`;
+    const cacheMb = (run.rows * (m.promptTokens + NEW_TOKENS) * CACHE_BYTES_PER_POSITION) / BYTES_PER_MB;
+    const same =
+      run.rows > 1 && aloneBrowser
+        ? `texts identical to one at a time: ${sameTexts(run, aloneBrowser)} of ${run.rows} (native ${twin && aloneNative ? `${sameTexts(twin, aloneNative)} of ${run.rows}` : 'n/a'})`
+        : `${run.texts.length} prompts one at a time`;
+    const memory =
+      run.rssMb !== undefined
+        ? `renderer RSS ${run.rssMb.toFixed(0)} MB${baseRss !== undefined && run.rows > 1 ? ` (+${(run.rssMb - baseRss).toFixed(0)} over 1 at a time)` : ''}`
+        : 'renderer RSS unknown';
+    return [
+      {
+        name: `Generation, ${run.rows} summaries at a time (${m.promptTokens}-token prompts, ${NEW_TOKENS} new tokens each, all rows counted), ${label}`,
+        value: run.decode,
+        unit: 'tokens/s',
+        higherIsBetter: true,
+        reference: twin?.decode,
+        referenceLabel,
+        note: [
+          `prompt reading ${run.prefill.toFixed(0)} tokens/s (native ${twin ? twin.prefill.toFixed(0) : 'n/a'})`,
+          same,
+          memory,
+          `KV cache of the batch ${cacheMb.toFixed(0)} MB`,
+        ].join(', '),
+      },
+      {
+        name: `Projected time of the ${WORK.summaries} summaries of a ${DOCUMENT_TOKENS / 1000}k-token document, ${run.rows} at a time, ${label}`,
+        value: batchMinutes(browser, run, m.promptTokens),
+        unit: 'min',
+        higherIsBetter: false,
+        reference: twin ? batchMinutes(native, twin, m.promptTokens) : undefined,
+        referenceLabel,
+      },
+    ];
+  });
+}
+
 /** The fastest CPU runtime against today's path (ONNX q8 in WASM) and the issue's goal, both in minutes. */
 function verdictRows(measured: readonly Measured[]): BenchRow[] {
   const minutes = (m: Measured) => projectedMinutes(bestRates(m.result.runs), m.promptTokens);
   const baseline = measured.find((m) => m.variant.id === BASELINE);
-  const fastest = [...measured].sort((a, b) => minutes(a) - minutes(b))[0];
+  const options = measured.flatMap((m) => [
+    { id: `${m.variant.id}, one at a time`, minutes: minutes(m), measured: m },
+    ...(m.batches?.browser ?? [])
+      .filter((run) => run.rows > 1)
+      .map((run) => ({
+        id: `${m.variant.id}, ${run.rows} at a time`,
+        minutes: batchMinutes(m.batches!.browser, run, m.promptTokens),
+        measured: m,
+      })),
+  ]);
+  const fastest = [...options].sort((a, b) => a.minutes - b.minutes)[0];
   if (!fastest) return [];
-  const name = `Summaries of the ${DOCUMENT_TOKENS / 1000}k-token document, fastest CPU runtime (${fastest.variant.id})`;
+  const name = `Summaries of the ${DOCUMENT_TOKENS / 1000}k-token document, fastest CPU runtime (${fastest.id})`;
   const rows: BenchRow[] = [
     {
       name: `${name} vs the ${GOAL_MINUTES}-minute goal`,
-      value: minutes(fastest),
+      value: fastest.minutes,
       unit: 'min',
       higherIsBetter: false,
       reference: GOAL_MINUTES,
@@ -383,10 +496,10 @@ function verdictRows(measured: readonly Measured[]): BenchRow[] {
       target: 1,
     },
   ];
-  if (baseline && baseline !== fastest) {
+  if (baseline && fastest.id !== `${BASELINE}, one at a time`) {
     rows.push({
-      name: `${name} vs today's path (${BASELINE}) in the same run`,
-      value: minutes(fastest),
+      name: `${name} vs today's path (${BASELINE}, one at a time) in the same run`,
+      value: fastest.minutes,
       unit: 'min',
       higherIsBetter: false,
       reference: minutes(baseline),
@@ -424,5 +537,8 @@ export async function benchLlm(): Promise<BenchRow[]> {
   } finally {
     await bench?.close();
   }
-  return [...measured.flatMap(rowsOf), ...verdictRows(measured)];
+  return [
+    ...measured.flatMap((m) => [...rowsOf(m), ...batchRowsOf(m, labelOf(m))]),
+    ...verdictRows(measured),
+  ];
 }

@@ -37,8 +37,11 @@ const LOCAL_SCHEMES = ['blob:', 'data:'];
 export interface BrowserBench<Config = PageRunConfig, Result = PageRunResult> {
   /** Origin of the bench server, e.g. `http://127.0.0.1:41234`. */
   origin: string;
-  /** Runs one configuration in a fresh page (fresh workers, fresh WASM instance). */
-  run(config: Config): Promise<Result>;
+  /**
+   * Runs one configuration in a fresh page (fresh workers, fresh WASM instance). `beforeClose` runs once the
+   * page has answered and before it closes (e.g. to read the browser's memory while its workers live).
+   */
+  run(config: Config, hooks?: RunHooks): Promise<Result>;
   /** Every URL the pages and their workers requested so far. */
   requests(): readonly string[];
   /** Throws if any request of any page or worker went anywhere but the bench server. */
@@ -62,6 +65,11 @@ function ortBuilds(): Plugin {
       });
     },
   };
+}
+
+/** What a caller may do around one run. */
+export interface RunHooks {
+  beforeClose?: () => Promise<void>;
 }
 
 /** Which bench page to open, and what its server adds. */
@@ -88,6 +96,7 @@ async function openPageRun<Config, Result>(
   context: BrowserContext,
   url: string,
   config: Config,
+  hooks: RunHooks = {},
 ): Promise<Result> {
   const page = await context.newPage();
   const problems: string[] = [];
@@ -98,10 +107,12 @@ async function openPageRun<Config, Result>(
   try {
     await page.goto(url);
     await page.waitForFunction(() => 'aerieBench' in globalThis, undefined, { timeout: RUN_TIMEOUT_MS });
-    return (await page.evaluate(
+    const result = (await page.evaluate(
       (c) => (globalThis as unknown as { aerieBench: AerieBenchPage }).aerieBench.run(c as PageRunConfig),
       config as unknown,
     )) as Result;
+    await hooks.beforeClose?.();
+    return result;
   } catch (error) {
     const detail = problems.length ? `\n${problems.join('\n')}` : '';
     throw new Error(
@@ -131,7 +142,8 @@ export async function startBrowserBench<Config = PageRunConfig, Result = PageRun
     const opened = browser;
     return {
       origin,
-      run: (config) => openPageRun<Config, Result>(context, origin + (options.pagePath ?? PAGE_PATH), config),
+      run: (config, hooks) =>
+        openPageRun<Config, Result>(context, origin + (options.pagePath ?? PAGE_PATH), config, hooks),
       requests: () => requests,
       assertLocalOnly() {
         const foreign = requests.filter(

@@ -19,6 +19,10 @@ export interface LlmBenchWorkerConfig {
   modelsPath: string;
   /** WASM threads. Default: the app's choice (every core when cross-origin isolated). */
   threads?: number;
+  /** Most summaries written together (RuntimeConfig.generationBatchSize). Default: the app's. */
+  batchSize?: number;
+  /** ONNX Runtime Web's build: asyncify (WebGPU-capable) or the plain CPU-only one. Default: the app's. */
+  ortBuild?: 'asyncify' | 'plain';
 }
 
 /** What the worker reports after loading. */
@@ -39,13 +43,17 @@ function need(): GenerateApi {
 const api = {
   /** Creates the generate service with the app's browser runtime adjusted for the bench. */
   open(config: LlmBenchWorkerConfig): void {
-    const app = browserRuntime(import.meta.env.BASE_URL);
+    const app = browserRuntime(
+      import.meta.env.BASE_URL,
+      config.ortBuild ? { webgpu: config.ortBuild === 'asyncify' } : {},
+    );
     service = createGenerateService(
       {
         ...app,
         localModelPath: config.modelsPath,
         numThreads: config.threads ?? app.numThreads,
         useBrowserCache: false,
+        ...(config.batchSize ? { generationBatchSize: config.batchSize } : {}),
       },
       { probeGpu: async () => ({ adapter: false, f16: false }) },
     );
@@ -61,13 +69,17 @@ const api = {
     };
   },
 
-  /** One generation through the app's service, exactly as the page's answers and the build's summaries make it. */
+  /**
+   * One generation through the app's service, exactly as the page's answers (`batch` unset) and the build's
+   * summaries (`batch`: written together with the other summaries waiting) make it.
+   */
   generate(
     messages: ChatMessage[],
     choice: GeneratorChoice,
     maxNewTokens: number,
+    batch = false,
   ): Promise<GenerationResult> {
-    return need().generate(messages, choice, { maxNewTokens });
+    return need().generate(messages, choice, { maxNewTokens, batch });
   },
 };
 

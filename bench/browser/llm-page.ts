@@ -18,6 +18,11 @@ export interface LlmPageConfig {
   /** Timed runs (the fastest prefill and the fastest decoding count). */
   repeats: number;
   worker: LlmBenchWorkerConfig;
+  /**
+   * Summaries asked for all at once as a build asks (`batch: true`), after the timed runs: the generate service
+   * writes up to `worker.batchSize` of them together. Their results are `LlmPageResult.batch`.
+   */
+  batchPrompts?: ChatMessage[][];
 }
 
 /** What a run measured. */
@@ -26,6 +31,8 @@ export interface LlmPageResult {
   /** Milliseconds from creating the worker to a loaded model (fetch from the bench server, session creation). */
   loadMs: number;
   runs: GenerationResult[];
+  /** The results of `batchPrompts`, in order, and the wall time from asking to the last result. */
+  batch?: { results: GenerationResult[]; wallMs: number };
   pageCrossOriginIsolated: boolean;
 }
 
@@ -33,6 +40,7 @@ export interface LlmPageResult {
 const PRIMING_TOKENS = 2;
 
 async function run(config: LlmPageConfig): Promise<LlmPageResult> {
+  release();
   const started = performance.now();
   const worker = new Worker(new URL('./llm-bench.worker.ts', import.meta.url), {
     type: 'module',
@@ -47,11 +55,42 @@ async function run(config: LlmPageConfig): Promise<LlmPageResult> {
     const runs: GenerationResult[] = [];
     for (let r = 0; r < config.repeats; r++)
       runs.push(await api.generate(config.messages, config.choice, config.newTokens));
-    return { load, loadMs, runs, pageCrossOriginIsolated: self.crossOriginIsolated };
-  } finally {
+    let batch: LlmPageResult['batch'];
+    if (config.batchPrompts) {
+      const asked = performance.now();
+      const results = await Promise.all(
+        config.batchPrompts.map((messages) => api.generate(messages, config.choice, config.newTokens, true)),
+      );
+      batch = { results, wallMs: performance.now() - asked };
+    }
+    // The worker stays until `release`, so the bench can read the process's memory with the model and the
+    // batch's cache still allocated.
+    live = { worker, release: () => api[releaseProxy]() };
+    return {
+      load,
+      loadMs,
+      runs,
+      ...(batch ? { batch } : {}),
+      pageCrossOriginIsolated: self.crossOriginIsolated,
+    };
+  } catch (error) {
     api[releaseProxy]();
     worker.terminate();
+    throw error;
   }
 }
 
-(globalThis as { aerieBench?: { run(config: LlmPageConfig): Promise<LlmPageResult> } }).aerieBench = { run };
+let live: { worker: Worker; release: () => void } | undefined;
+
+/** Ends the last run's worker. */
+function release(): void {
+  live?.release();
+  live?.worker.terminate();
+  live = undefined;
+}
+
+(
+  globalThis as {
+    aerieBench?: { run(config: LlmPageConfig): Promise<LlmPageResult>; release(): void };
+  }
+).aerieBench = { run, release };

@@ -17,7 +17,7 @@ export interface GeneratedReply {
   completionTokens: number;
   finishReason: 'stop' | 'length';
   /** Milliseconds of prompt processing and of generation (see GenerationTiming). */
-  timing: { prefillMs: number; decodeMs: number; totalMs: number };
+  timing: { prefillMs: number; decodeMs: number; decodeShareMs?: number; totalMs: number };
 }
 
 /**
@@ -36,6 +36,8 @@ export interface ChatGenerator {
       onText?: (delta: string) => void;
       /** Called after each generated token with the count so far (tokens/s while it writes). */
       onToken?: (generated: number) => void;
+      /** A build's summary: may be written together with others (a person's question never is). */
+      batch?: boolean;
     },
   ): Promise<GeneratedReply>;
 }
@@ -44,6 +46,8 @@ export interface ChatGenerator {
 export interface BuiltinChatOptions {
   /** Sees every finished reply (e.g. a SpeedMeter showing tokens/s during a build). */
   onReply?: (reply: GeneratedReply) => void;
+  /** Requests are a build's summaries, which the model may write together (`ChatGenerator.generate`). */
+  batch?: boolean;
 }
 
 /**
@@ -57,6 +61,7 @@ export function builtinChat(generator: ChatGenerator, chatOptions: BuiltinChatOp
       temperature: request.temperature,
       signal: options.signal,
       onText: options.onDelta,
+      ...(chatOptions.batch ? { batch: true } : {}),
     });
     const usage = { promptTokens: reply.promptTokens, completionTokens: reply.completionTokens };
     options.usage?.add(usage);
@@ -68,13 +73,14 @@ export function builtinChat(generator: ChatGenerator, chatOptions: BuiltinChatOp
 /**
  * A `SummarizeFn` on the built-in model with the paper's prompt (`createChatSummarizer`); the tree records
  * `{ kind: 'llm', model: generator.info.tag }` (e.g. `builtin:onnx-community/Qwen2.5-0.5B-Instruct@q8`).
+ * Its requests are batchable: the model writes as many summaries together as it batches.
  */
 export function createBuiltinSummarizer(
   generator: ChatGenerator,
-  options: LlmSummarizerOptions & BuiltinChatOptions = {},
+  options: LlmSummarizerOptions & Omit<BuiltinChatOptions, 'batch'> = {},
 ): LlmSummarizer {
   return createChatSummarizer(
-    builtinChat(generator, options),
+    builtinChat(generator, { ...options, batch: true }),
     { kind: 'llm', model: generator.info.tag },
     options,
   );

@@ -44,6 +44,11 @@ export interface RuntimeConfig {
   useBrowserCache?: boolean;
   /** URL of llama.cpp's WebAssembly (wllama.wasm) on the app's origin, for GGUF models (browsers only). */
   llamaCppWasmUrl?: string;
+  /**
+   * Most summaries the built-in model writes together on the CPU (generator.ts, DEFAULT_CPU_BATCH_SIZE when
+   * unset; the benchmark sweeps it).
+   */
+  generationBatchSize?: number;
 }
 
 /** Download progress of one model file, in bytes. */

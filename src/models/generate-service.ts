@@ -33,6 +33,9 @@ import { isNodeRuntime, probeWebGpu } from './webgpu';
 export const WARMUP_NEW_TOKENS = 16;
 /** New tokens of the untimed first run (first-run allocations, shader or WASM warm-up). */
 const PRIMING_NEW_TOKENS = 2;
+/** The untimed first run's prompt. */
+const PRIMING_MESSAGES: ChatMessage[] = [{ role: 'user', content: 'Reply with the word OK.' }];
+const MS_PER_S = 1000;
 
 /** What the service needs besides the runtime; injectable for tests. */
 export interface GenerateServiceDeps {
@@ -61,7 +64,9 @@ async function loadGenerator(
   runtime: RuntimeConfig,
   onProgress: (p: ModelLoadProgress) => void,
 ): Promise<BuiltinGenerator> {
-  if (resolved.runtime === 'onnx') return TransformersGenerator.load(resolved, { onProgress });
+  if (resolved.runtime === 'onnx') {
+    return TransformersGenerator.load(resolved, { onProgress, batchSize: runtime.generationBatchSize });
+  }
   if (!runtime.llamaCppWasmUrl) {
     throw new GeneratorError(
       'NO_LLAMA_CPP',
@@ -110,11 +115,11 @@ function modelTokensOf(
   generator: BuiltinGenerator,
   sampleText: string,
   messages: readonly ChatMessage[],
-  reply: GenerationResult,
+  promptTokens: number,
 ): number {
   if (generator.countTextTokens) return generator.countTextTokens(sampleText);
   const promptCl100k = messages.reduce((sum, m) => sum + countTokens(m.content), 0);
-  return promptCl100k > 0 ? (reply.promptTokens * countTokens(sampleText)) / promptCl100k : 0;
+  return promptCl100k > 0 ? (promptTokens * countTokens(sampleText)) / promptCl100k : 0;
 }
 
 /**
@@ -236,9 +241,10 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     },
 
     /**
-     * The short measured warm-up: one untimed tiny generation, then the paper's summary prompt over
-     * `sampleText` (a typical cluster's text, e.g. the document's first ~600 tokens) with `newTokens` new
-     * tokens, timed. Its rates and token ratio feed `estimateSummarySeconds`.
+     * The short measured warm-up: one untimed tiny run, then the paper's summary prompt over `sampleText` (a
+     * typical cluster's text, e.g. the document's first ~600 tokens), timed: its reading, then `newTokens`
+     * tokens written, half by its one reply alone and half by `batchSize` replies together where the model
+     * batches summaries. Its rates and token ratio feed `estimateSummarySeconds`.
      */
     async measureSpeed(
       choice: GeneratorChoice,
@@ -248,23 +254,48 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       try {
         const generator = await loaded(choice, call.signal);
         const signal = call.signal;
-        await generator.generate([{ role: 'user', content: 'Reply with the word OK.' }], {
-          maxNewTokens: PRIMING_NEW_TOKENS,
-          signal,
-        });
         const messages = summaryMessages([options.sampleText]);
-        const reply = await generator.generate(messages, {
-          maxNewTokens: options.newTokens ?? WARMUP_NEW_TOKENS,
-          signal,
-        });
+        const newTokens = options.newTokens ?? WARMUP_NEW_TOKENS;
         const cl100k = countTokens(options.sampleText);
-        const modelTokens = cl100k > 0 ? modelTokensOf(generator, options.sampleText, messages, reply) : 0;
+        const ratio = (promptTokens: number) =>
+          cl100k > 0 ? modelTokensOf(generator, options.sampleText, messages, promptTokens) / cl100k : 1;
+        const rows = generator.info.batchSize;
+        if (generator.measureBatch && rows > 1) {
+          const steps = { singleSteps: PRIMING_NEW_TOKENS, batchedSteps: PRIMING_NEW_TOKENS, rows, signal };
+          await generator.measureBatch(PRIMING_MESSAGES, steps);
+          const half = Math.max(1, Math.floor(newTokens / 2));
+          const m = await generator.measureBatch(messages, {
+            ...steps,
+            singleSteps: half,
+            batchedSteps: half,
+          });
+          const alone = (m.single.steps * MS_PER_S) / m.single.ms;
+          const batched = m.paddingMasked;
+          return {
+            prefillTokensPerSecond: (m.promptTokens * MS_PER_S) / m.prefillMs,
+            decodeTokensPerSecond: alone,
+            batch: batched
+              ? {
+                  rows: m.batched.rows,
+                  decodeTokensPerSecond: (m.batched.rows * m.batched.steps * MS_PER_S) / m.batched.ms,
+                }
+              : { rows: 1, decodeTokensPerSecond: alone },
+            promptTokens: m.promptTokens,
+            completionTokens: 1 + m.single.steps,
+            modelTokensPerToken: ratio(m.promptTokens),
+            seconds: (m.prefillMs + m.single.ms + m.batched.ms) / MS_PER_S,
+          };
+        }
+        await generator.generate(PRIMING_MESSAGES, { maxNewTokens: PRIMING_NEW_TOKENS, signal });
+        const reply = await generator.generate(messages, { maxNewTokens: newTokens, signal });
+        const speed = speedOf(reply);
         return {
-          ...speedOf(reply),
+          ...speed,
+          batch: { rows: 1, decodeTokensPerSecond: speed.decodeTokensPerSecond },
           promptTokens: reply.promptTokens,
           completionTokens: reply.completionTokens,
-          modelTokensPerToken: cl100k > 0 ? modelTokens / cl100k : 1,
-          seconds: reply.timing.totalMs / 1000,
+          modelTokensPerToken: ratio(reply.promptTokens),
+          seconds: reply.timing.totalMs / MS_PER_S,
         };
       } finally {
         call.done();

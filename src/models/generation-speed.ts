@@ -15,6 +15,11 @@ export interface GenerationSpeed {
 
 /** A measured warm-up: the rates, and what they were measured on. */
 export interface SpeedSample extends GenerationSpeed {
+  /**
+   * Summaries the model writes together (1: one at a time), and the tokens per second they write together, all
+   * rows counted (`decodeTokensPerSecond` is one reply's rate, as a person's question is written).
+   */
+  batch: { rows: number; decodeTokensPerSecond: number };
   promptTokens: number;
   completionTokens: number;
   /** The model's tokens per cl100k token of the sample text (to turn the paper's token counts into the model's). */
@@ -27,7 +32,8 @@ export interface SpeedSample extends GenerationSpeed {
 export interface TimedReply {
   promptTokens: number;
   completionTokens: number;
-  timing: { prefillMs: number; decodeMs: number };
+  /** `decodeShareMs`: the reply's share of batched decoding steps (GenerationTiming). */
+  timing: { prefillMs: number; decodeMs: number; decodeShareMs?: number };
 }
 
 const MS_PER_S = 1000;
@@ -43,7 +49,10 @@ export function speedOf(reply: TimedReply): GenerationSpeed {
   };
 }
 
-/** Sums generations (e.g. every summary of a build) into overall rates. */
+/**
+ * Sums generations (e.g. every summary of a build) into overall rates. Batched replies count their share of
+ * each decoding step, so the rate is the tokens written per second of decoding, whatever the batch.
+ */
 export class SpeedMeter {
   promptTokens = 0;
   completionTokens = 0;
@@ -56,7 +65,7 @@ export class SpeedMeter {
     this.promptTokens += reply.promptTokens;
     this.completionTokens += reply.completionTokens;
     this.prefillMs += reply.timing.prefillMs;
-    this.decodeMs += reply.timing.decodeMs;
+    this.decodeMs += reply.timing.decodeShareMs ?? reply.timing.decodeMs;
     this.decodeSteps += Math.max(0, reply.completionTokens - 1);
   }
 
@@ -92,6 +101,8 @@ export interface SummaryWork {
   outputTokens: number;
   /** Summary layers expected. */
   layers: number;
+  /** Summaries of each layer, bottom up (their sum is `summaries`). */
+  perLayer: number[];
 }
 
 /**
@@ -109,7 +120,7 @@ export function planSummaryWork(
   const reductionDim = params.reductionDim ?? DEFAULT_BUILD_PARAMS.reductionDim;
   const maxLayers = params.maxLayers ?? DEFAULT_BUILD_PARAMS.maxLayers;
   const summaryTokens = params.summaryTokens ?? DEFAULT_BUILD_PARAMS.summaryTokens;
-  const work: SummaryWork = { summaries: 0, promptTokens: 0, outputTokens: 0, layers: 0 };
+  const work: SummaryWork = { summaries: 0, promptTokens: 0, outputTokens: 0, layers: 0, perLayer: [] };
   let nodes = leaves;
   let tokens = leafTokens;
   while (work.layers < maxLayers && nodes >= 2) {
@@ -118,6 +129,7 @@ export function planSummaryWork(
     const clusters = small ? 1 : Math.max(1, Math.round(nodes / childrenPerSummary));
     if (clusters >= nodes) break;
     work.summaries += clusters;
+    work.perLayer.push(clusters);
     work.promptTokens += (small ? tokens : tokens * PLANNED_MEMBERSHIP) + clusters * PROMPT_OVERHEAD_TOKENS;
     work.outputTokens += clusters * summaryTokens;
     work.layers++;
@@ -159,13 +171,33 @@ export function remainingSeconds(
 }
 
 /**
+ * Seconds of decoding `work`'s summaries at the warm-up's rates: a layer of n summaries is written min(n, rows)
+ * at a time (the build asks for a layer's summaries together), each step's time between the lone reply's
+ * (1 / decodeTokensPerSecond) and the full batch's (rows / batch.decodeTokensPerSecond), linear in the rows.
+ */
+export function decodeSeconds(
+  work: SummaryWork,
+  sample: Pick<SpeedSample, 'decodeTokensPerSecond' | 'batch'>,
+): number {
+  if (work.summaries === 0) return 0;
+  const perSummary = work.outputTokens / work.summaries;
+  const lone = 1 / sample.decodeTokensPerSecond;
+  const rows = Math.max(1, sample.batch.rows);
+  const full = rows > 1 ? rows / sample.batch.decodeTokensPerSecond : lone;
+  const layers = work.perLayer.length > 0 ? work.perLayer : [work.summaries];
+  return layers.reduce((seconds, n) => {
+    const together = Math.min(n, rows);
+    const step = rows > 1 ? lone + ((full - lone) * (together - 1)) / (rows - 1) : lone;
+    return seconds + ((n * perSummary) / together) * step;
+  }, 0);
+}
+
+/**
  * Expected seconds of `work` at the measured rates: its prompts (cl100k counts turned into the model's tokens
- * by `sample.modelTokensPerToken`) at the prefill rate, plus its summaries at the decoding rate.
+ * by `sample.modelTokensPerToken`) at the prefill rate, one at a time, plus its summaries' decoding
+ * (`decodeSeconds`: batched where the model batches).
  */
 export function estimateSummarySeconds(work: SummaryWork, sample: SpeedSample): number {
   const ratio = sample.modelTokensPerToken > 0 ? sample.modelTokensPerToken : 1;
-  return (
-    (work.promptTokens * ratio) / sample.prefillTokensPerSecond +
-    work.outputTokens / sample.decodeTokensPerSecond
-  );
+  return (work.promptTokens * ratio) / sample.prefillTokensPerSecond + decodeSeconds(work, sample);
 }

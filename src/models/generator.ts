@@ -15,7 +15,7 @@ import {
   type ProgressInfo,
   type Tensor,
 } from '@huggingface/transformers';
-import { throwIfAborted, type AbortSignalLike } from '../core/abort';
+import { isAbortError, throwIfAborted, type AbortSignalLike } from '../core/abort';
 import { AerieError } from '../core/errors';
 import { Limiter } from '../llm/limiter';
 import type { ChatMessage } from '../llm/types';
@@ -27,7 +27,9 @@ import {
   type OnnxDtype,
   type ResolvedGeneratorChoice,
 } from './generator-presets';
+import { DecodeScheduler, type BatchMeasurement } from './decode-scheduler';
 import { fileProgress } from './load-progress';
+import { canDecode, OnnxDecodeEngine, type OnnxJob, type OnnxRow } from './onnx-decoder';
 import { locateModel } from './presets';
 
 /** Stable codes of `GeneratorError`; the UI keys its sentences on them. */
@@ -64,6 +66,11 @@ export interface GeneratorInfo extends ResolvedGeneratorChoice {
   threads: number;
   /** Prompt plus generated tokens the model accepts (its `max_position_embeddings`). */
   contextTokens: number;
+  /**
+   * Most summaries written together in one batch (`GenerateOptions.batch`); 1 where the runtime writes one reply
+   * at a time (llama.cpp, WebGPU, a model whose cache cannot be batched).
+   */
+  batchSize: number;
 }
 
 /** Options of one generation. */
@@ -78,15 +85,35 @@ export interface GenerateOptions {
   onText?: (delta: string) => void;
   /** Called after each generated token with the count so far (for tokens/s while it runs). */
   onToken?: (generated: number) => void;
+  /**
+   * A build's summary: it may be written together with other such replies (`GeneratorInfo.batchSize`). Unset
+   * for a person's question, which is written alone and before any waiting summary.
+   */
+  batch?: boolean;
 }
 
 /** Where the time of a generation went, in milliseconds. */
 export interface GenerationTiming {
   /** From the start until the first generated token: prompt processing (the prefill) and one sampling step. */
   prefillMs: number;
-  /** From the first generated token to the last (completionTokens − 1 decoding steps). */
+  /** From the first generated token to the last (completionTokens − 1 decoding steps), wall time. */
   decodeMs: number;
+  /**
+   * This reply's share of the decoding steps it took part in: each step's time divided among the replies it
+   * wrote. Equals `decodeMs` when the reply was written alone; summed over a batch's replies, it is the batch's
+   * decoding time (so tokens per second over a build count each step once).
+   */
+  decodeShareMs?: number;
   totalMs: number;
+}
+
+/** What the warm-up's batched timing runs (`BuiltinGenerator.measureBatch`). */
+export interface MeasureOptions {
+  /** Decoding steps of the prompt's one row, then of `rows` rows continuing it. */
+  singleSteps: number;
+  batchedSteps: number;
+  rows: number;
+  signal?: AbortSignalLike;
 }
 
 /** A finished generation. */
@@ -115,6 +142,11 @@ export interface BuiltinGenerator {
    * tokenizer in JavaScript (ONNX models; llama.cpp's would cost a pass of the model over the text).
    */
   countTextTokens?(text: string): number;
+  /**
+   * The warm-up's timing of batched decoding (see `DecodeScheduler.measure`), where the runtime batches; the
+   * service times a plain generation otherwise.
+   */
+  measureBatch?(messages: readonly ChatMessage[], options: MeasureOptions): Promise<BatchMeasurement>;
   /** Frees the model. */
   dispose(): Promise<void>;
 }
@@ -242,24 +274,61 @@ function now(): number {
   return performance.now();
 }
 
+/** Replies decoded together on the CPU (WASM or Node) unless the runtime says otherwise (`npm run bench llm`). */
+export const DEFAULT_CPU_BATCH_SIZE = 8;
 /**
- * One loaded instruct model. Create with `TransformersGenerator.load`. Generations run one at a time (an ONNX
- * session runs one inference at a time); later calls wait their turn, and leave the queue when cancelled.
+ * Most bytes a batch's key/value cache may reach (twice that while a step copies it into the next): 8 summary
+ * prompts of ~1,500 tokens with their 100-token summaries for Qwen2.5-0.5B (24 kB a position).
  */
-export class TransformersGenerator extends QueuedGenerator implements BuiltinGenerator {
+export const BATCH_CACHE_BUDGET_BYTES = 320 * 1024 * 1024;
+
+/** Options of `TransformersGenerator.load`. */
+export interface TransformersLoadOptions {
+  onProgress?: (p: ModelLoadProgress) => void;
+  /** Most summaries written together on the CPU. Default DEFAULT_CPU_BATCH_SIZE; WebGPU always writes one. */
+  batchSize?: number;
+}
+
+/** Classifies an error of a forward pass (OUT_OF_MEMORY, GENERATION_FAILED); cancellations pass through. */
+function generationError(error: unknown, model: string): unknown {
+  if (isAbortError(error) || error instanceof GeneratorError) return error;
+  const message = messageOf(error);
+  if (OUT_OF_MEMORY.test(message) || error instanceof RangeError)
+    return outOfMemory(model, message, 'generate');
+  return new GeneratorError('GENERATION_FAILED', `The built-in model "${model}" failed: ${message}`, {
+    model,
+  });
+}
+
+/**
+ * One loaded instruct model. Create with `TransformersGenerator.load`. Replies are written by a
+ * `DecodeScheduler` over the model (onnx-decoder.ts): a person's question alone and first, a build's summaries
+ * (`batch: true`) up to `info.batchSize` together. A model whose cache the loop cannot batch (a hybrid
+ * architecture) keeps transformers.js's own `generate`, one reply at a time.
+ */
+export class TransformersGenerator implements BuiltinGenerator {
   private readonly eosIds: Set<number>;
+  private readonly scheduler?: DecodeScheduler<OnnxJob, OnnxRow>;
+  /** One `generate` at a time, for a model the scheduler cannot decode. */
+  private readonly queue = new Limiter(1);
 
   private constructor(
     private readonly model: PreTrainedModel,
     private readonly tokenizer: PreTrainedTokenizer,
-    readonly info: GeneratorInfo,
+    private settled: GeneratorInfo,
+    decodable: boolean,
   ) {
-    super();
     const ids = [
       (model.generation_config as { eos_token_id?: number | number[] } | null)?.eos_token_id,
       (model.config as { eos_token_id?: number | number[] }).eos_token_id,
     ].flat();
     this.eosIds = new Set(ids.filter((id): id is number => typeof id === 'number'));
+    if (decodable) {
+      this.scheduler = new DecodeScheduler(new OnnxDecodeEngine(model), {
+        batchSize: settled.batchSize,
+        cacheBudgetBytes: BATCH_CACHE_BUDGET_BYTES,
+      });
+    }
   }
 
   /**
@@ -270,7 +339,7 @@ export class TransformersGenerator extends QueuedGenerator implements BuiltinGen
    */
   static async load(
     choice: Omit<ResolvedGeneratorChoice, 'runtime'> & Partial<Pick<ResolvedGeneratorChoice, 'runtime'>>,
-    options: { onProgress?: (p: ModelLoadProgress) => void } = {},
+    options: TransformersLoadOptions = {},
   ): Promise<TransformersGenerator> {
     const { model, device, dtype } = choice;
     const location = locateModel(model);
@@ -317,16 +386,34 @@ export class TransformersGenerator extends QueuedGenerator implements BuiltinGen
     }
     const config = lm.config as { max_position_embeddings?: number };
     const threads = device === 'wasm' ? Number(env.backends.onnx.wasm?.numThreads ?? 1) : 1;
-    return new TransformersGenerator(lm, tokenizer, {
-      model,
-      runtime: 'onnx',
-      ...(choice.note ? { note: choice.note } : {}),
-      device: device as GenerationDevice,
-      dtype: dtype as GenerationDtype,
-      tag: builtinModelTag(choice),
-      threads,
-      contextTokens: config.max_position_embeddings ?? tokenizer.model_max_length ?? Number.MAX_SAFE_INTEGER,
-    });
+    const decodable = canDecode(lm);
+    // WebGPU keeps its cache on the GPU, where rows cannot be regrouped here: one reply at a time.
+    const batchSize =
+      decodable && device !== 'webgpu'
+        ? Math.max(1, Math.floor(options.batchSize ?? DEFAULT_CPU_BATCH_SIZE))
+        : 1;
+    return new TransformersGenerator(
+      lm,
+      tokenizer,
+      {
+        model,
+        runtime: 'onnx',
+        ...(choice.note ? { note: choice.note } : {}),
+        device: device as GenerationDevice,
+        dtype: dtype as GenerationDtype,
+        tag: builtinModelTag(choice),
+        threads,
+        contextTokens:
+          config.max_position_embeddings ?? tokenizer.model_max_length ?? Number.MAX_SAFE_INTEGER,
+        batchSize,
+      },
+      decodable,
+    );
+  }
+
+  /** What is loaded; `batchSize` drops to 1 if the warm-up finds the model cannot be batched. */
+  get info(): GeneratorInfo {
+    return this.settled;
   }
 
   /** Tokens of `messages` once chat-templated (with the assistant's header), as `generate` counts them. */
@@ -347,9 +434,8 @@ export class TransformersGenerator extends QueuedGenerator implements BuiltinGen
     };
   }
 
-  protected async run(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
-    const { signal, maxNewTokens } = options;
-    throwIfAborted(signal);
+  /** The prompt's tokens, refused when it and the reply do not fit in the context. */
+  private promptOf(messages: readonly ChatMessage[], maxNewTokens: number) {
     const inputs = this.encode(messages);
     const promptTokens = inputs.input_ids.dims[1];
     const { contextTokens, model } = this.info;
@@ -361,24 +447,129 @@ export class TransformersGenerator extends QueuedGenerator implements BuiltinGen
         { promptTokens, maxNewTokens, contextTokens },
       );
     }
+    return { inputs, promptTokens };
+  }
+
+  /** A streamer that turns tokens into text whole words at a time, as `generate`'s TextStreamer does. */
+  private streamer(onText: (delta: string) => void, onToken?: () => void): TextStreamer {
+    return new TextStreamer(this.tokenizer, {
+      skip_prompt: true,
+      skip_special_tokens: true,
+      callback_function: onText,
+      token_callback_function: onToken,
+    });
+  }
+
+  /**
+   * Writes the assistant's reply to `messages` (greedy unless `temperature` > 0), streaming it through
+   * `onText`. A question waits only for the forward pass in progress; a summary (`batch`) waits for a free row.
+   * @throws GeneratorError (CONTEXT_TOO_LONG, OUT_OF_MEMORY, GENERATION_FAILED, INVALID_REQUEST), or an
+   *   AbortError when `signal` fires (while waiting, or between tokens).
+   */
+  async generate(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
+    checkMaxNewTokens(options.maxNewTokens);
+    throwIfAborted(options.signal);
+    const { inputs, promptTokens } = this.promptOf(messages, options.maxNewTokens);
+    if (!this.scheduler) {
+      return this.queue.run(() => this.generateWhole(inputs, promptTokens, options), options.signal);
+    }
+    let text = '';
+    const streamer = this.streamer((delta) => {
+      text += delta;
+      options.onText?.(delta);
+    });
+    streamer.put([[]]); // the (empty) prompt, skipped: later tokens stream as generate's would
+    const job: OnnxJob = {
+      promptIds: Array.from(inputs.input_ids.data as BigInt64Array, Number),
+      promptTokens,
+      maxNewTokens: options.maxNewTokens,
+      lane: options.batch ? 'bulk' : 'interactive',
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      onToken: (token, count) => {
+        streamer.put([[BigInt(token)]]);
+        options.onToken?.(count);
+      },
+    };
+    try {
+      const outcome = await this.scheduler.submit(job);
+      streamer.end();
+      return {
+        text,
+        promptTokens,
+        completionTokens: outcome.tokens.length,
+        finishReason: outcome.finishReason,
+        timing: {
+          prefillMs: outcome.timing.prefillMs,
+          decodeMs: outcome.timing.decodeMs,
+          decodeShareMs: outcome.timing.decodeShareMs,
+          totalMs: outcome.timing.totalMs,
+        },
+      };
+    } catch (error) {
+      throw generationError(error, this.info.model);
+    }
+  }
+
+  /**
+   * Times a prompt read alone, `singleSteps` decoding steps of its row, then `batchedSteps` steps of `rows`
+   * rows continuing it (padded, so a model that ignored its attention mask would write other tokens).
+   */
+  async measureBatch(messages: readonly ChatMessage[], options: MeasureOptions): Promise<BatchMeasurement> {
+    if (!this.scheduler) throw new GeneratorError('INVALID_REQUEST', 'This model is not decoded in batches.');
+    const { inputs, promptTokens } = this.promptOf(messages, options.singleSteps + options.batchedSteps + 1);
+    const job: OnnxJob = {
+      promptIds: Array.from(inputs.input_ids.data as BigInt64Array, Number),
+      promptTokens,
+      maxNewTokens: options.singleSteps + options.batchedSteps + 1,
+      lane: 'interactive',
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    let measured: BatchMeasurement;
+    try {
+      measured = await this.scheduler.measure(job, {
+        singleSteps: options.singleSteps,
+        batchedSteps: options.batchedSteps,
+        rows: Math.min(options.rows, this.info.batchSize),
+      });
+    } catch (error) {
+      throw generationError(error, this.info.model);
+    }
+    if (!measured.paddingMasked) {
+      this.scheduler.batchSize = 1;
+      this.settled = {
+        ...this.settled,
+        batchSize: 1,
+        note: 'Summaries are written one at a time: batched, this model wrote other words than alone.',
+      };
+    }
+    return measured;
+  }
+
+  /** One whole reply through transformers.js's `generate` (models the scheduler cannot decode). */
+  private async generateWhole(
+    inputs: { input_ids: Tensor; attention_mask: Tensor },
+    promptTokens: number,
+    options: GenerateOptions,
+  ): Promise<GenerationResult> {
+    const { signal, maxNewTokens } = options;
+    throwIfAborted(signal);
     let text = '';
     let generated = 0;
     let firstTokenAt = 0;
     let lastTokenAt = 0;
-    const streamer = new TextStreamer(this.tokenizer, {
-      skip_prompt: true,
-      skip_special_tokens: true,
-      callback_function: (delta: string) => {
+    const streamer = this.streamer(
+      (delta) => {
         text += delta;
         options.onText?.(delta);
       },
-      token_callback_function: () => {
+      () => {
         lastTokenAt = now();
         if (generated === 0) firstTokenAt = lastTokenAt;
         generated++;
         options.onToken?.(generated);
       },
-    });
+    );
     const sampling =
       options.temperature !== undefined && options.temperature > 0
         ? { do_sample: true, temperature: options.temperature }
@@ -394,12 +585,7 @@ export class TransformersGenerator extends QueuedGenerator implements BuiltinGen
         stopping_criteria: [new AbortCriteria(signal)],
       } as Parameters<PreTrainedModel['generate']>[0])) as Tensor;
     } catch (error) {
-      const message = messageOf(error);
-      if (OUT_OF_MEMORY.test(message) || error instanceof RangeError)
-        throw outOfMemory(model, message, 'generate');
-      throw new GeneratorError('GENERATION_FAILED', `The built-in model "${model}" failed: ${message}`, {
-        model,
-      });
+      throw generationError(error, this.info.model);
     }
     const finished = now();
     throwIfAborted(signal);
@@ -419,8 +605,9 @@ export class TransformersGenerator extends QueuedGenerator implements BuiltinGen
     };
   }
 
-  /** Frees the ONNX session. */
+  /** Frees the ONNX session (replies still waiting are cancelled). */
   async dispose(): Promise<void> {
+    this.scheduler?.close();
     await this.model.dispose();
   }
 }

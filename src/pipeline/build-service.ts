@@ -44,6 +44,7 @@ import {
   type FileInfo,
 } from '../storage';
 import {
+  builtinConcurrency,
   estimateSummaries,
   prepareBuiltin,
   type BuiltinSummaries,
@@ -331,7 +332,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
         { embed, summarize, embedLengths: raw.lengths },
         {
           ...params,
-          concurrency,
+          concurrency: builtin ? builtinConcurrency(builtin.batchRows, concurrency) : concurrency,
           title: request.title,
           embeddingModel: embeddingModelId(request.embedding),
           summarizer: summarizer.info,

@@ -42,6 +42,8 @@ export interface BuiltinSummaries {
   meter: SpeedMeter;
   /** The warm-up's measurement (undefined when it could not run, e.g. an empty document). */
   sample?: SpeedSample;
+  /** Summaries the model writes together (the warm-up's finding; the load's batch size without one). */
+  batchRows: number;
 }
 
 /** The model could not be loaded because the hub was unreachable: summaries are extractive instead. */
@@ -109,7 +111,14 @@ export async function prepareBuiltin(
       stop();
     }
   }
-  return { kind: 'ready', summarizer, info: generator.info, meter, sample };
+  return {
+    kind: 'ready',
+    summarizer,
+    info: generator.info,
+    meter,
+    sample,
+    batchRows: sample?.batch.rows ?? generator.info.batchSize,
+  };
 }
 
 /**
@@ -127,7 +136,7 @@ export function estimateSummaries(
   const range = planSummaryRange(leaves, leafTokens, params);
   const speed: GenerationSpeed = {
     prefillTokensPerSecond: sample.prefillTokensPerSecond,
-    decodeTokensPerSecond: sample.decodeTokensPerSecond,
+    decodeTokensPerSecond: sample.batch.decodeTokensPerSecond,
   };
   return {
     model: tag,
@@ -142,5 +151,14 @@ export function estimateSummaries(
       most: estimateSummarySeconds(range.most, sample),
     },
     speed,
+    batchRows: sample.batch.rows,
   };
+}
+
+/**
+ * Summaries a build asks for at once with the built-in model: twice its batch, so a free row always finds a
+ * summary waiting (one at a time, the build's own `concurrency`).
+ */
+export function builtinConcurrency(batchRows: number, concurrency: number | undefined): number | undefined {
+  return batchRows > 1 ? Math.max(concurrency ?? 0, 2 * batchRows) : concurrency;
 }

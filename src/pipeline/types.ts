@@ -40,8 +40,13 @@ export interface SummaryEstimate {
   summaries: { fewest: number; likely: number; most: number };
   /** Expected seconds of those summaries on this device. */
   seconds: { fewest: number; likely: number; most: number };
-  /** The rates measured by the warm-up. */
+  /**
+   * The rates measured by the warm-up: reading one prompt at a time, and writing `batchRows` summaries together
+   * (`decodeTokensPerSecond` counts every row's tokens).
+   */
   speed: GenerationSpeed;
+  /** Summaries written together (1: one at a time). */
+  batchRows: number;
 }
 
 /** One build, fully described. */

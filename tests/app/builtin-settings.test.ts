@@ -163,6 +163,7 @@ describe('the build progress of the built-in model', () => {
     summaries: { fewest: 2, likely: 5, most: 8 },
     seconds: { fewest: 20, likely: 50, most: 80 },
     speed: { prefillTokensPerSecond: 120, decodeTokensPerSecond: 8.25 },
+    batchRows: 1,
   };
   const at = (ms: number, event: PipelineProgress['event'], extra: Partial<PipelineProgress> = {}) => ({
     event,
@@ -206,6 +207,9 @@ describe('the build progress of the built-in model', () => {
       'Expected on this device: about 50 s for 5 summaries (between 20 s and 1 min 20 s), measured by a ' +
         'warm-up: reads 120 tokens/s, writes 8.3 tokens/s.',
     );
+    // Written several at a time, the rate is the batch's, and it says so.
+    const batched = { ...estimate, speed: { ...estimate.speed, decodeTokensPerSecond: 31 }, batchRows: 8 };
+    expect(estimateSummary(batched)).toMatch(/writes 31 tokens\/s \(8 summaries at a time\)\.$/);
     expect(formatTokenRate(Number.NaN)).toBe('…');
   });
 

@@ -13,6 +13,7 @@ import type { ModelLoadProgress } from '../../src/models/embedder';
 import { connectGenerator } from '../../src/models/generate-client';
 import { createGenerateService, type GenerateApi } from '../../src/models/generate-service';
 import { CPU_PRESET_ID, GPU_PRESET_ID } from '../../src/models/generator-presets';
+import { DEFAULT_CPU_BATCH_SIZE } from '../../src/models/generator';
 import type { ChatMessage } from '../../src/llm';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
@@ -96,15 +97,29 @@ describe('generate service', () => {
     await expect(load).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  it('measures prompt processing and generation speed with a short warm-up', async () => {
+  it('measures prompt processing and generation speed with a short warm-up, alone and batched', async () => {
     const sample = await service().measureSpeed({ model: TINY }, { sampleText: SAMPLE, newTokens: 8 });
-    expect(sample.completionTokens).toBe(8);
+    // Half the new tokens by the one reply (its first token comes with the prompt), half by a batch.
+    expect(sample.completionTokens).toBe(5);
+    expect(sample.batch.rows).toBe(DEFAULT_CPU_BATCH_SIZE);
+    expect(sample.batch.decodeTokensPerSecond).toBeGreaterThan(0);
     expect(sample.promptTokens).toBeGreaterThan(30);
     expect(sample.prefillTokensPerSecond).toBeGreaterThan(0);
     expect(sample.decodeTokensPerSecond).toBeGreaterThan(0);
     // The tiny model's 2,048-token vocabulary cuts English into more pieces than cl100k's 100k.
     expect(sample.modelTokensPerToken).toBeGreaterThan(1);
     expect(sample.seconds).toBeGreaterThan(0);
+  });
+
+  it('measures one reply at a time where the model writes one at a time', async () => {
+    const lone = createGenerateService(
+      { localModelPath: MODELS, generationBatchSize: 1 },
+      { probeGpu: NO_GPU },
+    );
+    const sample = await lone.measureSpeed({ model: TINY }, { sampleText: SAMPLE, newTokens: 8 });
+    expect(sample.completionTokens).toBe(8);
+    expect(sample.batch).toEqual({ rows: 1, decodeTokensPerSecond: sample.decodeTokensPerSecond });
+    await lone.unload();
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  decodeSeconds,
   estimateSummarySeconds,
   planSummaryRange,
   planSummaryWork,
@@ -118,10 +119,16 @@ describe('resolveRuntime', () => {
 });
 
 describe('speed arithmetic', () => {
-  const reply = (prompt: number, completion: number, prefillMs: number, decodeMs: number) => ({
+  const reply = (
+    prompt: number,
+    completion: number,
+    prefillMs: number,
+    decodeMs: number,
+    decodeShareMs?: number,
+  ) => ({
     promptTokens: prompt,
     completionTokens: completion,
-    timing: { prefillMs, decodeMs },
+    timing: { prefillMs, decodeMs, ...(decodeShareMs !== undefined ? { decodeShareMs } : {}) },
   });
 
   it('rates a generation: prompt tokens over the prefill, decoding steps over the decode time', () => {
@@ -141,17 +148,47 @@ describe('speed arithmetic', () => {
     expect(meter.completionTokens).toBe(32);
   });
 
+  it('counts a batched reply’s share of each step, so the rate is tokens per second of decoding', () => {
+    const meter = new SpeedMeter();
+    // Four replies written together for 2 s: each spent 2 s of wall time but half a second of the steps.
+    for (let i = 0; i < 4; i++) meter.add(reply(100, 21, 1000, 2000, 500));
+    expect(meter.speed.decodeTokensPerSecond).toBe(40);
+    expect(meter.speed.prefillTokensPerSecond).toBe(100);
+  });
+
+  const sample = (rows: number, batchRate: number): SpeedSample => ({
+    prefillTokensPerSecond: 100,
+    decodeTokensPerSecond: 10,
+    batch: { rows, decodeTokensPerSecond: batchRate },
+    modelTokensPerToken: 1.5,
+    promptTokens: 0,
+    completionTokens: 0,
+    seconds: 0,
+  });
+
   it('estimates seconds from the work and a measured sample', () => {
-    const sample: SpeedSample = {
-      prefillTokensPerSecond: 100,
-      decodeTokensPerSecond: 10,
-      modelTokensPerToken: 1.5,
-      promptTokens: 0,
-      completionTokens: 0,
-      seconds: 0,
-    };
-    const work = { summaries: 2, promptTokens: 1000, outputTokens: 200, layers: 1 };
-    expect(estimateSummarySeconds(work, sample)).toBeCloseTo((1000 * 1.5) / 100 + 200 / 10);
+    const work = { summaries: 2, promptTokens: 1000, outputTokens: 200, layers: 1, perLayer: [2] };
+    expect(estimateSummarySeconds(work, sample(1, 10))).toBeCloseTo((1000 * 1.5) / 100 + 200 / 10);
+  });
+
+  it('writes a layer’s summaries as many at a time as the model batches, a small layer in a smaller batch', () => {
+    // 8 at a time write 40 tokens/s together (a step of 0.2 s against 0.1 s alone).
+    const batched = sample(8, 40);
+    const full = { summaries: 16, promptTokens: 0, outputTokens: 1600, layers: 1, perLayer: [16] };
+    expect(decodeSeconds(full, batched)).toBeCloseTo(1600 / 40);
+    // 4 summaries: 100 steps of 4 rows, each step between 0.1 s and 0.2 s (4 of 8 rows: 0.1 + 0.1 × 3/7).
+    const small = { summaries: 4, promptTokens: 0, outputTokens: 400, layers: 1, perLayer: [4] };
+    expect(decodeSeconds(small, batched)).toBeCloseTo(100 * (0.1 + (0.1 * 3) / 7));
+    // One summary is written alone, at the lone rate.
+    const one = { summaries: 1, promptTokens: 0, outputTokens: 100, layers: 1, perLayer: [1] };
+    expect(decodeSeconds(one, batched)).toBeCloseTo(100 / 10);
+    // A whole plan: the layers add up, and batching shortens it.
+    const plan = planSummaryWork(1000, 85_000);
+    expect(plan.perLayer).toEqual([167, 28, 5]);
+    expect(decodeSeconds(plan, batched)).toBeCloseTo(
+      (167 * 100) / 40 + (28 * 100) / 40 + 100 * (0.1 + (0.1 * 4) / 7),
+    );
+    expect(estimateSummarySeconds(plan, batched)).toBeLessThan(estimateSummarySeconds(plan, sample(1, 10)));
   });
 });
 

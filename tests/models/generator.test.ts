@@ -3,13 +3,15 @@
  * chat-templated prompts, streamed text, token counts and budget, timing, cancellation (between tokens and while
  * queued), and the errors a user sees. Its replies are gibberish; what is checked is everything around them.
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { env } from '@huggingface/transformers';
+import { AutoModelForCausalLM, AutoTokenizer, env, type Tensor } from '@huggingface/transformers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configureRuntime } from '../../src/models/embedder';
-import { classifyLoadError, TransformersGenerator } from '../../src/models/generator';
+import { classifyLoadError, DEFAULT_CPU_BATCH_SIZE, TransformersGenerator } from '../../src/models/generator';
 import type { ChatMessage } from '../../src/llm';
+import { summaryMessages } from '../../src/llm/prompts';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
 configureRuntime({ localModelPath: MODELS });
@@ -37,6 +39,7 @@ describe('TransformersGenerator (tiny random Qwen2)', () => {
       tag: 'builtin:local:aerie-tiny-qwen2@q8',
       threads: 1,
       contextTokens: 32768,
+      batchSize: DEFAULT_CPU_BATCH_SIZE,
     });
   });
 
@@ -110,6 +113,113 @@ describe('TransformersGenerator (tiny random Qwen2)', () => {
     await expect(generator.generate(MESSAGES, { maxNewTokens: 0 })).rejects.toMatchObject({
       code: 'INVALID_REQUEST',
     });
+  });
+});
+
+/** The fixture make_qwen2_random.py wrote: the prompt and torch's greedy continuation (fp32). */
+const expected = JSON.parse(
+  readFileSync(new URL('../fixtures/models/aerie-tiny-qwen2.expected.json', import.meta.url), 'utf8'),
+) as { messages: ChatMessage[]; greedyIds: number[] };
+const SAMPLE = readFileSync(new URL('../fixtures/cinderella.txt', import.meta.url), 'utf8');
+/** Summary prompts over the sample of different lengths (so a batch pads its rows). */
+const PROMPTS = Array.from({ length: 6 }, (_, i) =>
+  summaryMessages([SAMPLE.slice(i * 700, i * 700 + 150 + i * 90)]),
+);
+
+/** transformers.js's own greedy `generate` on the same files: the text it writes for `messages`. */
+async function referenceText(dtype: 'fp32' | 'q8' | 'q4', messages: ChatMessage[], newTokens: number) {
+  const model = await AutoModelForCausalLM.from_pretrained('aerie-tiny-qwen2', { dtype, device: 'cpu' });
+  const tokenizer = await AutoTokenizer.from_pretrained('aerie-tiny-qwen2');
+  const prompt = tokenizer.apply_chat_template(messages, { tokenize: false, add_generation_prompt: true });
+  const inputs = tokenizer(prompt as string, { add_special_tokens: false }) as { input_ids: Tensor };
+  const out = (await model.generate({
+    ...inputs,
+    max_new_tokens: newTokens,
+    do_sample: false,
+  } as Parameters<typeof model.generate>[0])) as Tensor;
+  const ids = Array.from(out.data as BigInt64Array, Number).slice(inputs.input_ids.dims[1]);
+  await model.dispose();
+  return tokenizer.decode(ids, { skip_special_tokens: true });
+}
+
+describe('TransformersGenerator decoding loop (tiny random Qwen2)', () => {
+  it("writes torch's greedy continuation of the fixture's prompt (fp32)", async () => {
+    const tokenizer = await AutoTokenizer.from_pretrained('aerie-tiny-qwen2');
+    const reply = await (
+      await tiny('fp32')
+    ).generate(expected.messages, {
+      maxNewTokens: expected.greedyIds.length,
+    });
+    expect(reply.text).toBe(tokenizer.decode(expected.greedyIds, { skip_special_tokens: true }));
+  });
+
+  it("writes, one at a time, exactly what transformers.js's generate writes (fp32, q8, q4)", async () => {
+    for (const dtype of ['fp32', 'q8', 'q4'] as const) {
+      const generator = await tiny(dtype);
+      for (const messages of PROMPTS.slice(0, 3)) {
+        const ours = await generator.generate(messages, { maxNewTokens: 40 });
+        expect(ours.text, dtype).toBe(await referenceText(dtype, messages, 40));
+      }
+    }
+  });
+
+  it('writes summaries together with exactly the texts they get alone (fp32, q4), in one batch', async () => {
+    for (const dtype of ['fp32', 'q4'] as const) {
+      const generator = await tiny(dtype);
+      const alone = [];
+      for (const messages of PROMPTS)
+        alone.push((await generator.generate(messages, { maxNewTokens: 48 })).text);
+      const counts: number[][] = PROMPTS.map(() => []);
+      const together = await Promise.all(
+        PROMPTS.map((messages, i) =>
+          generator.generate(messages, {
+            maxNewTokens: 48,
+            batch: true,
+            onToken: (n) => counts[i].push(n),
+          }),
+        ),
+      );
+      expect(together.map((r) => r.text)).toEqual(alone);
+      // Each streamed its own tokens, and the steps were shared: each reply's share is below its wall time.
+      expect(counts.every((c) => c.length === 48 && c[47] === 48)).toBe(true);
+      for (const r of together) expect(r.timing.decodeShareMs!).toBeLessThan(r.timing.decodeMs);
+    }
+  });
+
+  it('writes the same texts again for the same batch (q8, whose activations share one scale per batch)', async () => {
+    const generator = await tiny('q8');
+    const batch = () =>
+      Promise.all(PROMPTS.map((m) => generator.generate(m, { maxNewTokens: 32, batch: true })));
+    const first = (await batch()).map((r) => r.text);
+    expect((await batch()).map((r) => r.text)).toEqual(first);
+  });
+
+  it('answers a question while summaries are being written together, and they finish as they would have', async () => {
+    const generator = await tiny('fp32');
+    const alone = await generator.generate(PROMPTS[0], { maxNewTokens: 60 });
+    let written = 0;
+    let writtenWhenAnswered = -1;
+    let question: Promise<unknown> | undefined;
+    const summaries = PROMPTS.map((m, i) =>
+      generator.generate(m, {
+        maxNewTokens: 60,
+        batch: true,
+        onToken: (n) => {
+          if (i > 0) return;
+          written = n;
+          if (n === 10) {
+            question = generator
+              .generate(MESSAGES, { maxNewTokens: 5 })
+              .then(() => (writtenWhenAnswered = written));
+          }
+        },
+      }),
+    );
+    const texts = (await Promise.all(summaries)).map((r) => r.text);
+    await question;
+    // The question was answered before the batch wrote another token (it waited for the step in progress).
+    expect(writtenWhenAnswered).toBe(10);
+    expect(texts[0]).toBe(alone.text);
   });
 });
 

@@ -13,7 +13,7 @@ import { isAbortError } from '../../src/core/abort';
 import { createEmbedService } from '../../src/models/embed-service';
 import { createGenerateService } from '../../src/models/generate-service';
 import { TEST_GENERATOR_ID } from '../../src/models/generator-presets';
-import { GeneratorError } from '../../src/models/generator';
+import { DEFAULT_CPU_BATCH_SIZE, GeneratorError } from '../../src/models/generator';
 import { OFFLINE_MODEL_ID } from '../../src/models/presets';
 import { createBuildService } from '../../src/pipeline/build-service';
 import type { BuildRequest, PipelineProgress, SummaryEstimate } from '../../src/pipeline/types';
@@ -47,7 +47,27 @@ const stages = (events: PipelineProgress[]) => [...new Set(events.map((e) => e.e
 describe('build service with the built-in model (tiny Qwen2, GloVe, fake IndexedDB)', () => {
   it('loads the model, estimates from a warm-up, writes the summaries and records the model', async () => {
     const { db } = await openFixture({ empty: true });
-    const service = createBuildService({ embedService, generateService, openDb: async () => db });
+    // The real service, watched: which requests may be batched, and how many wait or run at once.
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const batchFlags: (boolean | undefined)[] = [];
+    const watched: typeof generateService = {
+      ...generateService,
+      generate: async (...args: Parameters<typeof generateService.generate>) => {
+        batchFlags.push(args[2].batch);
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        try {
+          return await generateService.generate(...args);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const service = createBuildService({
+      embedService,
+      generateService: watched,
+      openDb: async () => db,
+    });
     const events: PipelineProgress[] = [];
     const outcome = await service.build(request('b1'), undefined, (p) => events.push(p));
 
@@ -62,6 +82,11 @@ describe('build service with the built-in model (tiny Qwen2, GloVe, fake Indexed
     expect(estimate.summaries.likely).toBeLessThanOrEqual(estimate.summaries.most);
     for (const s of Object.values(estimate.seconds)) expect(s).toBeGreaterThan(0);
     expect(estimate.speed.decodeTokensPerSecond).toBeGreaterThan(0);
+    // The warm-up measured the model writing several summaries together, and the build asked for them so.
+    expect(estimate.batchRows).toBe(DEFAULT_CPU_BATCH_SIZE);
+    expect(batchFlags.length).toBeGreaterThan(1);
+    expect(batchFlags.every((b) => b === true)).toBe(true);
+    expect(mostInFlight).toBeGreaterThan(2); // more than the request's concurrency of 2
     // Tokens/s are reported once the first summary is written.
     const rated = events.filter((e) => e.generation !== undefined);
     expect(rated.length).toBeGreaterThan(0);
