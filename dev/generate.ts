@@ -1,7 +1,7 @@
 /**
  * Harness page for the built-in model (`npx vite`, then /dev/generate.html): the app's real generate worker
  * (workers/generate.worker.ts) behind `window.aerieGenerate`, so a browser test can run one generation with the
- * exact messages a reference was computed for, and cancel one. No UI.
+ * exact messages a reference was computed for, cancel one, or ask for several summaries at once. No UI.
  */
 import '../src/rpc/errors';
 import { proxy, wrap } from 'comlink';
@@ -71,6 +71,72 @@ async function cancelAfter(
   }
 }
 
+/** How one reply of a batch ended. */
+export interface BatchedReply {
+  text: string;
+  error?: string;
+  /** Its share of the decoding steps, and its wall time from first to last token (ms). */
+  decodeShareMs?: number;
+  decodeMs?: number;
+  /** Tokens a chosen summary had written when the question was answered (-1: no question). */
+  writtenWhenAnswered: number;
+}
+
+/**
+ * Asks for every prompt at once as a build's summaries (`batch: true`), after writing each alone first; the
+ * summary `cancel` (if any) is cancelled after 3 tokens, and a question is asked when summary 0 has written 5
+ * tokens (if `question`). Resolves with the texts alone, the batched outcomes and the loaded model.
+ */
+async function batch(
+  choice: GeneratorChoice,
+  prompts: ChatMessage[][],
+  maxNewTokens: number,
+  options: { cancel?: number; question?: ChatMessage[] } = {},
+): Promise<{ alone: string[]; together: BatchedReply[]; info: GeneratorInfo; answer?: string }> {
+  const info = await service.load(choice);
+  const alone: string[] = [];
+  for (const messages of prompts)
+    alone.push((await service.generate(messages, choice, { maxNewTokens })).text);
+  let written = 0;
+  let writtenWhenAnswered = -1;
+  let question: Promise<string> | undefined;
+  const together = await Promise.all(
+    prompts.map(async (messages, i): Promise<BatchedReply> => {
+      const requestId = `harness-batch-${i}`;
+      const onToken = proxy((count: number) => {
+        if (i === options.cancel && count === 3) void service.cancel(requestId);
+        if (i !== 0) return;
+        written = count;
+        if (count === 5 && options.question) {
+          question = service
+            .generate(options.question, choice, { maxNewTokens: 8 })
+            .then((reply) => ((writtenWhenAnswered = written), reply.text));
+        }
+      });
+      try {
+        const reply = await service.generate(
+          messages,
+          choice,
+          { maxNewTokens, requestId, batch: true },
+          undefined,
+          onToken,
+        );
+        return {
+          text: reply.text,
+          decodeShareMs: reply.timing.decodeShareMs,
+          decodeMs: reply.timing.decodeMs,
+          writtenWhenAnswered: -1,
+        };
+      } catch (error) {
+        return { text: '', error: (error as Error).name, writtenWhenAnswered: -1 };
+      }
+    }),
+  );
+  const answer = await question;
+  together[0].writtenWhenAnswered = writtenWhenAnswered;
+  return { alone, together, info, ...(answer !== undefined ? { answer } : {}) };
+}
+
 /** Loads a model and returns its error's code, or 'none'. */
 async function loadError(choice: GeneratorChoice): Promise<{ code: string; message: string }> {
   try {
@@ -81,4 +147,4 @@ async function loadError(choice: GeneratorChoice): Promise<{ code: string; messa
   }
 }
 
-Object.assign(globalThis, { aerieGenerate: { generate, cancelAfter, loadError } });
+Object.assign(globalThis, { aerieGenerate: { generate, cancelAfter, loadError, batch } });

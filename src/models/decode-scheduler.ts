@@ -127,6 +127,16 @@ interface Task {
 
 const LANES: readonly DecodeLane[] = ['interactive', 'bulk'];
 
+/**
+ * Lets the event loop run: a forward pass of ONNX Runtime's WebAssembly resolves in microtasks, so without a
+ * macrotask between passes a worker would not see a cancel, a question or a new summary (each a message) until
+ * the whole batch ended. setTimeout(0) costs at most a few milliseconds (nested timers are clamped to 4 ms)
+ * against a pass of 100 ms or more.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Schedules replies over one engine. See the module comment. */
 export class DecodeScheduler<Job extends DecodeJob, Row> {
   private readonly waiting: Record<DecodeLane, Entry<Job, Row>[]> = { interactive: [], bulk: [] };
@@ -261,19 +271,23 @@ export class DecodeScheduler<Job extends DecodeJob, Row> {
     });
   }
 
-  /** Rejects a reply (once). */
-  private fail(entry: Entry<Job, Row>, error: unknown): void {
-    if (entry.settled) return;
+  /** Marks a reply settled and frees what its row holds of its own (a batch's rows go at its next step). */
+  private settle(entry: Entry<Job, Row>): boolean {
+    if (entry.settled) return false;
     entry.settled = true;
     entry.unsubscribe();
-    entry.reject(error);
+    if (entry.row !== undefined) this.engine.release(entry.row);
+    return true;
+  }
+
+  /** Rejects a reply (once). */
+  private fail(entry: Entry<Job, Row>, error: unknown): void {
+    if (this.settle(entry)) entry.reject(error);
   }
 
   /** Resolves a reply (once). */
   private finish(entry: Entry<Job, Row>, finishReason: DecodeOutcome['finishReason']): void {
-    if (entry.settled) return;
-    entry.settled = true;
-    entry.unsubscribe();
+    if (!this.settle(entry)) return;
     const end = this.now();
     entry.resolve({
       tokens: entry.tokens,
@@ -339,6 +353,8 @@ export class DecodeScheduler<Job extends DecodeJob, Row> {
       return;
     }
     entry.row = prefilled.row;
+    // Cancelled while its prompt was read: nothing joins.
+    if (entry.settled) this.engine.release(prefilled.row);
     entry.firstAt = this.now();
     this.active[lane].push(entry);
     this.accept(entry, prefilled.token);
@@ -369,10 +385,7 @@ export class DecodeScheduler<Job extends DecodeJob, Row> {
 
   /** Drops settled rows; frees a lane's cache once nothing is left in it. */
   private prune(lane: DecodeLane): void {
-    this.active[lane] = this.active[lane].filter((e) => {
-      if (e.settled && e.row !== undefined) this.engine.release(e.row);
-      return !e.settled;
-    });
+    this.active[lane] = this.active[lane].filter((e) => !e.settled);
     if (this.active[lane].length === 0) this.batches[lane].clear();
   }
 
@@ -386,6 +399,7 @@ export class DecodeScheduler<Job extends DecodeJob, Row> {
     this.pumping = true;
     try {
       for (;;) {
+        await yieldToEventLoop();
         LANES.forEach((lane) => this.prune(lane));
         const task = this.tasks.shift();
         if (task) {
@@ -409,7 +423,6 @@ export class DecodeScheduler<Job extends DecodeJob, Row> {
     for (const lane of LANES) {
       for (const e of [...this.waiting[lane], ...this.active[lane]]) {
         this.fail(e, new AbortError('The model was unloaded.'));
-        if (e.row !== undefined) this.engine.release(e.row);
       }
       this.waiting[lane] = [];
       this.active[lane] = [];
