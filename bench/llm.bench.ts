@@ -59,6 +59,8 @@ interface Variant {
   file: string;
   /** Timed runs (ONNX q4 and llama.cpp are measured once: each of their runs takes minutes in WASM here). */
   repeats: number;
+  /** ONNX Runtime Web's build in the browser (default: the app's generate worker's). */
+  ortBuild?: 'asyncify' | 'plain';
 }
 const VARIANTS: Variant[] = [
   {
@@ -70,6 +72,15 @@ const VARIANTS: Variant[] = [
     repeats: 3,
   },
   { id: 'onnx-q4', runtime: 'onnx', dtype: 'q4', model: MODEL_ID, file: 'onnx/model_q4.onnx', repeats: 1 },
+  {
+    id: 'onnx-q8-plain',
+    runtime: 'onnx',
+    dtype: 'q8',
+    model: MODEL_ID,
+    file: 'onnx/model_quantized.onnx',
+    repeats: 1,
+    ortBuild: 'plain',
+  },
   ...(['q8_0', 'q4_0'] as const).map((dtype) => ({
     id: `llama.cpp-${dtype}`,
     runtime: 'llama.cpp' as const,
@@ -81,8 +92,6 @@ const VARIANTS: Variant[] = [
 ];
 /** `AERIE_BENCH_LLM=onnx-q8,llama.cpp-q8_0` measures only those; default all. */
 const CHOSEN = new Set((process.env.AERIE_BENCH_LLM ?? VARIANTS.map((v) => v.id).join(',')).split(','));
-/** `AERIE_BENCH_LLM_ORT=plain` runs ONNX Runtime Web's CPU-only build instead of the app's asyncify one. */
-const ORT_BUILD = process.env.AERIE_BENCH_LLM_ORT === 'plain' ? ('plain' as const) : undefined;
 /** Today's path, the one the issue's 5× is measured against. */
 const BASELINE = 'onnx-q8';
 /** The issue's goal for the 78k-token document's summaries on 2 cores, minutes. */
@@ -253,7 +262,11 @@ async function measure(
     messages: prompt.messages,
     newTokens: NEW_TOKENS,
     repeats: variant.repeats,
-    worker: { modelsPath: MODELS_URL_PATH, threads: THREADS, ...(ORT_BUILD ? { ortBuild: ORT_BUILD } : {}) },
+    worker: {
+      modelsPath: MODELS_URL_PATH,
+      threads: THREADS,
+      ...(variant.ortBuild ? { ortBuild: variant.ortBuild } : {}),
+    },
   });
   if (!result.pageCrossOriginIsolated || !result.load.crossOriginIsolated) {
     throw new Error('The bench page is not cross-origin isolated: check COOP/COEP in vite.config.ts.');
@@ -280,7 +293,7 @@ async function measure(
       newTokens: NEW_TOKENS,
       threads: THREADS,
       modelsPath: MODELS_URL_PATH,
-      ...(ORT_BUILD ? { ortBuild: ORT_BUILD } : {}),
+      ...(variant.ortBuild ? { ortBuild: variant.ortBuild } : {}),
     };
     console.log(`Measuring ${variant.id} batched (${BATCH_SIZES.join(', ')} at a time), natively…`);
     const nativeRuns = await nativeBatches(batchVariant, MODELS_DIR);
@@ -350,7 +363,8 @@ function nativeRates(m: Measured): { prefill: number; decode: number } | undefin
 /** What ran: runtime, weights, threads. */
 function labelOf(m: Measured): string {
   const engine = m.variant.runtime === 'onnx' ? 'transformers.js + ONNX Runtime Web' : 'llama.cpp (wllama)';
-  return `${engine}, random ${m.variant.dtype}, WASM ${m.result.load.info.threads} threads`;
+  const build = m.variant.ortBuild ? ` (${m.variant.ortBuild} build)` : '';
+  return `${engine}${build}, random ${m.variant.dtype}, WASM ${m.result.load.info.threads} threads`;
 }
 
 function rowsOf(m: Measured): BenchRow[] {

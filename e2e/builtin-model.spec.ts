@@ -34,6 +34,8 @@ const RUNTIMES = [
     weights: 'q8',
     runtime: 'ONNX Runtime, wasm, q8',
     shots: 'builtin-model',
+    /** How the warm-up's estimate ends: ONNX Runtime writes summaries together. */
+    estimateEnd: /writes \d[\d.,]* tokens\/s \(8 summaries at a time\)\.$/,
   },
   {
     id: TEST_GGUF_GENERATOR_ID,
@@ -41,6 +43,8 @@ const RUNTIMES = [
     weights: 'q8_0',
     runtime: 'llama.cpp, q8_0, 2 threads',
     shots: 'builtin-model-llama-cpp',
+    /** llama.cpp writes one summary at a time. */
+    estimateEnd: /writes \d[\d.,]* tokens\/s\.$/,
   },
 ] as const;
 /** A hub model that is not a preset (the user types its id). */
@@ -117,9 +121,9 @@ for (const model of RUNTIMES) {
       timeout: 240_000,
     });
     // Before the first summary: the expected time on this device, from the measured warm-up.
-    await expect(progress.getByText(/^Expected on this device: about .+ measured by a warm-up/)).toBeVisible({
-      timeout: 240_000,
-    });
+    const estimate = progress.getByText(/^Expected on this device: about .+ measured by a warm-up/);
+    await expect(estimate).toBeVisible({ timeout: 240_000 });
+    await expect(estimate).toHaveText(model.estimateEnd);
     // While (and after) it writes: its tokens/s.
     await expect(progress.getByText(/^Built-in model writing at \d[\d.,]* tokens\/s/)).toBeVisible({
       timeout: 240_000,
