@@ -7,6 +7,8 @@ export const DEFAULT_MAX_CONCURRENCY = 4;
 
 interface Waiter {
   grant: () => void;
+  /** Served before every waiter without it (see `acquire`). */
+  first: boolean;
 }
 
 /** Lets at most `max` holders run at once; the others wait in arrival order. */
@@ -47,9 +49,10 @@ export class Limiter {
 
   /**
    * Waits for a slot; resolves with the function that gives it back (call it exactly once).
-   * Rejects with an AbortError, and leaves the queue, when `signal` fires first.
+   * Rejects with an AbortError, and leaves the queue, when `signal` fires first. With `first`, the caller
+   * waits ahead of every waiter without it (in arrival order among such callers).
    */
-  acquire(signal?: AbortSignalLike): Promise<() => void> {
+  acquire(signal?: AbortSignalLike, options: { first?: boolean } = {}): Promise<() => void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
         reject(abortErrorOf(signal));
@@ -57,13 +60,16 @@ export class Limiter {
       }
       let unsubscribe = () => {};
       const waiter: Waiter = {
+        first: !!options.first,
         grant: () => {
           unsubscribe();
           this.running++;
           resolve(this.releaser());
         },
       };
-      this.queue.push(waiter);
+      const behind = waiter.first ? this.queue.findIndex((w) => !w.first) : -1;
+      if (behind >= 0) this.queue.splice(behind, 0, waiter);
+      else this.queue.push(waiter);
       unsubscribe = onAbort(signal, () => {
         const i = this.queue.indexOf(waiter);
         if (i < 0) return;
@@ -74,9 +80,13 @@ export class Limiter {
     });
   }
 
-  /** Runs `task` inside a slot. */
-  async run<T>(task: () => Promise<T>, signal?: AbortSignalLike): Promise<T> {
-    const release = await this.acquire(signal);
+  /** Runs `task` inside a slot (`options.first`: see `acquire`). */
+  async run<T>(
+    task: () => Promise<T>,
+    signal?: AbortSignalLike,
+    options: { first?: boolean } = {},
+  ): Promise<T> {
+    const release = await this.acquire(signal, options);
     try {
       return await task();
     } finally {

@@ -1,8 +1,9 @@
 /**
  * The text-generation service the generate worker exposes: owns at most one loaded language model, loads it
- * lazily with download progress, writes replies one at a time for every client (the page's answers, and the
- * build worker's summaries over a MessagePort), cancels by request id, and measures this device's speed with a
- * short warm-up. A plain object, so Node tests drive it directly.
+ * lazily with download progress, writes replies for every client (the page's answers one at a time and first;
+ * the build worker's summaries, over a MessagePort, several together where the model batches: generator.ts),
+ * cancels by request id, and measures this device's speed with a short warm-up. A plain object, so Node tests
+ * drive it directly.
  */
 import { expose } from 'comlink';
 import { AbortError } from '../core/abort';
@@ -208,7 +209,8 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
 
     /**
      * Writes the assistant's reply to `messages` with the chosen model (loading it if needed), streaming the
-     * text to `onText` and counting tokens through `onToken`. Calls run one at a time in arrival order.
+     * text to `onText` and counting tokens through `onToken`. A question is written alone, after the forward
+     * pass in progress; summaries (`options.batch`) are written together, up to the model's `batchSize`.
      * @throws GeneratorError, or an AbortError after `cancel(requestId)`.
      */
     async generate(

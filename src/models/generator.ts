@@ -165,21 +165,22 @@ export function checkMaxNewTokens(maxNewTokens: number): void {
 }
 
 /**
- * Generations one at a time (an ONNX session and llama.cpp's context each run one inference at a time): later
- * calls wait their turn and leave the queue when cancelled. Subclasses write one reply in `run`.
+ * Generations one at a time (llama.cpp's context runs one inference at a time): later calls wait their turn
+ * and leave the queue when cancelled; a person's question (no `batch`) waits ahead of every waiting summary, so
+ * it waits for the reply in progress only. Subclasses write one reply in `run`.
  */
 export abstract class QueuedGenerator {
   private readonly queue = new Limiter(1);
 
   /**
    * Writes the assistant's reply to `messages` (greedy unless `temperature` > 0), streaming it through
-   * `onText`. Waits for earlier generations to finish first.
+   * `onText`. Waits for the generation in progress, and a summary for earlier ones and every question.
    * @throws GeneratorError (CONTEXT_TOO_LONG, OUT_OF_MEMORY, GENERATION_FAILED, INVALID_REQUEST), or an
    *   AbortError when `signal` fires (while waiting, or between tokens).
    */
   async generate(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
     checkMaxNewTokens(options.maxNewTokens);
-    return this.queue.run(() => this.run(messages, options), options.signal);
+    return this.queue.run(() => this.run(messages, options), options.signal, { first: !options.batch });
   }
 
   /** One reply, once it is this call's turn. */
@@ -471,7 +472,9 @@ export class TransformersGenerator implements BuiltinGenerator {
     throwIfAborted(options.signal);
     const { inputs, promptTokens } = this.promptOf(messages, options.maxNewTokens);
     if (!this.scheduler) {
-      return this.queue.run(() => this.generateWhole(inputs, promptTokens, options), options.signal);
+      return this.queue.run(() => this.generateWhole(inputs, promptTokens, options), options.signal, {
+        first: !options.batch,
+      });
     }
     let text = '';
     const streamer = this.streamer((delta) => {
@@ -537,10 +540,11 @@ export class TransformersGenerator implements BuiltinGenerator {
     }
     if (!measured.paddingMasked) {
       this.scheduler.batchSize = 1;
+      const why = 'summaries are written one at a time (together, this model wrote other words than alone)';
       this.settled = {
         ...this.settled,
         batchSize: 1,
-        note: 'Summaries are written one at a time: batched, this model wrote other words than alone.',
+        note: this.settled.note ? `${this.settled.note}; ${why}` : why,
       };
     }
     return measured;

@@ -56,6 +56,18 @@ describe('Limiter', () => {
     expect(limiter.active).toBe(0);
   });
 
+  it('serves a waiter marked first before every other waiter, in arrival order among such waiters', async () => {
+    const limiter = new Limiter(1);
+    const order: string[] = [];
+    const release = await limiter.acquire();
+    const wait = (name: string, first = false) =>
+      limiter.run(async () => void order.push(name), undefined, { first });
+    const all = [wait('s1'), wait('s2'), wait('q1', true), wait('s3'), wait('q2', true)];
+    release();
+    await Promise.all(all);
+    expect(order).toEqual(['q1', 'q2', 's1', 's2', 's3']);
+  });
+
   it('admits waiters at once when max is raised', async () => {
     const limiter = new Limiter(1);
     await limiter.acquire();

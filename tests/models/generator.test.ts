@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { AutoModelForCausalLM, AutoTokenizer, env, type Tensor } from '@huggingface/transformers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configureRuntime } from '../../src/models/embedder';
-import { classifyLoadError, DEFAULT_CPU_BATCH_SIZE, TransformersGenerator } from '../../src/models/generator';
+import {
+  classifyLoadError,
+  DEFAULT_CPU_BATCH_SIZE,
+  QueuedGenerator,
+  TransformersGenerator,
+  type GenerationResult,
+} from '../../src/models/generator';
 import type { ChatMessage } from '../../src/llm';
 import { summaryMessages } from '../../src/llm/prompts';
 
@@ -220,6 +226,32 @@ describe('TransformersGenerator decoding loop (tiny random Qwen2)', () => {
     // The question was answered before the batch wrote another token (it waited for the step in progress).
     expect(writtenWhenAnswered).toBe(10);
     expect(texts[0]).toBe(alone.text);
+  });
+});
+
+/** A FAKE runtime behind QueuedGenerator (llama.cpp's queue): each reply records its turn and ends at once. */
+class FakeQueuedGenerator extends QueuedGenerator {
+  readonly turns: string[] = [];
+  protected async run(messages: readonly ChatMessage[]): Promise<GenerationResult> {
+    this.turns.push(messages[0].content);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    return {
+      text: '',
+      promptTokens: 1,
+      completionTokens: 1,
+      finishReason: 'stop',
+      timing: { prefillMs: 1, decodeMs: 0, totalMs: 1 },
+    };
+  }
+}
+
+describe('QueuedGenerator (FAKE runtime)', () => {
+  it('writes one reply at a time; a question goes ahead of every waiting summary', async () => {
+    const generator = new FakeQueuedGenerator();
+    const ask = (content: string, batch?: boolean) =>
+      generator.generate([{ role: 'user', content }], { maxNewTokens: 4, ...(batch ? { batch } : {}) });
+    await Promise.all([ask('s1', true), ask('s2', true), ask('s3', true), ask('question')]);
+    expect(generator.turns).toEqual(['s1', 'question', 's2', 's3']);
   });
 });
 

@@ -94,6 +94,19 @@ describe('build service (GloVe model, fake LLM server, fake IndexedDB)', () => {
     expect(events.at(-1)!.usage.totalTokens).toBeGreaterThan(0);
   });
 
+  it("sends an endpoint the build's concurrency of summaries at once, not the built-in model's batch", async () => {
+    const { db } = await openFixture({ empty: true });
+    const service = createBuildService({ embedService, openDb: async () => db });
+    llm.configure({ latencyMs: 40 }); // replies overlap, so the peak shows the bound
+    try {
+      await service.build(request('t-conc'));
+    } finally {
+      llm.configure({ latencyMs: 0 });
+    }
+    expect(summaryBodies().length).toBeGreaterThan(2);
+    expect(llm.maxInFlight).toBe(2);
+  });
+
   it('asks the model’s own token counts of the leaves and embeds them longest first', async () => {
     const { db } = await openFixture({ empty: true });
     const counted: number[] = [];
