@@ -23,8 +23,8 @@ import { estimateSummarySeconds, planSummaryWork, speedOf } from '../src/models/
 import { ROOT, startBrowserBench, type BrowserBench } from './browser/embed-harness';
 import type { LlmPageConfig, LlmPageResult } from './browser/llm-page';
 import { timeNative, type NativeTiming } from './llm-native';
-import type { BenchRow } from './report';
-import { runPython } from './support';
+import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { incompleteModel, runPython } from './support';
 
 const MODELS_DIR = join(ROOT, '.bench-cache', 'models');
 const MODELS_URL_PATH = '/.bench-cache/models/';
@@ -82,9 +82,8 @@ function strictCsp(): Plugin {
   };
 }
 
-function skipped(reason: string): BenchRow[] {
-  const row = { name: 'Built-in model generation', value: NaN, unit: 'tokens/s', higherIsBetter: true };
-  return [{ ...row, referenceLabel: `skipped: ${reason}` }];
+function skipped(reason: string): BenchLine[] {
+  return [notMeasured('Built-in model generation (prompt processing and generation, every dtype)', reason)];
 }
 
 /** Makes sure the bench model exists; the reason when it is missing and cannot be generated. */
@@ -95,7 +94,7 @@ function ensureModel(): string | undefined {
   console.log(`Generating ${folder} (random weights, Qwen2.5-0.5B shapes, q8; several minutes)…`);
   const made = runPython([MAKE_MODEL_SCRIPT, '--qwen2.5-0.5b', folder], PYTHON_TIMEOUT_MS);
   if ('reason' in made) return made.reason;
-  return complete() ? undefined : `${MAKE_MODEL_SCRIPT} wrote no complete model`;
+  return complete() ? undefined : incompleteModel(folder, MODEL_FILES);
 }
 
 /** The bench's prompt: its messages, their token ids, and the tokenizer's decoder (for the native ids). */
@@ -276,7 +275,7 @@ function rowsOf(m: Measured): BenchRow[] {
  * Generation in Chromium (WASM, 2 threads) beside onnxruntime-node for each dtype the CPU tier could use, and a
  * long document's projected summary time.
  */
-export async function benchLlm(): Promise<BenchRow[]> {
+export async function benchLlm(): Promise<BenchLine[]> {
   if (!existsSync(CHROMIUM_PATH)) return skipped(`no Chromium at ${CHROMIUM_PATH} (set AERIE_CHROMIUM)`);
   const missing = ensureModel();
   if (missing) return skipped(missing);

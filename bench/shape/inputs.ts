@@ -10,7 +10,7 @@ import type { EmbedFn } from '../../src/core/types';
 import { configureRuntime, TransformersEmbedder } from '../../src/models/embedder';
 import { splitRows } from '../../src/models/rows';
 import { OFFLINE_MODEL_ID, type EmbeddingDtype } from '../../src/models/presets';
-import { ROOT, runPython } from '../support';
+import { incompleteModel, ROOT, runPython } from '../support';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures');
 
@@ -75,8 +75,8 @@ export function benchModels(): (BenchModel | { label: string; skipped: string })
     console.log(`Generating ${target} (random MiniLM-L6, fp32)…`);
     const made = runPython([MAKE_MINILM, target], MAKE_TIMEOUT_MS);
     if ('reason' in made || !complete()) {
-      const why = 'reason' in made ? made.reason : 'no complete model written';
-      return [glove, { label: minilmLabel, skipped: `${why} (run: bash scripts/python-env.sh)` }];
+      const why = 'reason' in made ? made.reason : incompleteModel(target, MINILM_FILES);
+      return [glove, { label: minilmLabel, skipped: `no MiniLM bench model: ${why}` }];
     }
   }
   return [glove, { label: minilmLabel, id: `local:${MINILM_NAME}`, dtype: 'fp32', folder: MINILM_FOLDER }];
