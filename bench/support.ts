@@ -66,11 +66,14 @@ export function runPython(
   for (const python of candidates) {
     const run = spawnSync(python, args, { env, encoding: 'utf8', timeout: timeoutMs, cwd: ROOT });
     if (run.status === 0) return { stdout: run.stdout };
-    const said = run.error?.message ?? run.stderr.trim().split('\n').slice(-2).join(' | ');
-    failures.push(
-      `${shortPath(python)}: ${explain(run.status, python, run.stderr) ?? `exit status ${run.status}, ${said}`}`,
-    );
     const lacks = run.status === EXIT_PYTHON_LACKS || (run.error as NodeJS.ErrnoException)?.code === 'ENOENT';
+    // A script that lacks a package says what on its last line (scripts/models/pyenv.py); a crash, on its last two.
+    const said =
+      run.error?.message ??
+      (lacks
+        ? run.stderr.trim().split('\n').at(-1)
+        : `exit status ${run.status}, ${run.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+    failures.push(`${shortPath(python)}: ${explain(run.status, python, run.stderr) ?? said}`);
     if (!lacks) break;
   }
   const tried = failures.length ? failures.join('; ') : 'no Python interpreter found';

@@ -34,6 +34,8 @@ VENV_DIR = REPO_ROOT / ".venv"
 EXIT_LACKS = 3
 """Exit status of a script whose interpreter lacks a package (bench/support.ts EXIT_PYTHON_LACKS)."""
 
+NOT_INSTALLED = "not installed"
+
 _REEXEC_FLAG = "AERIE_PYENV_REEXEC"
 """Set in the environment of the re-run, so a re-run that still lacks something stops instead of looping."""
 
@@ -91,7 +93,7 @@ def probe(package: Package) -> tuple[str | None, str | None]:
     try:
         module = importlib.import_module(package.module)
     except ModuleNotFoundError as error:
-        return version, "not installed" if version is None else f"no module {error.name}"
+        return version, NOT_INSTALLED if version is None else f"no module {error.name}"
     except Exception as error:  # noqa: BLE001 - a broken install raises more than ImportError
         return version, f"import {package.module} failed: {type(error).__name__}: {error}".replace("\n", " ")
     return version or getattr(module, "__version__", "0"), None
@@ -100,6 +102,8 @@ def probe(package: Package) -> tuple[str | None, str | None]:
 def problem(package: Package) -> str | None:
     """Why this interpreter does not meet the package's line, or None when it does."""
     version, failure = probe(package)
+    if failure == NOT_INSTALLED:
+        return f"{package.distribution} ≥ {package.minimum}"
     if failure:
         return f"{package.distribution} ≥ {package.minimum} ({version + ' installed, but ' if version else ''}{failure})"
     if not at_least(version, package.minimum):
@@ -128,9 +132,10 @@ def ensure(distributions: list[str]) -> None:
         sys.stderr.flush()
         script = [str(_venv_python()), *sys.argv]
         os.execve(script[0], script, {**os.environ, _REEXEC_FLAG: "1"})
+    # The hint first, what is missing last: `npm run bench` quotes the last line (bench/support.ts).
     sys.stderr.write(
-        f"{sys.executable} (Python {sys.version_info.major}.{sys.version_info.minor}) lacks: {'; '.join(problems)}.\n"
         f"{SETUP_HINT}\n"
+        f"{sys.executable} (Python {sys.version_info.major}.{sys.version_info.minor}) lacks {', '.join(problems)}\n"
     )
     sys.exit(EXIT_LACKS)
 

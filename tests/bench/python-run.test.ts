@@ -42,20 +42,24 @@ describe('runPython (fake interpreters)', () => {
   });
 
   it('names what every interpreter said, and how to set Python up, when none could run it', () => {
-    const run = runPython(
-      ['script.py'],
-      10_000,
-      (status, python) => (status === EXIT_PYTHON_LACKS ? `no scikit-learn in ${python}` : undefined),
-      [lacks, absent],
-    );
+    const run = runPython(['script.py'], 10_000, undefined, [lacks, absent]);
     expect('reason' in run && run.reason).toMatch(
       new RegExp(
-        `^script.py did not run \\(${lacks}: no scikit-learn in ${lacks}; ${absent}: .*ENOENT.*\\): `,
+        `^script.py did not run \\(${lacks}: fake python lacks: onnx >= 1.16 \\(found 1.12.0\\); ${absent}: .*ENOENT.*\\): `,
       ),
     );
     expect('reason' in run && run.reason).toContain('bash scripts/python-env.sh');
     expect(runPython(['script.py'], 10_000, undefined, [])).toEqual({
       reason: `script.py did not run (no Python interpreter found): ${PYTHON_SETUP_HINT}`,
+    });
+  });
+
+  it("uses the caller's explanation of an exit status", () => {
+    const explain = (status: number | null, python: string) =>
+      status === EXIT_PYTHON_LACKS ? `no scikit-learn in ${python}` : undefined;
+    const run = runPython(['script.py'], 10_000, explain, [lacks]);
+    expect(run).toEqual({
+      reason: `script.py did not run (${lacks}: no scikit-learn in ${lacks}): ${PYTHON_SETUP_HINT}`,
     });
   });
 });
