@@ -81,13 +81,28 @@ at_least() {
 }
 
 apt_updated=0
+apt_update() {
+  ((apt_updated)) && return 0
+  DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTIONS[@]}" update -qq || return
+  apt_updated=1
+}
 apt_install() {
-  if ((!apt_updated)); then
-    DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTIONS[@]}" update -qq || return
-    apt_updated=1
-  fi
+  apt_update || return
   echo "Installing Debian's $* with apt-get…"
   DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTIONS[@]}" install -y -qq --no-install-recommends "$@"
+}
+
+# A fresh machine may have no package lists yet: then apt knows no candidate, and Debian's packages would be
+# passed over for pip. Fetch the lists once (as root, not with --check) when one of ours has no candidate.
+refresh_apt_lists() {
+  have_apt && is_root && ((!check)) || return 0
+  local debian
+  for debian in $(awk '!/^#/ && NF >= 5 && $5 != "-" { print $5 }' "$PACKAGES_FILE"); do
+    if [[ -z $(deb_candidate "$debian") ]]; then
+      apt_update || { echo "apt-get update failed (see above)." >&2; exit 1; }
+      return 0
+    fi
+  done
 }
 
 # --- 1. Debian's python3 and venv -------------------------------------------------------------------------
@@ -121,7 +136,11 @@ if ! venv_fits; then
     echo "Would make ${VENV#"$ROOT"/}/ over $SYSTEM_PYTHON (it sees the system's packages)."
     PYTHON="$SYSTEM_PYTHON"
   else
-    [[ -e $VENV ]] && echo "Remaking ${VENV#"$ROOT"/}/: it was not a venv over $SYSTEM_PYTHON with the system's packages."
+    if [[ -e $VENV ]]; then
+      echo "Remaking ${VENV#"$ROOT"/}/: it was not a venv over $SYSTEM_PYTHON with the system's packages."
+    else
+      echo "Making ${VENV#"$ROOT"/}/ over $SYSTEM_PYTHON (it sees the system's packages)."
+    fi
     "$SYSTEM_PYTHON" -m venv --clear --system-site-packages "$VENV"
   fi
 fi
@@ -185,6 +204,7 @@ report_ok() {
   printf '%s\n' "${ok_lines[@]}"
 }
 
+refresh_apt_lists
 probe
 plan
 

@@ -73,6 +73,7 @@ const FAKE_TOOLS: Record<string, string> = {
   dpkg: '[[ "$*" == "-L python3-minimal" ]] && echo "$FAKE_SYSTEM_PYTHON"',
   'apt-cache': `v="$(awk -v p="$2" '$1 == p { print $2 }' "$FAKE_STATE/candidates")"; echo "  Candidate: \${v:-(none)}"`,
   'apt-get': `echo "apt-get $*" >>"$FAKE_STATE/log"
+[[ " $* " == *" update "* && -f "$FAKE_STATE/candidates.after-update" ]] && mv "$FAKE_STATE/candidates.after-update" "$FAKE_STATE/candidates"
 for p in "$@"; do
   line="$(awk -v p="$p" '$1 == p { $1 = ""; $2 = ""; print substr($0, 3) }' "$FAKE_STATE/candidates")"
   [[ -n $line ]] && { echo "$p" >>"$FAKE_STATE/installed"; echo "$line" >>"$FAKE_STATE/system"; }
@@ -160,6 +161,19 @@ describe('scripts/python-env.sh (fake Debian, fake Python)', () => {
     expect(result.stdout).toMatch(/torch +2\.13\.0 +\.venv +\(≥ 2\.5\)/);
   });
 
+  it("on a machine without apt's package lists yet: fetches them once, then still takes Debian's packages", () => {
+    cpSync(join(state, 'candidates'), join(state, 'candidates.after-update'));
+    writeFileSync(join(state, 'candidates'), '');
+    const result = run(['--find-links', '/fake/wheels']);
+    expect(result.status).toBe(0);
+    expect(result.log.filter((l) => l.includes(' update '))).toEqual([
+      'apt-get -o DPkg::Lock::Timeout=600 update -qq',
+    ]);
+    expect(installLines(result.log)[0]).toBe(
+      'apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends python3-numpy python3-sklearn python3-jinja2',
+    );
+  });
+
   it('takes the index and wheel folders from PIP_INDEX_URL and PIP_FIND_LINKS too; folders alone mean --no-index', () => {
     const viaEnv = run([], { PIP_FIND_LINKS: '/fake/a /fake/b' });
     expect(viaEnv.status).toBe(0);
@@ -231,7 +245,9 @@ describe('scripts/python-env.sh (fake Debian, fake Python)', () => {
     const result = run([]);
     expect(result.status).toBe(0);
     expect(installLines(result.log)).toEqual([]);
-    expect(result.stdout.trim().split('\n')).toHaveLength(1 + 3 + PINS.length);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('Python for the bench: '))).toHaveLength(1);
+    expect(lines.filter((l) => /^ {2}\S+ +\S+ +(system|\.venv) +\(≥ /.test(l))).toHaveLength(3 + PINS.length);
   });
 
   it('a failing pip ends the run with status 1 and says so', () => {
