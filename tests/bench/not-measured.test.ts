@@ -52,9 +52,11 @@ describe('browser benches without Chromium', () => {
     await expect(benchBuild()).rejects.toThrow('AERIE_BENCH_BUILD names no configuration "glove-77k"');
   });
 
-  it('embed and llm: NOT MEASURED, never a number', async () => {
+  it('embed, llm and view: NOT MEASURED, never a number', async () => {
     const { benchEmbed } = await import('../../bench/embed.bench');
     const { benchLlm } = await import('../../bench/llm.bench');
+    const { benchView } = await import('../../bench/view.bench');
+    expectAllSkipped(await benchView(), ['view at 1k, 14k and 50k nodes']);
     expectAllSkipped(await benchEmbed(), [
       'Embedding throughput, MiniLM-L6 random, WASM (every dtype and thread count)',
     ]);
