@@ -8,7 +8,8 @@
  * - `answer`: a reference answer;
  * - `evidence`: verbatim quotes from the documents (JSON array of strings, or one string);
  * - `choices` + `gold`: multiple choice, `gold` the 0-based index of the right choice;
- * - `id`, `kind` (e.g. "fact" or "arc"), `goldNode` (the node a generated question was written from).
+ * - `id`, `kind` (e.g. "fact" or "arc"), `goldNode` and `goldText` (the node a generated question was written
+ *   from, and its text).
  * QuALITY's rows map onto this: an article row's `questions` each become a question (`question_unique_id` →
  * `id`, `options` → `choices`, its 1-based `gold_label` → `gold`, `difficult` → kind "hard"), and a flattened
  * row with `options` and `gold_label` reads the same way.
@@ -31,6 +32,11 @@ export interface EvalQuestion {
   gold?: number;
   /** Generated questions: the id of the node the question was written from (the hit rule's target). */
   goldNode?: number;
+  /**
+   * Generated questions: the text of that node, so a tree that has the same text under another id (the same
+   * leaves after a rebuild with another model or summariser) still scores the question.
+   */
+  goldText?: string;
   /** A free label to group results by, e.g. "fact", "arc", "detail", "theme". */
   kind?: string;
 }
@@ -149,6 +155,11 @@ function readQuestion(row: Record<string, unknown>, prefix = ''): Read {
     });
   }
   const goldNode = optionalIndex(row.goldNode, field('goldNode'), issues);
+  // Compared with node texts as they are: not trimmed.
+  const goldText = typeof row.goldText === 'string' && row.goldText !== '' ? row.goldText : undefined;
+  if (row.goldText !== undefined && row.goldText !== '' && typeof row.goldText !== 'string') {
+    issues.push({ field: field('goldText'), message: 'goldText must be a text.' });
+  }
   if (issues.length > 0) return { issues };
   const question: EvalQuestion = { question: (rawQuestion as string).trim() };
   if (id !== undefined) question.id = id;
@@ -157,6 +168,7 @@ function readQuestion(row: Record<string, unknown>, prefix = ''): Read {
   if (choices) question.choices = choices;
   if (gold !== undefined) question.gold = gold;
   if (goldNode !== undefined) question.goldNode = goldNode;
+  if (goldText !== undefined) question.goldText = goldText;
   if (kind !== undefined) question.kind = kind;
   return { question, issues };
 }
@@ -210,7 +222,7 @@ function csvList(cell: string): unknown {
 
 const CSV_LIST_FIELDS = new Set(['evidence', 'choices', 'options']);
 /** CSV header names read as these fields (lower-cased). */
-const CSV_FIELD_NAMES: Record<string, string> = { goldnode: 'goldNode' };
+const CSV_FIELD_NAMES: Record<string, string> = { goldnode: 'goldNode', goldtext: 'goldText' };
 
 function parseCsvText(text: string, out: ParsedQuestionSet, collect: Collect): void {
   const records = parseCsv(text);

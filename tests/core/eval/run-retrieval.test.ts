@@ -259,8 +259,33 @@ describe('evaluateRetrieval on a tree worked by hand', () => {
       variants: MEANING,
     });
     expect(report.perQuestion[0].scoring).toBe('none');
-    expect(report.warnings).toEqual([expect.stringContaining('gold node 60 is not in this tree of 6 nodes')]);
+    expect(report.warnings).toEqual([expect.stringContaining('(60) is not in this tree of 6 nodes')]);
     expect(report.modes[K.collapsed]).toMatchObject({ questions: 0, evidenceRecall: null, mrr: null });
+  });
+
+  it("finds a generated question's node by its text in a tree that holds it under another id", async () => {
+    const tree = smallTree();
+    // As after a rebuild: node 2's text is now node 3's and the other way round.
+    const swapped = { ...tree, nodes: tree.nodes.map((n) => ({ ...n })) };
+    [swapped.nodes[2].text, swapped.nodes[3].text] = [tree.nodes[3].text, tree.nodes[2].text];
+    const questions = [
+      { question: 'What is the weather?', goldNode: 2, goldText: tree.nodes[2].text },
+      { question: 'x', goldNode: 2, goldText: 'a text no node has' },
+      { question: 'y', goldText: tree.nodes[0].text },
+    ];
+    const report = await evaluateRetrieval(swapped, questions, {
+      embedQuery: fakeEmbedder(VECTORS),
+      variants: [MEANING[2]],
+      maxTokens: 7,
+    });
+    expect(report.perQuestion.map((q) => [q.scoring, q.goldNode])).toEqual([
+      ['gold-node', 3],
+      ['none', undefined],
+      ['gold-node', 0],
+    ]);
+    // Leaves with budget 7 for [0,0,1]: node 2 alone, which is not node 3's neighbour.
+    expect(report.perQuestion[0].modes[K.leaves]).toMatchObject({ nodes: [2], firstHit: 0 });
+    expect(report.warnings).toHaveLength(1);
   });
 
   it('prints a Markdown table with a column per question kind', async () => {
