@@ -17,9 +17,11 @@ export { detectDelimiter, parseCsv, type CsvRecord } from './csv';
 export {
   evidenceFound,
   evidenceRecall,
+  evidenceSpans,
   matchEvidence,
   normalizeForMatch,
   type EvidenceMatch,
+  type TextSpan,
 } from './evidence';
 export { firstHitRank, goldNeighbourhood, reciprocalRank } from './ranking';
 export {

@@ -115,11 +115,16 @@ export function judgeMessages(question: string, reference: string, answer: strin
   ];
 }
 
-/** The judge's verdict: 1 for CORRECT, 0 for INCORRECT, undefined when the reply says neither first. */
+/**
+ * The judge's verdict from the first line of its reply, as the prompt asks: 1 for CORRECT, 0 for INCORRECT,
+ * undefined when that line names neither or both (a reply that repeats the instructions is not a verdict).
+ */
 export function parseVerdict(reply: string): number | undefined {
-  const match = /\b(INCORRECT|CORRECT)\b/i.exec(reply);
-  if (!match) return undefined;
-  return match[1].toUpperCase() === 'CORRECT' ? 1 : 0;
+  const first = reply.trim().split(/\r\n|\n|\r/)[0] ?? '';
+  const correct = /\bCORRECT\b/i.test(first);
+  const incorrect = /\bINCORRECT\b/i.test(first);
+  if (correct === incorrect) return undefined;
+  return correct ? 1 : 0;
 }
 
 /**

@@ -14,9 +14,10 @@ const NONE = '–';
 const share = (v: number | null | undefined) =>
   v === null || v === undefined ? NONE : v.toFixed(SHARE_DECIMALS);
 
-/** "L0 71% · L1 22% · L2 7%": layers that supplied at least one node. */
+/** "L0 71% · L1 22% · L2 <1%": layers that supplied at least one node. */
 export function layerMix(layers: readonly number[]): string {
-  const parts = layers.flatMap((s, layer) => (s > 0 ? [`L${layer} ${Math.round(s * PERCENT)}%`] : []));
+  const percent = (s: number) => (Math.round(s * PERCENT) === 0 ? '<1' : String(Math.round(s * PERCENT)));
+  const parts = layers.flatMap((s, layer) => (s > 0 ? [`L${layer} ${percent(s)}%`] : []));
   return parts.length ? parts.join(' · ') : NONE;
 }
 

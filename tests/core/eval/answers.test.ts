@@ -29,10 +29,14 @@ describe('evaluation prompts', () => {
     expect(parseGeneratedQuestion('I cannot write a question about this.')).toBeUndefined();
   });
 
-  it('reads CORRECT and INCORRECT verdicts, and nothing else', () => {
+  it('reads CORRECT or INCORRECT on the first line, and nothing else', () => {
     expect(parseVerdict('CORRECT\nIt names the same person.')).toBe(1);
-    expect(parseVerdict('Incorrect — wrong year.')).toBe(0);
+    expect(parseVerdict('  Incorrect — wrong year.')).toBe(0);
+    expect(parseVerdict('**CORRECT**')).toBe(1);
     expect(parseVerdict('The answer is mostly right')).toBeUndefined();
+    // An echo of the instructions is not a verdict, nor is a verdict after the first line.
+    expect(parseVerdict('Reply with CORRECT or INCORRECT on the first line')).toBeUndefined();
+    expect(parseVerdict('Let me think.\nCORRECT')).toBeUndefined();
   });
 
   it('puts the passage, the numbered passages, the options and the answers where the templates say', () => {
