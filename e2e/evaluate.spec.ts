@@ -108,6 +108,14 @@ test('evaluate: import, every mode, answers and judge, cancel and resume, drill-
     const runs = panel.getByRole('region', { name: 'Runs' });
     await expect(runs.getByText('Done', { exact: true })).toHaveCount(2, { timeout: 60_000 });
     expect(chatBodies().length).toBe(before);
+    // Compared with the first run: the same retrieval, so recall and MRR change by ±0 (only times differ).
+    const compare = panel.getByLabel('Compare with');
+    await compare.focus();
+    await compare.selectOption({ index: 1 });
+    const table = panel.getByRole('table', { name: /^Per mode: this run, and the compared run/ });
+    const firstRow = table.getByRole('row').nth(1).getByRole('cell');
+    await expect(firstRow.nth(1)).toHaveText(/^\d\.\d\dwas \d\.\d\d ±0$/);
+    await expect(firstRow.nth(2)).toHaveText(/^\d\.\d\dwas \d\.\d\d ±0$/);
   });
 
   await test.step('drill down: what a mode retrieved, the evidence marked', async () => {
