@@ -6,7 +6,13 @@
  * already paid for comes from the cache.
  */
 import { isAbortError } from '../../core/abort';
-import { defaultVariants, evaluateAnswers, evaluateRetrieval, type EvalQuestion } from '../../core/eval';
+import {
+  defaultVariants,
+  evaluateAnswers,
+  evaluateRetrieval,
+  summarizerName,
+  type EvalQuestion,
+} from '../../core/eval';
 import type { RaptorTree } from '../../core/types';
 import { saveEvalRun, type AerieDb } from '../../storage';
 import type { EvalRunOptions, EvalRunRecord, EvalSetRecord } from '../../storage/schema';
@@ -52,9 +58,7 @@ export function newRun(
     tree: {
       title: tree.title,
       embedding: tree.embedding.model,
-      summarizer: tree.summarizer.model
-        ? `${tree.summarizer.kind}:${tree.summarizer.model}`
-        : tree.summarizer.kind,
+      summarizer: summarizerName(tree.summarizer),
       nodes: tree.nodes.length,
       createdAt: tree.createdAt,
     },

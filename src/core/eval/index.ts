@@ -53,6 +53,7 @@ export {
 export {
   figuresOf,
   modeReport,
+  summarizerName,
   type LayerOf,
   type ModeReport,
   type QuestionModeResult,

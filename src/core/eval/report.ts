@@ -114,6 +114,11 @@ export interface RetrievalReport {
   answering?: AnswerSettings;
 }
 
+/** How a report names what wrote a tree's summaries: "extractive", or "llm:<model>". */
+export function summarizerName(summarizer: { kind: string; model?: string }): string {
+  return summarizer.model ? `${summarizer.kind}:${summarizer.model}` : summarizer.kind;
+}
+
 const mean = (values: readonly number[]): number | null =>
   values.length === 0 ? null : values.reduce((s, v) => s + v, 0) / values.length;
 

@@ -20,6 +20,7 @@ import type { EvalQuestion } from './questions';
 import { firstHitRank, goldNeighbourhood } from './ranking';
 import {
   modeReport,
+  summarizerName,
   type ModeReport,
   type QuestionModeResult,
   type QuestionReport,
@@ -267,9 +268,7 @@ export async function evaluateRetrieval(
     tree: {
       title: tree.title,
       embedding: tree.embedding.model,
-      summarizer: tree.summarizer.model
-        ? `${tree.summarizer.kind}:${tree.summarizer.model}`
-        : tree.summarizer.kind,
+      summarizer: summarizerName(tree.summarizer),
       nodes: tree.nodes.length,
       nodesPerLayer: layers,
     },

@@ -11,7 +11,8 @@ import { answerCallCount, evaluateAnswers } from '../../../src/core/eval/run-ans
 import { evaluateRetrieval } from '../../../src/core/eval/run-retrieval';
 import { reportTable } from '../../../src/core/eval/table';
 import { variantKey, type EvalVariant } from '../../../src/core/eval/variants';
-import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../../../src/core/types';
+import type { RaptorTree } from '../../../src/core/types';
+import { handTree } from './hand-tree';
 
 describe('evaluation prompts', () => {
   it('reads a written question and answer, labelled or not', () => {
@@ -56,23 +57,14 @@ describe('evaluation prompts', () => {
 });
 
 function tree(): RaptorTree {
-  const node = (id: number, layer: number, text: string, embedding: number[], children: number[] = []) =>
-    ({ id, layer, text, tokens: 0, children, embedding: Float32Array.from(embedding) }) as TreeNode;
-  return {
-    format: 'raptor-tree',
-    version: 1,
-    title: 't',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    embedding: { model: 'hand', dim: 2 },
-    summarizer: { kind: 'extractive' },
-    params: { ...DEFAULT_BUILD_PARAMS },
-    documents: [],
-    nodes: [
-      node(0, 0, 'Anna lives in Paris.', [1, 0]),
-      node(1, 0, 'Ben lives in Rome.', [0, 1]),
-      node(2, 1, 'Two friends in two cities.', [0.7, 0.7], [0, 1]),
+  return handTree(
+    [
+      [0, 'Anna lives in Paris.', [1, 0]],
+      [0, 'Ben lives in Rome.', [0, 1]],
+      [1, 'Two friends in two cities.', [0.7, 0.7], [0, 1]],
     ],
-  };
+    't',
+  );
 }
 
 const QUESTIONS = [

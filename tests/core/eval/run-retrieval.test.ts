@@ -7,30 +7,22 @@ import { reportTable } from '../../../src/core/eval/table';
 import { defaultVariants, variantKey, type EvalVariant } from '../../../src/core/eval/variants';
 import { DEFAULT_SEARCH, retrieve } from '../../../src/core/retrieve';
 import { parseTree, serializeTree } from '../../../src/core/tree-format';
-import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../../../src/core/types';
+import type { RaptorTree } from '../../../src/core/types';
+import { handTree } from './hand-tree';
 
 /** A six-node tree worked by hand: two animal leaves under node 4, two weather leaves under node 5. */
 function smallTree(): RaptorTree {
-  const node = (id: number, layer: number, text: string, embedding: number[], children: number[] = []) =>
-    ({ id, layer, text, tokens: 0, children, embedding: Float32Array.from(embedding) }) as TreeNode;
-  return {
-    format: 'raptor-tree',
-    version: 1,
-    title: 'small',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    embedding: { model: 'hand', dim: 3 },
-    summarizer: { kind: 'extractive' },
-    params: { ...DEFAULT_BUILD_PARAMS },
-    documents: [{ id: 'd', name: 'd', chars: 0 }],
-    nodes: [
-      node(0, 0, 'The cat sat on the mat.', [1, 0, 0]), // 7 cl100k tokens
-      node(1, 0, 'A dog barked at the moon.', [0, 1, 0]), // 8
-      node(2, 0, 'Rain fell on the quiet town.', [0, 0, 1]), // 7
-      node(3, 0, 'The town slept while rain fell.', [0, 0.6, 0.8]), // 7
-      node(4, 1, 'Animals: a cat and a dog.', [0.7, 0.7, 0], [0, 1]), // 9
-      node(5, 1, 'Weather over the town.', [0, 0.3, 0.95], [2, 3]), // 5
+  return handTree(
+    [
+      [0, 'The cat sat on the mat.', [1, 0, 0]], // 7 cl100k tokens
+      [0, 'A dog barked at the moon.', [0, 1, 0]], // 8
+      [0, 'Rain fell on the quiet town.', [0, 0, 1]], // 7
+      [0, 'The town slept while rain fell.', [0, 0.6, 0.8]], // 7
+      [1, 'Animals: a cat and a dog.', [0.7, 0.7, 0], [0, 1]], // 9
+      [1, 'Weather over the town.', [0, 0.3, 0.95], [2, 3]], // 5
     ],
-  };
+    'small',
+  );
 }
 
 /** FAKE embedder for unit tests: looks each question up in a table of hand-picked vectors. */
