@@ -76,6 +76,8 @@ test('evaluate: import, every mode, answers and judge, cancel and resume, drill-
   });
 
   await test.step('the calls are counted before the run; cancel while answering, then resume', async () => {
+    await expect(panel.getByTestId('run-calls')).toHaveText(/^72 retrievals .* no LLM call\.$/);
+    await panel.getByLabel(/^Answer with fake-model/).check();
     await panel.getByLabel('Ask it to judge each free answer').check();
     await expect(panel.getByTestId('run-calls')).toHaveText(
       /^72 retrievals .* no LLM call; then 24 answers and 21 verdicts from fake-model/,

@@ -46,7 +46,8 @@ export function RunForm({ set, model, blocker, busy, onRun }: RunFormProps) {
   const [searches, setSearches] = useState<SearchMode[]>([...SEARCH_MODES]);
   const [budget, setBudget] = useState(String(DEFAULT_MAX_TOKENS));
   const [topK, setTopK] = useState(String(DEFAULT_TRAVERSAL_TOP_K));
-  const [answers, setAnswers] = useState(true);
+  // Answers cost LLM calls (or load the built-in model): asked for, never assumed.
+  const [answers, setAnswers] = useState(false);
   const [judge, setJudge] = useState(false);
   const maxTokens = Number(budget);
   const traversalTopK = Number(topK);

@@ -65,6 +65,11 @@ export function useEvaluation(
   const [activity, setActivity] = useState<EvalActivity>();
   const controller = useRef<AbortController | undefined>(undefined);
   const liveRun = useRef<string | undefined>(undefined);
+  // The tree shown now: a run of the previous tree that ends after a switch must not join this tree's list.
+  const shownTree = useRef(treeId);
+  useEffect(() => {
+    shownTree.current = treeId;
+  }, [treeId]);
 
   const report = useCallback(
     (title: string, error: unknown) => notify({ kind: 'error', title, body: errorMessage(error) }),
@@ -211,8 +216,10 @@ export function useEvaluation(
       liveRun.current = run.id;
       setActivity({ kind: 'run', runId: run.id });
       const model = answerModelOf(settings);
-      const update = (next: EvalRunRecord) =>
+      const update = (next: EvalRunRecord) => {
+        if (next.treeId !== shownTree.current) return;
         setRuns((list) => [next, ...list.filter((r) => r.id !== next.id)]);
+      };
       try {
         const ended = await executeRun(run, {
           db,

@@ -187,6 +187,21 @@ function readJsonRow(value: unknown): Read[] {
 }
 
 function parseJsonl(text: string, out: ParsedQuestionSet, collect: Collect): void {
+  // A whole JSON array (a `.json` export) is read item by item, each item a row.
+  const whole = text.replace(/^\uFEFF/, '').trim();
+  if (whole.startsWith('[')) {
+    try {
+      const items: unknown = JSON.parse(whole);
+      if (Array.isArray(items)) {
+        items.forEach((item, i) => {
+          for (const read of readJsonRow(item)) collect(read, i + 1);
+        });
+        return;
+      }
+    } catch {
+      // Not one JSON document: read line by line below, where the bad lines are named.
+    }
+  }
   const lines = text.split(/\r\n|\n|\r/);
   lines.forEach((line, i) => {
     const trimmed = line.replace(/^\uFEFF/, '').trim();
@@ -268,8 +283,9 @@ function collector(out: ParsedQuestionSet): Collect {
 }
 
 /**
- * Reads a question set from a JSONL file (one JSON object a line) or a CSV file with the same columns (a header
- * row naming them). Bad rows are reported by row (the 1-based line of the file) and field; good rows are kept.
+ * Reads a question set from a JSONL file (one JSON object a line; a whole JSON array is read item by item) or a
+ * CSV file with the same columns (a header row naming them). Bad rows are reported by row (the 1-based line of
+ * the file, or the item's position in an array) and field; good rows are kept.
  * Blank lines are skipped. At most `MAX_QUESTIONS` questions are read.
  */
 export function parseQuestionSet(text: string, format: QuestionSetFormat): ParsedQuestionSet {
