@@ -11,11 +11,12 @@ import {
   DEFAULT_SEARCH,
   DEFAULT_TRAVERSAL_TOP_K,
   retrieve,
+  type RetrievalResult,
   type RetrieveOptions,
 } from '../retrieve';
 import type { RaptorTree } from '../types';
 import { YIELD_INTERVAL_MS, yieldToEventLoop } from '../yield';
-import { matchEvidence } from './evidence';
+import { evidenceFound, matchEvidence } from './evidence';
 import type { EvalQuestion } from './questions';
 import { firstHitRank, goldNeighbourhood } from './ranking';
 import {
@@ -110,20 +111,28 @@ function optionsFor(
     : { mode: variant.mode, maxTokens, text, search };
 }
 
-/** Scores one retrieval of one question. */
+/**
+ * Scores one retrieval of one question. Evidence is looked for in the context the retrieval returned (what an
+ * answering model would read, e.g. without sentences a retrieval left out as repeated); the rank where a quote
+ * became complete comes from the retrieved nodes' texts in order, and is the last rank when only the context
+ * as a whole holds it.
+ */
 function score(
   tree: RaptorTree,
   question: EvalQuestion,
   scoring: QuestionScoring,
   gold: number | undefined,
-  nodes: number[],
+  result: RetrievalResult,
 ): Pick<QuestionModeResult, 'recall' | 'found' | 'firstHit'> {
+  const nodes = result.nodes.map((n) => n.id);
   if (scoring === 'evidence') {
-    const { found, ranks } = matchEvidence(
+    const evidence = question.evidence!;
+    const found = evidenceFound(result.context, evidence);
+    const { ranks } = matchEvidence(
       nodes.map((id) => tree.nodes[id].text),
-      question.evidence!,
+      evidence,
     );
-    const hitRanks = ranks.filter((r) => r > 0);
+    const hitRanks = found.flatMap((f, i) => (f ? [ranks[i] > 0 ? ranks[i] : nodes.length] : []));
     return {
       recall: found.filter(Boolean).length / found.length,
       found,
@@ -242,7 +251,7 @@ export async function evaluateRetrieval(
         scores: result.nodes.map((n) => n.score),
         tokens: result.tokens,
         timeMs,
-        ...score(tree, question, report.scoring, golds[qi], nodes),
+        ...score(tree, question, report.scoring, golds[qi], result),
       };
       report.modes[keys[vi]] = entry;
       onProgress?.({ stage: 'retrieve', done: ++done, total });

@@ -198,6 +198,33 @@ describe('evaluateRetrieval on a tree worked by hand', () => {
     expect(report.perQuestion[0].modes[key]).toMatchObject({ nodes: [4, 0], firstHit: 2 });
   });
 
+  it('looks for evidence in the context the retrieval returned, not in the whole node texts', async () => {
+    // A retrieval that leaves a sentence out of its context (as a "no repeated sentences" context may).
+    const trimmed: EvalVariant = {
+      mode: 'collapsed',
+      search: 'meaning',
+      rerank: {
+        name: 'trimmed',
+        retrieve: (tree, vector, options) => {
+          const r = retrieve(tree, vector, options);
+          return { ...r, context: r.context.replace('The cat sat on the mat.', 'The cat.') };
+        },
+      },
+    };
+    const report = await evaluateRetrieval(smallTree(), QUESTIONS.slice(0, 1), {
+      embedQuery: fakeEmbedder(VECTORS),
+      variants: [MEANING[0], trimmed],
+      maxTokens: 16,
+    });
+    expect(report.perQuestion[0].modes[K.collapsed]).toMatchObject({ nodes: [0, 4], found: [true, false] });
+    expect(report.perQuestion[0].modes[`${K.collapsed}+trimmed`]).toMatchObject({
+      nodes: [0, 4],
+      recall: 0,
+      found: [false, false],
+      firstHit: 0,
+    });
+  });
+
   it('embeds questions in batches, reports progress and stops on abort', async () => {
     const many = Array.from({ length: 70 }, (_, i) => ({ question: `q${i}` }));
     const calls: string[][] = [];
