@@ -225,6 +225,26 @@ describe('evaluateRetrieval on a tree worked by hand', () => {
     });
   });
 
+  it('lets the variants take turns at going first, so first-touch costs are not always charged to one', async () => {
+    const calls: string[] = [];
+    const logged = (name: string): EvalVariant => ({
+      mode: 'leaves',
+      search: 'meaning',
+      rerank: {
+        name,
+        retrieve: (tree, vector, options, { question }) => {
+          calls.push(`${question.question}:${name}`);
+          return retrieve(tree, vector, options);
+        },
+      },
+    });
+    await evaluateRetrieval(smallTree(), [{ question: 'a' }, { question: 'b' }, { question: 'c' }], {
+      embedQuery: fakeEmbedder({}),
+      variants: [logged('x'), logged('y'), logged('z')],
+    });
+    expect(calls).toEqual(['a:x', 'a:y', 'a:z', 'b:y', 'b:z', 'b:x', 'c:z', 'c:x', 'c:y']);
+  });
+
   it('embeds questions in batches, reports progress and stops on abort', async () => {
     const many = Array.from({ length: 70 }, (_, i) => ({ question: `q${i}` }));
     const calls: string[][] = [];
