@@ -15,6 +15,7 @@ import {
   expectOnlyLocalRequests,
   recordRequests,
   startLlm,
+  treeItems,
 } from './support/app';
 
 let llm: FakeLlmServer;
@@ -54,7 +55,7 @@ test('evaluate: import, every mode, answers and judge, cancel and resume, drill-
   await configure(page, llm);
   await addSample(page);
   await buildAndWait(page);
-  const nodes = await page.locator('svg[aria-label="Tree view"] [data-node-id]').count();
+  const nodes = await (await treeItems(page)).count();
 
   await page.getByRole('tab', { name: 'Evaluate' }).click();
   const panel = page.getByRole('tabpanel', { name: 'Evaluate' });
@@ -174,6 +175,6 @@ test('evaluate: import, every mode, answers and judge, cancel and resume, drill-
 
   // Evaluation changed nothing: the tree has the same nodes.
   await page.getByRole('tab', { name: 'Tree' }).click();
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]')).toHaveCount(nodes);
+  await expect(await treeItems(page)).toHaveCount(nodes);
   expectOnlyLocalRequests(urls);
 });
