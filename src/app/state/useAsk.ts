@@ -65,7 +65,7 @@ export function questionModelOf(
 }
 
 /** The remote embedding model name of a tree built with an API model (`openai:x` or the official `openai/x`). */
-function endpointModelOf(model: string): string | undefined {
+export function endpointModelOf(model: string): string | undefined {
   if (model.startsWith('openai:')) return model.slice('openai:'.length);
   if (model.startsWith('openai/')) return model.slice('openai/'.length);
   return undefined;
