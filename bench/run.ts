@@ -1,7 +1,8 @@
 /**
  * `npm run bench [section …] [-- --allow-missing-references]`: performance figures, each printed beside a
  * reference measured in the same run (scikit-learn, native ONNX Runtime, the paper's Table 10, spherical
- * k-means) with the ratio. Sections: gmm, cluster, shape, embed, storage, llm, build, query, view. Default: all.
+ * k-means) with the ratio. Sections: gmm, cluster, shape, embed, storage, llm, build, query, view, eval (the gold
+ * sets' evaluation tables). Default: all.
  * Anything that could not be measured is printed as NOT MEASURED, summarised at the end, and fails the run
  * unless allowed (bench/gaps.ts); a section that throws fails the run, after the other sections ran
  * (bench/sections.ts). See bench/README.md.
@@ -18,6 +19,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   build: async () => (await import('./build.bench')).benchBuild,
   query: async () => (await import('./query.bench')).benchQuery,
   view: async () => (await import('./view.bench')).benchView,
+  eval: async () => (await import('./eval.bench')).benchEval,
 };
 
 process.exitCode = await runSections(SECTIONS, process.argv.slice(2), process.env);

@@ -27,6 +27,7 @@ const PINS = [
   'onnx-ir==1.0.0',
   'tokenizers==0.23.2',
   'transformers==5.17.0',
+  'gguf==0.19.0',
 ];
 /** Debian 12's candidates of the packages the list names, and what each provides once installed. */
 const BOOKWORM = {
