@@ -312,6 +312,7 @@ export function App() {
                   rootSummary={rootSummary}
                   summarizer={tree.summarizer}
                   embeddingModel={tree.embedding.model}
+                  summaryCuts={open.record?.summarizer.cuts}
                 />
               </div>
             </>

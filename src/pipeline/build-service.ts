@@ -18,7 +18,13 @@ import type { ClosableClusterPool } from '../core/cluster-pool';
 import { AerieError } from '../core/errors';
 import { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from '../core/extractive';
 import { createSentenceMemory, type SentenceVectorSource } from '../core/sentence-vectors';
-import type { EmbedFn, SummarizeFn, SummarizerInfo } from '../core/types';
+import {
+  DEFAULT_BUILD_PARAMS,
+  type EmbedFn,
+  type RaptorTree,
+  type SummarizeFn,
+  type SummarizerInfo,
+} from '../core/types';
 import { createLlmSummarizer, createOpenAiEmbedder, UsageAccumulator } from '../llm';
 import type { ModelLoadProgress } from '../models/embedder';
 import { OFFLINE_MODEL_ID } from '../models/presets';
@@ -57,6 +63,7 @@ import {
   type EmbeddingChoice,
   type PipelineEvent,
   type PipelineProgress,
+  type SummaryCutNotice,
 } from './types';
 
 /** The build could not start. */
@@ -66,6 +73,20 @@ export class PipelineError extends AerieError<'NO_EMBEDDER' | 'NO_GENERATOR' | '
 export const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
 export { buildLockName } from './locks';
+
+/** The origin of an endpoint's base URL (no path, credentials or query), for messages. */
+function endpointOrigin(baseUrl: string): string | undefined {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Leaves of a tree (its nodes of layer 0). */
+function leafCount(tree: RaptorTree): number {
+  return tree.nodes.filter((n) => n.layer === 0).length;
+}
 
 /** What a finished build reports; the tree itself is in storage. */
 export interface BuildOutcome {
@@ -212,7 +233,14 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     embedder: ReturnType<typeof rawEmbedder>,
     usage: UsageAccumulator,
     builtin: BuiltinSummaries | undefined,
-  ): { fn: SummarizeFn; info: SummarizerInfo } {
+  ): {
+    fn: SummarizeFn;
+    info: SummarizerInfo;
+    /** Whether a summary was cut to its budget (a model's summaries; the extractive ones fit by construction). */
+    isCut?: (summary: string) => boolean;
+    /** The endpoint's origin, for messages about its summaries. */
+    endpoint?: string;
+  } {
     const choice = request.summarizer;
     if (choice.kind === 'extractive') {
       const fn = createExtractiveSummarizer(embedder.plain, embedder.sentences);
@@ -220,14 +248,20 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     }
     if (choice.kind === 'builtin') {
       if (!builtin) throw new PipelineError('NO_GENERATOR', 'The built-in model was not loaded.');
-      return { fn: builtin.summarizer, info: builtin.summarizer.info };
+      const fn = builtin.summarizer;
+      return { fn, info: fn.info, isCut: fn.isCut };
     }
     const summarizer = createLlmSummarizer(choice.endpoint, {
       usage,
       systemPrompt: choice.systemPrompt,
       userTemplate: choice.userTemplate,
     });
-    return { fn: summarizer, info: summarizer.info };
+    return {
+      fn: summarizer,
+      info: summarizer.info,
+      isCut: summarizer.isCut,
+      endpoint: endpointOrigin(choice.endpoint.baseUrl),
+    };
   }
 
   async function run(
@@ -318,11 +352,23 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       const raw = rawEmbedder(request, usage);
       embed = cachedEmbedder(store, raw.nodes, embeddingCacheKeyFor(request.embedding), treeId);
       const summarizer = rawSummarizer(request, raw, usage, builtin);
+      const budget = request.params.summaryTokens ?? DEFAULT_BUILD_PARAMS.summaryTokens;
+      const cutNotice = (cut: number): SummaryCutNotice => {
+        const notice: SummaryCutNotice = {
+          cut,
+          of: summarize ? summarize.stats.hits + summarize.stats.misses : cut,
+          budget,
+          model: summarizer.info.model ?? 'the model',
+        };
+        if (summarizer.endpoint) notice.endpoint = summarizer.endpoint;
+        return notice;
+      };
       summarize = cachedSummarizer(
         store,
         summarizer.fn,
         summaryCacheKeyFor(request.summarizer, request.embedding, builtin?.info.tag),
         treeId,
+        { isCut: summarizer.isCut, onCut: (cut) => report({ stage: 'summary-cut', ...cutNotice(cut) }) },
       );
       await enter({ stage: 'chunk', done: 0, total: request.documents.length });
       const { concurrency, ...params } = request.params;
@@ -341,7 +387,10 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
         report,
       );
       await recorded;
-      await completeTree(store, treeId, tree);
+      const cuts = summarize.stats.cut;
+      await completeTree(store, treeId, tree, {
+        summaryCuts: cuts > 0 ? { ...cutNotice(cuts), of: tree.nodes.length - leafCount(tree) } : undefined,
+      });
       return {
         treeId,
         nodes: tree.nodes.length,

@@ -36,6 +36,7 @@ export type {
   StoredSummarizerChoice,
   RecordedSummarizer,
   StoreName,
+  SummaryCuts,
   TreeDocumentEntry,
   TreeOrigin,
   TreeRecord,
@@ -63,7 +64,7 @@ export {
   type TreePatch,
   type TreeSummary,
 } from './trees';
-export { completeTree, getNode, loadTree, saveTreeNodes } from './nodes';
+export { completeTree, getNode, loadTree, saveTreeNodes, type CompleteTreeOptions } from './nodes';
 export { deletePendingDocuments, listPendingDocuments, putPendingDocument } from './pending';
 export {
   duplicateTreeSettings,
@@ -79,7 +80,9 @@ export {
   embeddingCacheKeyFor,
   summaryCacheKeyFor,
   type CachedModel,
+  type CachedSummarizerOptions,
   type CacheStats,
+  type SummaryCacheStats,
   type EmbeddingCacheKey,
   type SummaryCacheKey,
 } from './cache';

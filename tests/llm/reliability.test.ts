@@ -138,19 +138,19 @@ describe('timeouts against the fake LLM server', () => {
 
 describe('streams cut short by the fake LLM server', () => {
   for (const protocol of ['openai', 'anthropic'] as const) {
-    it(`fails with STREAM_INTERRUPTED after output, without retrying (${protocol})`, async () => {
+    it(`fails with CLOSED_MID_REPLY after output, without retrying (${protocol})`, async () => {
       server.enqueue({ kind: 'close', afterChunks: 2 });
       const deltas: string[] = [];
       const error = await failure(
         streamChat(endpoint(protocol), REQUEST, { onDelta: (d) => deltas.push(d) }),
       );
-      expect(error.code).toBe('STREAM_INTERRUPTED');
+      expect(error.code).toBe('CLOSED_MID_REPLY');
       expect(deltas).toHaveLength(2);
       expect(error.details.receivedChars).toBe(deltas.join('').length);
       expect(server.modelRequests).toHaveLength(1);
 
       server.enqueue({ kind: 'close', afterChunks: 1, mode: 'end' }); // clean end, no terminator
-      expect((await failure(streamChat(endpoint(protocol), REQUEST))).code).toBe('STREAM_INTERRUPTED');
+      expect((await failure(streamChat(endpoint(protocol), REQUEST))).code).toBe('CLOSED_MID_REPLY');
     });
 
     it(`retries a stream that broke before any text (${protocol})`, async () => {

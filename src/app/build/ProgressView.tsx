@@ -16,6 +16,7 @@ import {
 } from '../format';
 import type { UsageTotals } from '../../llm/usage';
 import type { BuildProgressState, StageProgress } from '../state/types';
+import { summaryCutText } from './budget-text';
 import { estimateSummary, formatTokenRate } from './builtin-text';
 import type { TrackedStage } from './progress-reducer';
 import './build.css';
@@ -257,6 +258,11 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
         </div>
       </dl>
       <BuiltinFacts progress={progress} />
+      {progress.summaryCuts && (
+        <p className="progress-cuts" role="status">
+          {summaryCutText(progress.summaryCuts)}
+        </p>
+      )}
       {progress.status === 'done' && progress.reuse && <ReuseNote reuse={progress.reuse} />}
       {stopped && (
         <p

@@ -19,6 +19,7 @@ import { speedOf } from '../../models/generation-speed';
 import { splitRows } from '../../models/rows';
 import type { TreeRecord } from '../../storage/schema';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
+import { answerLimitText } from '../build/budget-text';
 import { formatDecimal } from '../format';
 import {
   answerModelOf,
@@ -256,6 +257,7 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
               citations: answer.citations.map((i) => ({ n: i + 1, nodeId: passages[i].id })),
               usage: answer.usage,
               ...(answer.writer ? { writer: answer.writer } : {}),
+              ...(answer.overLimit ? { notice: answerLimitText(answer.overLimit) } : {}),
             },
           });
         } catch (error) {
