@@ -16,6 +16,8 @@ test('every bad file gets a clear message; the page keeps working', async ({ pag
   try {
     writeFileSync(join(dir, 'empty.txt'), '');
     writeFileSync(join(dir, 'blank.txt'), '   \n\n\t  \n');
+    // Issue 24: 120,000 zero-width and direction marks, nothing a reader (or a model) can see.
+    writeFileSync(join(dir, 'invisible.txt'), '\u200b\u200c\u200d\u200e\u200f\u2060'.repeat(20_000));
     // A 200 MB file, sparse on disk: it must be refused from its size, never read.
     const huge = join(dir, 'huge.txt');
     const fd = openSync(huge, 'w');
@@ -29,6 +31,7 @@ test('every bad file gets a clear message; the page keeps working', async ({ pag
     const cases: [string, RegExp][] = [
       [join(dir, 'empty.txt'), /empty \(0 bytes\)/],
       [join(dir, 'blank.txt'), /no text, only blank space/],
+      [join(dir, 'invisible.txt'), /contains no visible text: its 120,000 characters are all invisible/],
       [`${FIXTURES}/binary.txt`, /not a text file/],
       [huge, /more than the 100 MB/],
       [`${FIXTURES}/encrypted.pdf`, /password-protected/],
@@ -49,6 +52,7 @@ test('every bad file gets a clear message; the page keeps working', async ({ pag
     for (const name of [
       'empty.txt',
       'blank.txt',
+      'invisible.txt',
       'binary.txt',
       'huge.txt',
       'encrypted.pdf',

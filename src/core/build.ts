@@ -17,6 +17,7 @@ import { BuildError, EMBED_BATCH } from './build-shared';
 import { mapWithConcurrency } from './pool';
 import { deriveSeed } from './random';
 import { countTokens } from './tokens';
+import { hasVisibleText } from './visible';
 import {
   DEFAULT_BUILD_PARAMS,
   DEFAULT_CONCURRENCY,
@@ -301,7 +302,7 @@ export async function summarizeAndEmbed(
     async (c) => {
       if (stopped !== undefined) throw stopped;
       const text = await models.summarize(clusterTexts[c], { maxTokens: options.maxTokens, signal });
-      if (typeof text !== 'string' || !text.trim()) {
+      if (typeof text !== 'string' || !hasVisibleText(text)) {
         throw new BuildError(
           'EMPTY_SUMMARY',
           `The summariser returned an empty summary for a cluster of ${clusterTexts[c].length} nodes.`,
@@ -381,6 +382,8 @@ export async function buildTree(
   const nodes: TreeNode[] = [];
   docs.forEach((doc, i) => {
     for (const chunk of chunkText(doc.text, { maxTokens: params.chunkTokens })) {
+      // A chunk a reader cannot see (zero-width or format characters only) is neither embedded nor summarised.
+      if (!hasVisibleText(chunk.text)) continue;
       const page = pageOf(doc.pageStarts, chunk.start);
       nodes.push({
         id: nodes.length,
@@ -395,7 +398,7 @@ export async function buildTree(
     onProgress?.({ stage: 'chunk', done: i + 1, total: docs.length });
   });
   if (nodes.length === 0) {
-    throw new BuildError('EMPTY_INPUT', 'The documents contain no text to build a tree from.', {
+    throw new BuildError('EMPTY_INPUT', 'The documents contain no visible text to build a tree from.', {
       documents: docs.length,
     });
   }

@@ -3,6 +3,7 @@
  * breaks become "\n" (leaf offsets index the text returned here, so this cannot wait until the build), a
  * leading byte-order mark and NUL characters go; then the text is checked against the limits.
  */
+import { hasVisibleText } from '../core/visible';
 import { IngestError, quoted } from './errors';
 import { formatCount, LARGE_TEXT_CHARS } from './limits';
 
@@ -38,8 +39,9 @@ export function nulWarning(name: string, nul: number): string {
 }
 
 /**
- * Checks a finished text: throws `NO_TEXT` when it is blank and `TOO_LARGE` above `maxChars`; returns the
- * warning for a long text (above `LARGE_TEXT_CHARS`), if any.
+ * Checks a finished text: throws `NO_TEXT` when it is blank or has nothing visible (only zero-width, format or
+ * control characters: see `hasVisibleText`) and `TOO_LARGE` above `maxChars`; returns the warning for a long
+ * text (above `LARGE_TEXT_CHARS`), if any.
  */
 export function checkText(name: string, text: string, maxChars: number): string | undefined {
   if (!/\S/.test(text)) {
@@ -47,6 +49,14 @@ export function checkText(name: string, text: string, maxChars: number): string 
       name,
       chars: text.length,
     });
+  }
+  if (!hasVisibleText(text)) {
+    throw new IngestError(
+      'NO_TEXT',
+      `${quoted(name)} contains no visible text: its ${formatCount(text.length)} characters are all invisible ` +
+        '(zero-width, formatting or control characters, or blank space).',
+      { name, chars: text.length, invisible: true },
+    );
   }
   if (text.length > maxChars) {
     throw new IngestError(

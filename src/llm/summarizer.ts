@@ -1,5 +1,6 @@
 /** The RAPTOR summariser on a user's LLM endpoint, with the paper's prompt. */
 import { fitToTokenBudget } from '../core/budget';
+import { hasVisibleText } from '../core/visible';
 import type { SummarizeFn, SummarizerInfo } from '../core/types';
 import { chat } from './chat';
 import { resolveEndpoint } from './endpoint';
@@ -83,7 +84,7 @@ export function createChatSummarizer(
       { signal, usage, onRetry: options.onRetry },
     );
     const reply = (strip ? result.text.replace(THINK_BLOCK, '') : result.text).trim();
-    if (!reply) {
+    if (!hasVisibleText(reply)) {
       throw new LlmError(
         'EMPTY_RESPONSE',
         `Model "${model}" replied only with its reasoning, or nothing, instead of a summary. Raise the summary ` +
@@ -94,7 +95,7 @@ export function createChatSummarizer(
     }
     const fitted = fitToTokenBudget(reply, limit);
     const summary = fitted.text.trim();
-    if (!summary) {
+    if (!hasVisibleText(summary)) {
       throw new LlmError(
         'EMPTY_RESPONSE',
         `Model "${model}" wrote a summary whose first word alone is longer than the ${limit}-token budget.`,

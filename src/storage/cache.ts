@@ -7,6 +7,7 @@
  */
 import { throwIfAborted } from '../core/abort';
 import { BuildError, EMBED_BATCH } from '../core/build-shared';
+import { hasVisibleText } from '../core/visible';
 import type { EmbedFn, SummarizeFn } from '../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm/prompts';
 import type { LlmProtocol } from '../llm/types';
@@ -301,7 +302,7 @@ export function cachedSummarizer(
     stats.misses++;
     const cut = typeof summary === 'string' && (options.isCut?.(summary) ?? false);
     // A blank summary is an error the build reports; caching it would repeat the error on every resume.
-    if (typeof summary === 'string' && summary.trim()) {
+    if (typeof summary === 'string' && hasVisibleText(summary)) {
       const entry: CacheEntry = {
         key: hash,
         kind: 'summary',

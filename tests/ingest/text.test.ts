@@ -112,6 +112,23 @@ describe('bad files', () => {
     expect(blank.details.chars).toBe(8);
   });
 
+  it('refuses a file of only zero-width, format and control characters as clearly as a blank one', async () => {
+    // The hostile case of issue 24: 120,000 characters of U+200B–U+200F and U+2060.
+    const marks = ['\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u2060'];
+    const invisible = Array.from({ length: 120_000 }, (_, i) => marks[i % marks.length]).join('');
+    const error = await refusal(ingestFile(new File([invisible], 'invisible.txt')));
+    expect(error.code).toBe('NO_TEXT');
+    expect(error.message).toBe(
+      '“invisible.txt” contains no visible text: its 120,000 characters are all invisible (zero-width, ' +
+        'formatting or control characters, or blank space).',
+    );
+    // Soft hyphens, bidi embeddings, a BOM mid-text, Hangul fillers and the blank braille pattern render
+    // as nothing too; one visible letter among them is a text.
+    const blanks = '\u00ad\u202a\u202e\u2066\u2069\ufeff\u3164\u2800 \u115f\n';
+    expect((await refusal(ingestFile(new File([blanks.repeat(50)], 'blanks.txt')))).code).toBe('NO_TEXT');
+    expect((await ingestFile(new File([`${blanks}é${blanks}`], 'one.txt'))).text).toContain('é');
+  });
+
   it('refuses a PNG renamed .txt as BINARY, naming what it is', async () => {
     const error = await refusal(ingestFile(fixture('binary.txt')));
     expect(error.code).toBe('BINARY');
@@ -238,6 +255,7 @@ describe('ingestText (pasted text)', () => {
     const codes = [
       () => ingestText(''),
       () => ingestText(' \n\t'),
+      () => ingestText('\u200b\u2060\u200e'.repeat(100)),
       () => ingestText('abcdef', 'x', { maxChars: 5 }),
     ].map((run) => {
       try {
@@ -247,6 +265,6 @@ describe('ingestText (pasted text)', () => {
         return (error as IngestError).code;
       }
     });
-    expect(codes).toEqual(['EMPTY', 'NO_TEXT', 'TOO_LARGE']);
+    expect(codes).toEqual(['EMPTY', 'NO_TEXT', 'NO_TEXT', 'TOO_LARGE']);
   });
 });
