@@ -36,6 +36,7 @@ import {
   cachedSummarizer,
   completeTree,
   createTree,
+  deleteTree,
   embeddingCacheKeyFor,
   getTree,
   markBuildStopped,
@@ -45,6 +46,7 @@ import {
   recordEmbeddingDtype,
   recordSummarizerFallback,
   resumeRequest,
+  StorageError,
   summaryCacheKeyFor,
   type AerieDb,
   type FileInfo,
@@ -55,6 +57,7 @@ import {
   type BuiltinSummaries,
   type GenerateServiceLike,
 } from './builtin-summaries';
+import { asStopMessage, openBuildChannel, type ChannelLike, type StopReason } from './build-stop';
 import { buildLockName } from './locks';
 import {
   embeddingModelId,
@@ -81,6 +84,11 @@ function endpointOrigin(baseUrl: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The error of a build whose tree was deleted before it began. */
+function treeGone(treeId: string): StorageError {
+  return new StorageError('NOT_FOUND', 'This tree was deleted, so its build did not start.', { treeId });
 }
 
 /** Leaves of a tree (its nodes of layer 0). */
@@ -123,6 +131,23 @@ export interface BuildServiceDeps {
    * clusterings run one after another in this worker.
    */
   clusterPool?: () => ClosableClusterPool;
+  /**
+   * Where "stop" messages arrive from any page of the origin (a tree deleted in another tab). Default the
+   * BroadcastChannel of build-stop.ts (none in Node); null for none.
+   */
+  channel?: ChannelLike | null;
+}
+
+/** Why a build was cancelled, as its AbortError says. */
+const CANCEL_MESSAGES: Record<StopReason | 'cancel', string> = {
+  cancel: 'The build was cancelled.',
+  deleted: 'The tree was deleted, so its build stopped.',
+};
+
+/** True when `error` says the tree `treeId` is gone (deleted while its build ran or before it started). */
+function isTreeGone(error: unknown, treeId: string): boolean {
+  const e = error as { code?: unknown; details?: { treeId?: unknown } } | null;
+  return e?.code === 'NOT_FOUND' && e.details?.treeId === treeId;
 }
 
 /** Makes the service. In a worker, call with no arguments and connect the embedder over a port. */
@@ -133,6 +158,14 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
   const running = new Map<string, AbortController>();
   const locks =
     deps.locks ?? (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? undefined;
+  const channel = deps.channel === undefined ? openBuildChannel() : (deps.channel ?? undefined);
+  if (channel) {
+    // A tree deleted anywhere (this tab or another) stops its build here at once.
+    channel.onmessage = (event) => {
+      const stop = asStopMessage(event.data);
+      if (stop) api.cancel(stop.treeId, stop.reason);
+    };
+  }
 
   function database(): Promise<AerieDb> {
     if (!db) {
@@ -320,7 +353,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       onProgress?.(progress);
     };
 
-    let embed: (EmbedFn & { stats: { hits: number; misses: number } }) | undefined;
+    let embed: ReturnType<typeof cachedEmbedder> | undefined;
     let summarize: ReturnType<typeof cachedSummarizer> | undefined;
     const clusterPool = deps.clusterPool?.();
     try {
@@ -404,8 +437,15 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       };
     } catch (error) {
       await summarize?.flush().catch(() => undefined);
+      await embed?.flush().catch(() => undefined);
       await recorded;
-      await markBuildStopped(store, treeId, error).catch(() => undefined);
+      if (isTreeGone(error, treeId)) {
+        // Deleted under a build that did not hold its lock (a page without Web Locks, an older Aerie): sweep
+        // what this build wrote since, so nothing of the tree is left behind.
+        await deleteTree(store, treeId).catch(() => undefined);
+      } else {
+        await markBuildStopped(store, treeId, error).catch(() => undefined);
+      }
       throw error;
     } finally {
       clusterPool?.close();
@@ -450,7 +490,9 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
 
     /**
      * Builds and stores the tree with id `request.buildId`. The page records the build first (`createTree`), so
-     * nothing is lost if the tab closes before this worker starts; a request not recorded yet is recorded here.
+     * nothing is lost if the tab closes before this worker starts, and says so (`options.recorded`): the tree
+     * missing then means it was deleted, and the build fails with NOT_FOUND instead of recording it again. A
+     * request not recorded yet (no `recorded`) is recorded here.
      * Rejects with an AbortError after `cancel(id)` (the tree is then `paused`), or with the typed error of
      * what failed (the tree is `failed` and can be resumed once the cause is fixed).
      */
@@ -458,12 +500,16 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       request: BuildRequest,
       files?: FileInfo[],
       onProgress?: (p: PipelineProgress) => void,
+      options: { recorded?: boolean } = {},
     ): Promise<BuildOutcome> {
       return guarded(
         request.buildId,
         async () => {
           const store = await database();
-          if (!(await getTree(store, request.buildId))) await createTree(store, request, { files });
+          if (await getTree(store, request.buildId)) return request;
+          // The page recorded it: gone now means deleted before the build began, never to be recorded again.
+          if (options.recorded) throw treeGone(request.buildId);
+          await createTree(store, request, { files });
           return request;
         },
         onProgress,
@@ -475,11 +521,14 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       return guarded(treeId, async () => resumeRequest(await database(), treeId), onProgress);
     },
 
-    /** Cancels a running build (no-op when it is not running). */
-    cancel(treeId: string): void {
+    /**
+     * Cancels a running build (no-op when it is not running); `reason` 'deleted' when its tree is being deleted
+     * (the build's AbortError says so).
+     */
+    cancel(treeId: string, reason: StopReason | 'cancel' = 'cancel'): void {
       const controller = running.get(treeId);
-      if (!controller) return;
-      controller.abort(new AbortError('The build was cancelled.'));
+      if (!controller || controller.signal.aborted) return;
+      controller.abort(new AbortError(CANCEL_MESSAGES[reason]));
       void embedder?.cancel(treeId);
       void generator?.cancel(treeId);
     },

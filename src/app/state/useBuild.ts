@@ -3,11 +3,12 @@
  * cannot be reached the worker falls back to the built-in offline model and this hook says so.
  */
 import { proxy } from 'comlink';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { buildWorker, terminateBuildWorker } from '../../client/workers';
 import { AbortError } from '../../core/abort';
 import type { IngestedDocument } from '../../ingest';
 import type { BuildOutcome } from '../../pipeline/build-service';
+import { asStopMessage, openBuildChannel, PAGE_ID } from '../../pipeline/build-stop';
 import { buildLockName } from '../../pipeline/locks';
 import type { BuildRequest, PipelineProgress } from '../../pipeline/types';
 import {
@@ -38,10 +39,19 @@ const LOCK_POLL_MS = 50;
 /** One run of a build (a start or a resume); a later run of the same tree is a different run. */
 interface Run {
   treeId: string;
+  title: string;
   /** Ends the run as cancelled (the worker was terminated, so its own reply never comes). */
   stop(reason: unknown): void;
   /** The grace timer of a cancel, cleared when the run ends by itself. */
   timer?: ReturnType<typeof setTimeout>;
+  /** Set when the tree is being deleted: here (`'here'`) or in another tab (`'elsewhere'`). */
+  deleted?: 'here' | 'elsewhere';
+}
+
+/** True when `error` says the tree `treeId` no longer exists (it was deleted). */
+function isTreeGone(error: unknown, treeId: string): boolean {
+  const e = error as { code?: unknown; details?: { treeId?: unknown } } | null;
+  return e?.code === 'NOT_FOUND' && e.details?.treeId === treeId;
 }
 
 /** Resolves once no context holds the Web Lock of this build (a terminated worker's lock goes a bit later). */
@@ -126,7 +136,7 @@ export function useBuild(
       current.current = treeId;
       let stop: (reason: unknown) => void = () => undefined;
       const stopped = new Promise<never>((_, reject) => (stop = reject));
-      const run: Run = { treeId, stop };
+      const run: Run = { treeId, title, stop };
       active.current = run;
       setProgress({ ...initialProgress(treeId, title, Date.now()), summarizer });
       try {
@@ -134,6 +144,23 @@ export function useBuild(
         setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'done', reuse: outcome.cache } : s));
         onBuilt(treeId);
       } catch (error) {
+        if (run.deleted || isTreeGone(error, treeId)) {
+          // Nothing is left to show or resume: the card goes with the tree.
+          setProgress((s) => (s && s.treeId === treeId ? undefined : s));
+          if (current.current === treeId) current.current = undefined;
+          if (run.deleted !== 'here') {
+            notify({
+              kind: 'info',
+              key: `build-${treeId}`,
+              title: `“${title}” was deleted`,
+              body:
+                run.deleted === 'elsewhere'
+                  ? 'It was deleted in another Aerie tab, so its build stopped. Nothing more is requested for it.'
+                  : 'There is nothing left to build or resume.',
+            });
+          }
+          return;
+        }
         const cancelled = isCancel(error);
         if (!cancelled) {
           notify({
@@ -178,7 +205,7 @@ export function useBuild(
           if (taken.length > 0) onTaken(taken);
           announceLibraryChange();
           const worker = await buildWorker({ generator: request.summarizer.kind === 'builtin' });
-          return worker.build(request, files, proxy(onEvent));
+          return worker.build(request, files, proxy(onEvent), { recorded: true });
         },
         request.summarizer.kind,
       );
@@ -239,25 +266,58 @@ export function useBuild(
     [db, run, onEvent],
   );
 
+  /**
+   * Stops a run: asks the worker first; if a long step holds it, ends the worker instead. The timer belongs to
+   * this run: a run that ended by itself clears it, so it can never stop a later resume.
+   */
+  const stopRun = useCallback(
+    async (run: Run, reason: 'cancel' | 'deleted') => {
+      const { treeId } = run;
+      const worker = await buildWorker();
+      void worker.cancel(treeId, reason);
+      clearTimeout(run.timer);
+      run.timer = setTimeout(() => {
+        if (active.current !== run) return;
+        terminateBuildWorker();
+        void (async () => {
+          await lockReleased(treeId);
+          if (db && !run.deleted) await markBuildStopped(db, treeId, new AbortError()).catch(() => undefined);
+          run.stop(new AbortError('The build was cancelled.'));
+        })();
+      }, CANCEL_GRACE_MS);
+    },
+    [db],
+  );
+
   const cancel = useCallback(async () => {
     const run = active.current;
     if (!run) return;
     const { treeId } = run;
     setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'cancelling' } : s));
-    const worker = await buildWorker();
-    void worker.cancel(treeId);
-    // A cancel reaches the worker between steps; if a long step holds it, end the worker instead. The timer
-    // belongs to this run: a run that ended by itself clears it, so it can never stop a later resume.
-    run.timer = setTimeout(() => {
-      if (active.current !== run) return;
-      terminateBuildWorker();
-      void (async () => {
-        await lockReleased(treeId);
-        if (db) await markBuildStopped(db, treeId, new AbortError()).catch(() => undefined);
-        run.stop(new AbortError('The build was cancelled.'));
-      })();
-    }, CANCEL_GRACE_MS);
-  }, [db]);
+    await stopRun(run, 'cancel');
+  }, [stopRun]);
+
+  // A tree deleted in this tab or another stops its build here at once (the worker hears it too); the delete
+  // waits for the build's lock, so it lands only after the build has let go.
+  useEffect(() => {
+    const channel = openBuildChannel();
+    if (!channel) return;
+    channel.onmessage = (event) => {
+      const stop = asStopMessage(event.data);
+      if (!stop) return;
+      const run = active.current;
+      if (run && run.treeId === stop.treeId) {
+        if (run.deleted) return;
+        run.deleted = stop.from === PAGE_ID ? 'here' : 'elsewhere';
+        void stopRun(run, 'deleted');
+        return;
+      }
+      // A build that already ended (failed, paused, done): its card must not offer a tree that is gone.
+      setProgress((s) => (s && s.treeId === stop.treeId ? undefined : s));
+      if (current.current === stop.treeId) current.current = undefined;
+    };
+    return () => channel.close();
+  }, [stopRun]);
 
   const clear = useCallback(() => {
     current.current = undefined;

@@ -4,6 +4,7 @@
  */
 import { useCallback } from 'react';
 import { testConnection as testLlm } from '../../llm';
+import { whileBuildStopped } from '../../pipeline/build-stop';
 import type { BuildRequest } from '../../pipeline/types';
 import {
   checkImportSize,
@@ -81,10 +82,14 @@ export function useLibraryActions(
     [db, changed, report],
   );
 
+  /**
+   * Deletes a tree. Its build, if one runs in this tab or another, stops first (no request after the delete),
+   * and the delete holds the build's lock, so nothing of the tree is written after it.
+   */
   const remove = useCallback(
     (id: string) => {
       if (!db) return;
-      deleteTree(db, id).then(
+      whileBuildStopped(id, () => deleteTree(db, id)).then(
         async () => {
           callbacks.onDeleted(id);
           await changed();
