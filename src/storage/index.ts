@@ -73,7 +73,7 @@ export {
   type BuildDraft,
   type RestoreOptions,
 } from './requests';
-export { deleteSetting, getSetting, setSetting } from './settings';
+export { deleteSetting, getSetting, setSetting, setSettings } from './settings';
 export {
   cachedEmbedder,
   cachedSummarizer,

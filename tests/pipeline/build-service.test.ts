@@ -24,7 +24,7 @@ import {
   type AerieDb,
 } from '../../src/storage';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
-import { openFixture } from '../support/storage-fixture';
+import { fillDisk, openFixture } from '../support/storage-fixture';
 
 const cinderella = readFileSync(new URL('../fixtures/cinderella.txt', import.meta.url), 'utf8');
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
@@ -266,6 +266,30 @@ describe('build service (GloVe model, fake LLM server, fake IndexedDB)', () => {
       cache: 0,
       documents: 0,
     });
+  });
+
+  it('a disk that fills mid-build (FAKE full disk) keeps the finished summaries; resume pays for none twice', async () => {
+    const { db } = await openFixture({ empty: true });
+    await saveEndpoint(db);
+    const service = createBuildService({ embedService, openDb: async () => db, channel: null });
+    let disk: ReturnType<typeof fillDisk> | undefined;
+    try {
+      const pending = service.build(request('q'), undefined, (p) => {
+        if (p.event.stage === 'summarize' && p.event.done === 2) disk ??= fillDisk();
+      });
+      await expect(pending).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    } finally {
+      disk?.restore();
+    }
+    const kept = (await db.getAll('cache')).filter((e) => e.kind === 'summary').length;
+    expect(kept).toBeGreaterThanOrEqual(2);
+    llm.reset();
+    const outcome = await service.resume('q');
+    // Every kept summary is reused, and only the others are requested (each once).
+    expect(outcome.cache.summaryHits).toBe(kept);
+    expect(summaryBodies()).toHaveLength(outcome.cache.summaryMisses);
+    expect(new Set(summaryBodies()).size).toBe(outcome.cache.summaryMisses);
+    expect((await getTree(db, 'q'))?.status).toBe('ready');
   });
 
   it('a recorded build whose tree was deleted before it began fails NOT_FOUND and records nothing again', async () => {

@@ -125,6 +125,10 @@ export interface BuildProgressState {
   summaryCuts?: SummaryCutNotice;
   /** A sentence the user can act on when the build failed or was paused. */
   message?: string;
+  /** The build could not be recorded (nothing is stored): it cannot be resumed, only built again. */
+  unrecorded?: boolean;
+  /** It stopped because the browser's storage for the site is full. */
+  storageFull?: boolean;
   /** Once done: embeddings and summaries found in the cache (earlier runs) vs computed by this run. */
   reuse?: { embedHits: number; embedMisses: number; summaryHits: number; summaryMisses: number };
 }
