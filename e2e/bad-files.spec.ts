@@ -6,6 +6,7 @@ import { mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
+import { bombStream, docxParts, makeZip } from '../tests/support/zip';
 import { configure, expectOnlyLocalRequests, libraryRow, recordRequests, shoot } from './support/app';
 
 const FIXTURES = 'tests/fixtures/ingest';
@@ -16,6 +17,20 @@ test('every bad file gets a clear message; the page keeps working', async ({ pag
   try {
     writeFileSync(join(dir, 'empty.txt'), '');
     writeFileSync(join(dir, 'blank.txt'), '   \n\n\t  \n');
+    // Issue 24: a Word "zip bomb", 1 GB of text in a 1 MB file.
+    const [types, rels, document] = docxParts('');
+    const bomb = bombStream(1000, {
+      prefix: '<w:document><w:body><w:p><w:r><w:t>',
+      suffix: '</w:t></w:r></w:p>',
+    });
+    writeFileSync(
+      join(dir, 'bomb.docx'),
+      makeZip([
+        types,
+        rels,
+        { name: document.name, data: bomb.data, deflated: true, declaredSize: bomb.size },
+      ]),
+    );
     // Issue 24: 120,000 zero-width and direction marks, nothing a reader (or a model) can see.
     writeFileSync(join(dir, 'invisible.txt'), '\u200b\u200c\u200d\u200e\u200f\u2060'.repeat(20_000));
     // A 200 MB file, sparse on disk: it must be refused from its size, never read.
@@ -38,6 +53,7 @@ test('every bad file gets a clear message; the page keeps working', async ({ pag
       [`${FIXTURES}/scanned.pdf`, /no text layer/],
       [`${FIXTURES}/corrupt.pdf`, /could not be read as a PDF|not a valid PDF/],
       [`${FIXTURES}/corrupt.docx`, /could not be read as a Word document|not a valid Word/],
+      [join(dir, 'bomb.docx'), /would expand to 1 GB when unpacked, more than the 200 MB .* “zip bomb”/],
     ];
     for (const [file, message] of cases) {
       await input.setInputFiles(file);
@@ -59,6 +75,7 @@ test('every bad file gets a clear message; the page keeps working', async ({ pag
       'scanned.pdf',
       'corrupt.pdf',
       'corrupt.docx',
+      'bomb.docx',
     ]) {
       await documents.getByRole('button', { name: `Remove ${name}` }).click();
     }

@@ -403,7 +403,11 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
         treeId,
         { isCut: summarizer.isCut, onCut: (cut) => report({ stage: 'summary-cut', ...cutNotice(cut) }) },
       );
-      await enter({ stage: 'chunk', done: 0, total: request.documents.length });
+      await enter({
+        stage: 'chunk',
+        done: 0,
+        total: request.documents.reduce((sum, d) => sum + d.text.length, 0),
+      });
       const { concurrency, ...params } = request.params;
       const tree = await buildTree(
         request.documents,

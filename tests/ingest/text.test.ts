@@ -9,6 +9,8 @@ import {
   type IngestFile,
   type IngestProgress,
 } from '../../src/ingest';
+import { chunkText } from '../../src/core/chunk';
+import { seededRandom } from '../../src/core/random';
 import { READ_SLICE_BYTES } from '../../src/ingest/limits';
 
 const fixture = (name: string, as = name): File =>
@@ -95,6 +97,20 @@ describe('plain text files', () => {
     const doc = await ingestFile(new File([`${'a'.repeat(9000)}\0\0b`], 'late-nul.txt'));
     expect(doc.text).toBe(`${'a'.repeat(9000)}b`);
     expect(doc.warnings).toEqual(['2 NUL characters were removed from “late-nul.txt”.']);
+  });
+
+  it('estimates the leaf chunks of a long text within 3% of what the build makes, prose or unbroken data', async () => {
+    const random = seededRandom(24);
+    let hex = '';
+    while (hex.length <= LARGE_TEXT_CHARS) hex += `${Math.floor(random() * 0xffffffff).toString(16)} `;
+    const novel = readFileSync(new URL('../fixtures/books/pride-and-prejudice.txt', import.meta.url), 'utf8');
+    const prose = novel.repeat(Math.ceil((LARGE_TEXT_CHARS + 1) / novel.length));
+    for (const text of [hex, prose]) {
+      const doc = await ingestText(text, 'long.txt');
+      const estimate = Number(/about ([\d,]+) leaf chunks/.exec(doc.warnings[0])![1].replaceAll(',', ''));
+      const actual = chunkText(text).length;
+      expect(Math.abs(estimate - actual) / actual).toBeLessThan(0.03);
+    }
   });
 
   it('warns that a long text will take long to build', async () => {
@@ -236,35 +252,35 @@ describe('progress and cancellation', () => {
 });
 
 describe('ingestText (pasted text)', () => {
-  it('normalises line breaks and reports the UTF-8 size', () => {
-    expect(ingestText('\ufeffé\r\n🦉')).toEqual({
+  it('normalises line breaks and reports the UTF-8 size', async () => {
+    expect(await ingestText('\ufeffé\r\n🦉')).toEqual({
       name: 'Pasted text',
       type: 'paste',
       size: 11,
       text: 'é\n🦉',
       warnings: [],
     });
-    expect(ingestText('Notes', 'My notes').name).toBe('My notes');
+    expect((await ingestText('Notes', 'My notes')).name).toBe('My notes');
   });
 
-  it('keeps a text too short to cluster (the build makes a root over its leaves)', () => {
-    expect(ingestText('Hi.').text).toBe('Hi.');
+  it('keeps a text too short to cluster (the build makes a root over its leaves)', async () => {
+    expect((await ingestText('Hi.')).text).toBe('Hi.');
   });
 
-  it('refuses nothing, blank space and too much', () => {
-    const codes = [
-      () => ingestText(''),
-      () => ingestText(' \n\t'),
-      () => ingestText('\u200b\u2060\u200e'.repeat(100)),
-      () => ingestText('abcdef', 'x', { maxChars: 5 }),
-    ].map((run) => {
-      try {
-        run();
-        return 'accepted';
-      } catch (error) {
-        return (error as IngestError).code;
-      }
-    });
+  it('refuses nothing, blank space, invisible text and too much', async () => {
+    const codes = await Promise.all(
+      [
+        () => ingestText(''),
+        () => ingestText(' \n\t'),
+        () => ingestText('\u200b\u2060\u200e'.repeat(100)),
+        () => ingestText('abcdef', 'x', { maxChars: 5 }),
+      ].map((run) =>
+        run().then(
+          () => 'accepted',
+          (error: unknown) => (error as IngestError).code,
+        ),
+      ),
+    );
     expect(codes).toEqual(['EMPTY', 'NO_TEXT', 'NO_TEXT', 'TOO_LARGE']);
   });
 });

@@ -57,7 +57,7 @@ const UNMEASURED: ReadonlySet<StageId> = new Set<StageId>(['cluster']);
 const UNITS: Readonly<Record<StageId, string>> = {
   'model-load': 'MB',
   'llm-load': 'MB',
-  chunk: 'documents',
+  chunk: 'characters',
   'embed-leaves': 'chunks',
   cluster: 'pass',
   summarize: 'summaries',

@@ -3,6 +3,7 @@
  * ask for persistent storage, test an endpoint. Every failure becomes a notice; nothing else breaks.
  */
 import { useCallback } from 'react';
+import { importInWorker } from '../../client/import';
 import { testConnection as testLlm } from '../../llm';
 import { whileBuildStopped } from '../../pipeline/build-stop';
 import type { BuildRequest } from '../../pipeline/types';
@@ -12,7 +13,6 @@ import {
   duplicateTreeSettings,
   exportTree,
   getTree,
-  importTree,
   renameTree,
   requestPersistence,
   type AerieDb,
@@ -116,7 +116,9 @@ export function useLibraryActions(
       if (!db) return;
       (async () => {
         checkImportSize(file.size);
-        const id = await importTree(db, await file.text()); // the tree's own title, not the file name
+        // Read, parsed and checked in a worker: a large file must not freeze the page. The tree keeps its own
+        // title, not the file name.
+        const id = await importInWorker(file);
         await changed();
         callbacks.onOpen(id);
         notify({ kind: 'success', title: `Imported “${file.name}”` });
