@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deriveSeed, seededRandom } from '../src/core/random';
+import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { libraryRow } from './support/app';
 import { expect, test } from './support/fixtures';
 
@@ -56,15 +57,7 @@ function bigTreeFile(): string {
     createdAt: '2026-11-27T00:00:00.000Z',
     embedding: { model: 'fake/embedder', dim: DIM },
     summarizer: { kind: 'extractive' },
-    params: {
-      chunkTokens: 100,
-      reductionDim: 10,
-      clusterThreshold: 0.1,
-      maxClusterTokens: 3500,
-      maxLayers: 5,
-      summaryTokens: 100,
-      seed: 224,
-    },
+    params: { ...DEFAULT_BUILD_PARAMS },
     documents: [{ id: 'book', name: 'book.txt', chars: text.length }],
   };
   const json = JSON.stringify(head);

@@ -12,6 +12,7 @@ import {
 import { chunkText } from '../../src/core/chunk';
 import { seededRandom } from '../../src/core/random';
 import { READ_SLICE_BYTES } from '../../src/ingest/limits';
+import { rejection } from '../support/rejection';
 
 const fixture = (name: string, as = name): File =>
   new File([readFileSync(new URL(`../fixtures/ingest/${name}`, import.meta.url))], as);
@@ -20,14 +21,7 @@ const bytesFile = (bytes: number[] | Uint8Array, name: string): File =>
   new File([new Uint8Array(bytes)], name);
 
 /** Runs `promise` and returns the IngestError it rejects with (fails the test when it resolves). */
-async function refusal(promise: Promise<unknown>): Promise<IngestError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(IngestError);
-  return error as IngestError;
-}
+const refusal = (promise: Promise<unknown>) => rejection(promise, IngestError);
 
 const OWL_TEXT = 'Grüße aus Köln.\nZweite Zeile: 日本語 and an owl 🦉.\n';
 

@@ -24,6 +24,7 @@ import {
   MAX_SSE_LINE_CHARS,
 } from '../../src/llm/limits';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
+import { rejection } from '../support/rejection';
 
 let server: FakeLlmServer;
 beforeEach(async () => {
@@ -41,14 +42,7 @@ function endpoint(
 
 const REQUEST: ChatRequest = { messages: [{ role: 'user', content: 'one two three' }], maxTokens: 50 };
 
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LlmError);
-  return error as LlmError;
-}
+const failure = (promise: Promise<unknown>) => rejection(promise, LlmError);
 
 /** A long reply of whole sentences, as a model that ignores its limit writes (900,000 characters). */
 function runawayText(chars = 900_000): string {

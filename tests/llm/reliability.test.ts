@@ -8,6 +8,7 @@ import {
   type RetryInfo,
 } from '../../src/llm';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
+import { rejection } from '../support/rejection';
 
 const REQUEST: ChatRequest = {
   messages: [{ role: 'user', content: 'one two three four five six' }],
@@ -31,14 +32,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await sleep(5);
 }
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LlmError);
-  return error as LlmError;
-}
+const failure = (promise: Promise<unknown>) => rejection(promise, LlmError);
 
 describe('retries against the fake LLM server', () => {
   it('waits as long as Retry-After (seconds) asks after a 429, then succeeds', async () => {

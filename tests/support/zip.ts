@@ -33,6 +33,20 @@ function crc32(data: Uint8Array): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
+/** The fields a local header (from byte 4) and a central directory entry (from byte 6) share, in order. */
+function writeFields(
+  header: Buffer,
+  at: number,
+  f: { method: number; crc: number; compressed: number; size: number; name: number },
+): void {
+  header.writeUInt16LE(20, at); // version needed
+  header.writeUInt16LE(f.method, at + 4);
+  header.writeUInt32LE(f.crc, at + 10);
+  header.writeUInt32LE(f.compressed, at + 14);
+  header.writeUInt32LE(f.size, at + 18);
+  header.writeUInt16LE(f.name, at + 22);
+}
+
 /** The bytes of a ZIP archive holding `entries`. */
 export function makeZip(entries: readonly ZipEntry[]): Uint8Array<ArrayBuffer> {
   const encoder = new TextEncoder();
@@ -47,23 +61,20 @@ export function makeZip(entries: readonly ZipEntry[]): Uint8Array<ArrayBuffer> {
     // A pre-deflated stream's CRC would need all of its unpacked bytes; readers check it only on request.
     const crc = entry.deflated ? 0 : crc32(raw);
     const method = entry.deflate || entry.deflated ? 8 : 0;
+    const fields = {
+      method,
+      crc,
+      compressed: body.length,
+      size: Math.min(size, 0xffffffff),
+      name: name.length,
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(Math.min(size, 0xffffffff), 22);
-    local.writeUInt16LE(name.length, 26);
+    writeFields(local, 4, fields);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(Math.min(size, 0xffffffff), 24);
-    central.writeUInt16LE(name.length, 28);
+    writeFields(central, 6, fields);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, body);
     centrals.push(central, name);
