@@ -47,10 +47,13 @@ export function asStopMessage(data: unknown): BuildStopMessage | undefined {
     : undefined;
 }
 
-/** Opens the build channel, or undefined where BroadcastChannel does not exist (Node). */
+/** Opens the build channel, or undefined where BroadcastChannel does not exist. */
 export function openBuildChannel(): ChannelLike | undefined {
   if (typeof BroadcastChannel === 'undefined') return undefined;
-  return new BroadcastChannel(BUILD_CHANNEL) as unknown as ChannelLike;
+  const channel = new BroadcastChannel(BUILD_CHANNEL);
+  // Node's channel would keep the process alive while it listens; browsers have no such method.
+  (channel as unknown as { unref?: () => void }).unref?.();
+  return channel as unknown as ChannelLike;
 }
 
 /** Tells every page and build worker of this origin that the build of `treeId` must stop. */
