@@ -39,7 +39,6 @@ const LOCK_POLL_MS = 50;
 /** One run of a build (a start or a resume); a later run of the same tree is a different run. */
 interface Run {
   treeId: string;
-  title: string;
   /** Ends the run as cancelled (the worker was terminated, so its own reply never comes). */
   stop(reason: unknown): void;
   /** The grace timer of a cancel, cleared when the run ends by itself. */
@@ -168,7 +167,7 @@ export function useBuild(
       current.current = treeId;
       let stop: (reason: unknown) => void = () => undefined;
       const stopped = new Promise<never>((_, reject) => (stop = reject));
-      const run: Run = { treeId, title, stop, recorded: options.recorded };
+      const run: Run = { treeId, stop, recorded: options.recorded };
       active.current = run;
       setProgress({ ...initialProgress(treeId, title, Date.now()), summarizer: options.summarizer });
       try {
