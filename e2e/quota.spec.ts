@@ -7,7 +7,7 @@
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import type { FakeLlmServer } from '../tests/support/llm-server';
-import { addSample, configure, libraryRow, setParams, startLlm } from './support/app';
+import { addSample, configure, libraryRow, setParams, startLlm, treeCanvas } from './support/app';
 import { expect, test } from './support/fixtures';
 
 let llm: FakeLlmServer;
@@ -104,9 +104,7 @@ test('a build that cannot be recorded never offers Resume: it says what to do, t
 
   await setStorage(context, page, 'normal');
   await progress.getByRole('button', { name: 'Build again' }).click();
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
-    timeout: 180_000,
-  });
+  await expect(treeCanvas(page)).toBeAttached({ timeout: 180_000 });
   await expect(libraryRow(page, 'cinderella').getByText('Ready')).toBeVisible();
 });
 
@@ -166,9 +164,7 @@ test('storage running out mid-build keeps what was finished; Resume completes it
   await setStorage(context, page, 'normal');
   llm.reset();
   await progress.getByRole('button', { name: 'Resume' }).click();
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
-    timeout: 180_000,
-  });
+  await expect(treeCanvas(page)).toBeAttached({ timeout: 180_000 });
   const after = answeredSummaries();
   expect(after.length).toBeGreaterThan(0);
   for (const body of paid) expect(after).not.toContain(body);

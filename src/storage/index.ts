@@ -64,7 +64,15 @@ export {
   type TreePatch,
   type TreeSummary,
 } from './trees';
-export { completeTree, getNode, loadTree, saveTreeNodes, type CompleteTreeOptions } from './nodes';
+export {
+  completeTree,
+  getNode,
+  loadTree,
+  saveNodeLabels,
+  saveTreeNodes,
+  type CompleteTreeOptions,
+  type NodeLabel,
+} from './nodes';
 export { deletePendingDocuments, listPendingDocuments, putPendingDocument } from './pending';
 export {
   duplicateTreeSettings,

@@ -46,6 +46,8 @@ export interface RetrievedPassage {
   score: number;
   tokens: number;
   text: string;
+  /** A summary's topic label (absent on leaves). */
+  label?: string[];
 }
 
 /** What one mode retrieved for the question. */
