@@ -52,7 +52,7 @@ const VIEW_LABELS: Record<View, string> = {
 export function App() {
   const { notices, notify, dismiss } = useNotices();
   const { db, error: dbError } = useDatabase(notify);
-  const { settings, save: saveSettings } = useSettings(db, notify);
+  const { settings, save: saveSettings, saveOrReport: saveSettingsOrReport } = useSettings(db, notify);
   useTheme(settings.theme);
   const library = useLibrary(db, notify);
   const docs = useDocuments(db, notify);
@@ -82,7 +82,7 @@ export function App() {
     onOpen: setOpenId,
     onDeleted: (id) => id === openId && setOpenId(undefined),
     onDraft: async (draft) => {
-      await saveSettings({ ...settings, params: { ...settings.params, ...draft.params } });
+      await saveSettingsOrReport({ ...settings, params: { ...settings.params, ...draft.params } });
       for (const d of draft.documents) docs.addPaste(d.text, d.name ?? 'Document');
     },
   });
@@ -171,6 +171,8 @@ export function App() {
       progress={build.progress}
       onCancel={() => void build.cancel()}
       onResume={() => void build.resume(build.progress!.treeId, build.progress!.title)}
+      onBuildAgain={() => build.buildAgain(build.progress!.treeId)}
+      onKeepData={actions.persist}
     />
   );
 
@@ -230,7 +232,7 @@ export function App() {
             <select
               value={settings.theme}
               onChange={(e) =>
-                void saveSettings({ ...settings, theme: e.target.value as typeof settings.theme })
+                void saveSettingsOrReport({ ...settings, theme: e.target.value as typeof settings.theme })
               }
             >
               <option value="system">System</option>
@@ -354,6 +356,7 @@ export function App() {
                   layerTopics={topicsByLayer}
                   summarizer={tree.summarizer}
                   embeddingModel={tree.embedding.model}
+                  summaryCuts={open.record?.summarizer.cuts}
                 />
               </div>
             </>
@@ -448,7 +451,7 @@ export function App() {
       <SettingsDialog
         open={settingsOpen}
         settings={settings}
-        onSave={(next) => void saveSettings(next)}
+        onSave={saveSettings}
         onClose={() => setSettingsOpen(false)}
         testConnection={actions.testConnection}
       />

@@ -52,6 +52,7 @@ export type {
   StoredSummarizerChoice,
   RecordedSummarizer,
   StoreName,
+  SummaryCuts,
   TreeDocumentEntry,
   TreeOrigin,
   TreeRecord,
@@ -79,7 +80,15 @@ export {
   type TreePatch,
   type TreeSummary,
 } from './trees';
-export { completeTree, getNode, loadTree, saveNodeLabels, saveTreeNodes, type NodeLabel } from './nodes';
+export {
+  completeTree,
+  getNode,
+  loadTree,
+  saveNodeLabels,
+  saveTreeNodes,
+  type CompleteTreeOptions,
+  type NodeLabel,
+} from './nodes';
 export { deletePendingDocuments, listPendingDocuments, putPendingDocument } from './pending';
 export {
   duplicateTreeSettings,
@@ -88,7 +97,7 @@ export {
   type BuildDraft,
   type RestoreOptions,
 } from './requests';
-export { deleteSetting, getSetting, setSetting } from './settings';
+export { deleteSetting, getSetting, setSetting, setSettings } from './settings';
 export {
   cachedEmbedder,
   cachedEvalChat,
@@ -96,7 +105,9 @@ export {
   embeddingCacheKeyFor,
   summaryCacheKeyFor,
   type CachedModel,
+  type CachedSummarizerOptions,
   type CacheStats,
+  type SummaryCacheStats,
   type EmbeddingCacheKey,
   type SummaryCacheKey,
 } from './cache';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText, ChunkingError, splitSentences, type Chunk } from '../../src/core/chunk';
+import { chunkText, chunkTextAsync, ChunkingError, splitSentences, type Chunk } from '../../src/core/chunk';
 import { AerieError } from '../../src/core/errors';
+import { seededRandom } from '../../src/core/random';
 import { countTokens } from '../../src/core/tokens';
 import { cinderella, generatedProse, MARKDOWN, referenceSentences } from '../support/chunk-inputs';
 
@@ -131,5 +132,39 @@ describe('chunkText edge cases and errors', () => {
     expect(error).toBeInstanceOf(ChunkingError);
     expect((error as ChunkingError).code).toBe('MAX_TOKENS_TOO_SMALL');
     expect((error as ChunkingError).details).toEqual({ maxTokens: 1, offset: 3, tokens: countTokens('𝔘') });
+  });
+});
+
+describe('chunkTextAsync', () => {
+  /** 300,000 characters of one unbroken line of letters and digits: slow to chunk, as hostile files are. */
+  const unbroken = (() => {
+    const random = seededRandom(7);
+    const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    return Array.from({ length: 300_000 }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+  })();
+
+  it('gives the chunks of chunkText, reporting how far it is up to the whole text, never going back', async () => {
+    const text = `${unbroken.slice(0, 20_000)}\n\n${cinderella}`;
+    const seen: number[] = [];
+    const chunks = await chunkTextAsync(text, { maxTokens: 60, onProgress: (done) => seen.push(done) });
+    expect(chunks).toEqual(chunkText(text, { maxTokens: 60 }));
+    expect(seen.length).toBeGreaterThan(10);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBeGreaterThanOrEqual(text.length - 1);
+    expect(seen.every((d) => d >= 0 && d <= text.length)).toBe(true);
+  });
+
+  it('stops with an AbortError when its signal fires mid-way', async () => {
+    const controller = new AbortController();
+    let last = 0;
+    const error = await chunkTextAsync(unbroken, {
+      signal: controller.signal,
+      onProgress: (done) => {
+        last = done;
+        if (done > 0) controller.abort();
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(last).toBeLessThan(unbroken.length / 2);
   });
 });
