@@ -1,7 +1,7 @@
 /**
  * `npm run bench [section …]`: performance figures, each printed beside a reference measured in the same run
  * (scikit-learn, native ONNX Runtime, the paper's Table 10, spherical k-means) with the ratio. Sections: gmm,
- * cluster, shape, embed, storage, llm, build, query, view. Default: all.
+ * cluster, shape, embed, storage, llm, build, query, view, labels. Default: all.
  */
 import { printRows, type BenchRow } from './report';
 
@@ -17,6 +17,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   build: async () => (await import('./build.bench')).benchBuild,
   query: async () => (await import('./query.bench')).benchQuery,
   view: async () => (await import('./view.bench')).benchView,
+  labels: async () => (await import('./labels.bench')).benchLabels,
 };
 
 async function main(): Promise<void> {
