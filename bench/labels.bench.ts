@@ -18,7 +18,7 @@ import { parseTree, serializeTree } from '../src/core/tree-format';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { labelFigures, type LabelFigures } from './labels/measure';
 import type { BenchRow } from './report';
-import { benchModels, loadEmbed, type BenchModel } from './shape/inputs';
+import { GLOVE_MODEL, loadEmbed } from './shape/inputs';
 import { ROOT } from './support';
 
 const BOOKS = join(ROOT, 'tests', 'fixtures', 'books');
@@ -51,7 +51,7 @@ async function kingJames(): Promise<LabelNode[] | string> {
     const tree = parseTree(readFileSync(cached, 'utf8'));
     if (tree.documents[0]?.chars === text.length) return tree.nodes;
   }
-  const glove = benchModels()[0] as BenchModel;
+  const glove = GLOVE_MODEL;
   console.log('Building the KJV tree (GloVe, extractive; once, into .bench-cache/books)…');
   const { embed, dispose } = await loadEmbed(glove);
   try {
