@@ -1,7 +1,8 @@
 /**
  * `npm run bench [section …]`: performance figures, each printed beside a reference measured in the same run
  * (scikit-learn, native ONNX Runtime, the paper's Table 10, spherical k-means) with the ratio. Sections: gmm,
- * cluster, shape, embed, storage, llm, build, query, view, labels. Default: all.
+ * cluster, shape, embed, storage, llm, build, query, view, eval (the gold sets' evaluation tables), labels (how
+ * well topic labels tell siblings apart, beside plain c-TF-IDF). Default: all.
  */
 import { printRows, type BenchRow } from './report';
 
@@ -17,6 +18,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   build: async () => (await import('./build.bench')).benchBuild,
   query: async () => (await import('./query.bench')).benchQuery,
   view: async () => (await import('./view.bench')).benchView,
+  eval: async () => (await import('./eval.bench')).benchEval,
   labels: async () => (await import('./labels.bench')).benchLabels,
 };
 

@@ -82,3 +82,4 @@ export {
   type OpenAiEmbedderOptions,
 } from './embeddings';
 export { UsageAccumulator, type UsageTotals } from './usage';
+export { endpointEvalChat, toEvalChat } from './eval-chat';

@@ -17,6 +17,7 @@ import {
   type AerieDb,
   type BuildDraft,
 } from '../../storage';
+import { download, safeFileBase } from '../download';
 import { toLlmEndpoint, isConfigured, type EndpointSettings } from '../settings';
 import { randomId } from './ids';
 import { errorMessage } from './messages';
@@ -33,28 +34,9 @@ export interface LibraryCallbacks {
   onDraft(draft: BuildDraft): Promise<void> | void;
 }
 
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 /** A safe file name from a tree title. */
 export function exportFileName(title: string): string {
-  const base =
-    title
-      // eslint-disable-next-line no-control-regex -- control characters are not allowed in file names
-      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 80) || 'tree';
-  return `${base}.raptor.json`;
+  return `${safeFileBase(title, 'tree')}.raptor.json`;
 }
 
 /** The actions, bound to the database. */
