@@ -60,14 +60,17 @@ const MAKE_MINILM = join(ROOT, 'scripts', 'models', 'make_minilm_random.py');
 /** Exporting the model takes well under a minute; allow for a loaded machine. */
 const MAKE_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** The offline GloVe model the app ships, as the app loads it. */
+export const GLOVE_MODEL: Readonly<BenchModel> = Object.freeze({
+  label: 'GloVe (offline)',
+  id: OFFLINE_MODEL_ID,
+  dtype: 'q8',
+  folder: join(ROOT, 'public', 'models'),
+});
+
 /** GloVe, and random MiniLM (generated when missing); a reason instead of a model that cannot be had. */
 export function benchModels(): (BenchModel | { label: string; skipped: string })[] {
-  const glove: BenchModel = {
-    label: 'GloVe (offline)',
-    id: OFFLINE_MODEL_ID,
-    dtype: 'q8',
-    folder: join(ROOT, 'public', 'models'),
-  };
+  const glove: BenchModel = { ...GLOVE_MODEL };
   const minilmLabel = 'MiniLM-L6 (random weights)';
   const target = join(MINILM_FOLDER, MINILM_NAME);
   const complete = () => MINILM_FILES.every((f) => existsSync(join(target, f)));

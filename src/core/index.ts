@@ -70,13 +70,16 @@ export {
 } from './build';
 export { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from './extractive';
 export {
+  applyLabels,
   computeLabels,
   fillMissingLabels,
   lacksLabels,
   MAX_LABEL_TERMS,
   MIN_LABEL_TERMS,
+  PLAIN_C_TF_IDF,
   type LabelNode,
   type LabelOptions,
+  type LabelPasses,
 } from './labels';
 
 export {
