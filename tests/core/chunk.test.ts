@@ -3,7 +3,13 @@ import { chunkText, chunkTextAsync, ChunkingError, splitSentences, type Chunk } 
 import { AerieError } from '../../src/core/errors';
 import { seededRandom } from '../../src/core/random';
 import { countTokens } from '../../src/core/tokens';
-import { cinderella, generatedProse, MARKDOWN, referenceSentences } from '../support/chunk-inputs';
+import {
+  cinderella,
+  generatedProse,
+  MARKDOWN,
+  proseWithTitles,
+  referenceSentences,
+} from '../support/chunk-inputs';
 
 describe('chunkText stored results (hand-checked)', () => {
   const shape = (chunks: Chunk[]) => chunks.map((c) => [c.text, c.start, c.end, c.tokens]);
@@ -83,6 +89,31 @@ describe('splitSentences', () => {
     expect(texts).toContain('***');
     expect(texts).toContain('The end');
     expect(lines.length).toBeGreaterThan(texts.length);
+  });
+
+  it('does not end a sentence at a title or an initial before a name', () => {
+    const text =
+      'Mrs. Bennet said to Mr. Bennet that Dr. Jones came. It was I. J. K. Rowling and St. Paul met. Etc.';
+    expect(splitSentences(text).map((s) => text.slice(s.start, s.end))).toEqual([
+      'Mrs. Bennet said to Mr. Bennet that Dr. Jones came.',
+      'It was I.',
+      'J. K. Rowling and St. Paul met.',
+      'Etc.',
+    ]);
+    // A title that ends its paragraph still closes a sentence, and a title never reaches across a blank line.
+    const ends = 'He spoke to the Rev.\n\nMrs. Smith left.';
+    expect(splitSentences(ends).map((s) => ends.slice(s.start, s.end))).toEqual([
+      'He spoke to the Rev.',
+      'Mrs. Smith left.',
+    ]);
+  });
+
+  it('keeps titles inside their sentences across its windows on a paragraph of 25,000 characters', () => {
+    const paragraph = proseWithTitles(7, 1500).replace(/\n/g, ' ');
+    expect(paragraph.length).toBeGreaterThan(25_000);
+    const sentences = splitSentences(paragraph);
+    expect(sentences).toEqual(referenceSentences(paragraph));
+    for (const s of sentences) expect(paragraph.slice(s.start, s.end)).toMatch(/^Then /);
   });
 
   it('gives the same sentences as one Intl.Segmenter pass on a paragraph far longer than its windows', () => {
