@@ -58,6 +58,8 @@ const PLACES = [
 ];
 /** At least this many of PEOPLE appear in the top two layers' labels. */
 const MIN_PEOPLE = 9;
+/** Share of child labels that may repeat a word of their parent's (the small-cluster fallback). */
+const MAX_PARENT_REPEAT_SHARE = 0.02;
 /** The places the story turns on: the Bennets', Bingley's, Darcy's and Lady Catherine's houses, the town. */
 const MAIN_PLACES = ['Longbourn', 'Netherfield', 'Pemberley', 'Rosings', 'Meryton'];
 
@@ -117,14 +119,23 @@ describe('topic labels of Pride and Prejudice (GloVe, extractive, paper defaults
     expect(new Set(roots.map((label) => label[0])).size).toBe(roots.length);
   });
 
-  it('no label repeats a word of its parent’s, and siblings’ labels share no word', () => {
+  it('labels seldom repeat a word of their parent’s, and siblings’ labels share no word', () => {
     const words = (id: number) => labels[id]!.flatMap((t) => t.split(/[ .]+/)).filter((w) => !titled(w));
     const groups = [nodes.filter((n) => n.layer === top).map((n) => n.id)];
+    const repeats: number[] = [];
+    let children = 0;
     for (const parent of nodes.filter((n) => n.layer > 1)) {
       groups.push(parent.children);
-      for (const child of parent.children)
-        for (const word of words(child)) expect(words(parent.id), `node ${child}`).not.toContain(word);
+      for (const child of parent.children) {
+        children++;
+        if (words(child).some((word) => words(parent.id).includes(word))) repeats.push(child);
+      }
     }
+    // A small cluster left with fewer than MIN_LABEL_TERMS new terms takes its best terms regardless of its
+    // parent (labels.ts): a few such labels, never many.
+    expect(repeats.length, `repeating: ${repeats.join(', ')}`).toBeLessThanOrEqual(
+      Math.floor(children * MAX_PARENT_REPEAT_SHARE),
+    );
     for (const group of groups) {
       const all = group.flatMap(words);
       expect(new Set(all).size, `siblings ${group.join(', ')}`).toBe(all.length);
