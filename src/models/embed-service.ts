@@ -17,6 +17,7 @@ import {
 import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './presets';
 import { embedOnPool, type PoolRunner } from './embed-pool';
 import { DEFAULT_BATCH_SIZE } from './embedder';
+import { CrossEncoder, type RerankerInfo } from './reranker';
 
 /** Which model to use; the service reloads when it changes. */
 export interface ModelChoice {
@@ -28,6 +29,14 @@ export interface ModelChoice {
 
 function keyOf(choice: ModelChoice): string {
   return `${choice.model}|${choice.dtype ?? 'q8'}|${choice.device ?? 'auto'}`;
+}
+
+/** Which cross-encoder reranks (`Reranker` choices are kept apart from the embedding model's). */
+export interface RerankerChoice {
+  model: string;
+  /** Default q8. */
+  dtype?: EmbeddingPrecision;
+  device?: EmbeddingDevice;
 }
 
 /** Another worker's embedding service (a `Remote<EmbedApi>`) that embeds batches for this one. */
@@ -117,7 +126,87 @@ export function createEmbedService(
     return current.embedder;
   }
 
+  /**
+   * Runs `work` as request `requestId` (cancellable by `cancel` at its next check of the signal it is given).
+   */
+  async function tracked<T>(
+    requestId: string | undefined,
+    work: (signal: { readonly aborted: boolean; reason: unknown }) => Promise<T>,
+  ): Promise<T> {
+    const signal = {
+      get aborted() {
+        return requestId !== undefined && cancelled.has(requestId);
+      },
+      reason: new AbortError(),
+    };
+    if (requestId !== undefined) active.set(requestId, (active.get(requestId) ?? 0) + 1);
+    try {
+      return await work(signal);
+    } finally {
+      if (requestId !== undefined) {
+        const left = (active.get(requestId) ?? 1) - 1;
+        if (left > 0) active.set(requestId, left);
+        else {
+          active.delete(requestId);
+          cancelled.delete(requestId);
+        }
+      }
+    }
+  }
+
+  /** The loaded cross-encoder (at most one), under its choice's key; a failed load is forgotten. */
+  let reranker: { key: string; encoder: Promise<CrossEncoder> } | undefined;
+  function ensureReranker(choice: RerankerChoice, onProgress?: (p: ModelLoadProgress) => void) {
+    configured ??= (async () =>
+      configureRuntime(typeof runtime === 'function' ? await runtime() : runtime))();
+    const ready = configured;
+    const key = keyOf(choice);
+    if (reranker?.key !== key) {
+      const previous = reranker;
+      const entry = {
+        key,
+        encoder: ready.then(() =>
+          CrossEncoder.load(choice.model, { dtype: choice.dtype, device: choice.device, onProgress }),
+        ),
+      };
+      reranker = entry;
+      entry.encoder.catch(() => {
+        if (reranker === entry) reranker = undefined;
+      });
+      void previous?.encoder.then((e) => e.dispose()).catch(() => undefined);
+    }
+    return reranker.encoder;
+  }
+
   const api = {
+    /**
+     * Loads (or reuses) a cross-encoder reranker, beside whatever embedding model is loaded; `onProgress`
+     * receives per-file download progress of a first load.
+     */
+    async loadReranker(
+      choice: RerankerChoice,
+      onProgress?: (p: ModelLoadProgress) => void,
+    ): Promise<RerankerInfo> {
+      return (await ensureReranker(choice, onProgress)).info;
+    },
+
+    /**
+     * One relevance logit per passage for `question` (higher is more relevant), loading the reranker if
+     * needed. `requestId` lets `cancel` stop it between batches.
+     */
+    async rerank(
+      question: string,
+      passages: string[],
+      choice: RerankerChoice,
+      options: { requestId?: string } = {},
+    ): Promise<Float32Array> {
+      const encoder = await ensureReranker(choice);
+      return tracked(options.requestId, async (signal) => {
+        const scores = await encoder.score(question, passages, { signal });
+        return transferResults ? transfer(scores, [scores.buffer]) : scores;
+      });
+    },
+
     /**
      * The device and weights `choice` loads here (a WebGPU adapter decides 'auto'), without loading anything:
      * the page plans a warm-up by the file that will be read.
@@ -164,15 +253,7 @@ export function createEmbedService(
       } = {},
     ): Promise<EmbeddingBatch> {
       const embedder = await ensure(choice);
-      const { requestId } = options;
-      const signal = {
-        get aborted() {
-          return requestId !== undefined && cancelled.has(requestId);
-        },
-        reason: new AbortError(),
-      };
-      if (requestId !== undefined) active.set(requestId, (active.get(requestId) ?? 0) + 1);
-      try {
+      return tracked(options.requestId, async (signal) => {
         const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
         const { sentences } = options;
         const ready = embedder.info.device === 'wasm' && texts.length > batchSize ? helpersFor(choice) : [];
@@ -196,16 +277,7 @@ export function createEmbedService(
         const buffers = [batch.data.buffer];
         if (batch.sentences) buffers.push(batch.sentences.data.buffer, batch.sentences.counts.buffer);
         return transfer(batch, buffers);
-      } finally {
-        if (requestId !== undefined) {
-          const left = (active.get(requestId) ?? 1) - 1;
-          if (left > 0) active.set(requestId, left);
-          else {
-            active.delete(requestId);
-            cancelled.delete(requestId);
-          }
-        }
-      }
+      });
     },
 
     /**
