@@ -6,6 +6,7 @@ import { expose, transfer } from 'comlink';
 import { AbortError } from '../core/abort';
 import {
   configureRuntime,
+  EmbedderError,
   pickDevice,
   TransformersEmbedder,
   type EmbeddingBatch,
@@ -66,7 +67,9 @@ export function createEmbedService(
    * The loaded model, under the key of the choice that loaded it and, once it has loaded, of the same choice
    * with its settled dtype too (a build asks for 'auto', then embeds with the dtype it settled on).
    */
-  let current: { keys: Set<string>; embedder: Promise<TransformersEmbedder> } | undefined;
+  let current:
+    | { keys: Set<string>; embedder: Promise<TransformersEmbedder>; model: string; inFlight: number }
+    | undefined;
   /** Embed calls in flight per request id, and the ids cancelled while in flight. */
   const active = new Map<string, number>();
   const cancelled = new Set<string>();
@@ -96,12 +99,30 @@ export function createEmbedService(
     });
   }
 
+  /** The embedder of `choice` (loading it if needed). */
   function ensure(choice: ModelChoice): Promise<TransformersEmbedder> {
+    return ensureEntry(choice).embedder;
+  }
+
+  /**
+   * The loaded-model entry of `choice`, loading it (and dropping the previous model) if it differs.
+   * @throws EmbedderError BUSY while embed calls are in flight on another model.
+   */
+  function ensureEntry(choice: ModelChoice) {
     configured ??= (async () =>
       configureRuntime(typeof runtime === 'function' ? await runtime() : runtime))();
     const ready = configured;
     const key = keyOf(choice);
     if (!current?.keys.has(key)) {
+      if (current && current.inFlight > 0) {
+        // Swapping the model now would pull it from under the calls in flight (a build's batches).
+        throw new EmbedderError(
+          'BUSY',
+          `The embedding worker is busy with ${current.model} (a build is embedding with it), so ` +
+            `${choice.model} cannot be loaded now. Try again when the build has finished.`,
+          { busyWith: current.model, requested: choice.model },
+        );
+      }
       const previous = current;
       const embedder = ready.then(() => {
         // Helpers load the same model at the same time (used only if it runs on the CPU).
@@ -112,7 +133,7 @@ export function createEmbedService(
           onProgress: (p) => listeners.forEach((l) => l(p)),
         });
       });
-      const entry = { keys: new Set([key]), embedder };
+      const entry = { keys: new Set([key]), embedder, model: choice.model, inFlight: 0 };
       current = entry;
       embedder.then(
         (loaded) => entry.keys.add(keyOf({ ...choice, dtype: loaded.info.dtype })),
@@ -123,7 +144,7 @@ export function createEmbedService(
       );
       void previous?.embedder.then((e) => e.dispose()).catch(() => undefined);
     }
-    return current.embedder;
+    return current;
   }
 
   /**
@@ -252,32 +273,38 @@ export function createEmbedService(
         sentences?: boolean;
       } = {},
     ): Promise<EmbeddingBatch> {
-      const embedder = await ensure(choice);
-      return tracked(options.requestId, async (signal) => {
-        const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-        const { sentences } = options;
-        const ready = embedder.info.device === 'wasm' && texts.length > batchSize ? helpersFor(choice) : [];
-        const batch =
-          ready.length === 0
-            ? await embedder.embed(texts, { batchSize, signal, onProgress: options.onProgress, sentences })
-            : await embedOnPool(
-                texts,
-                embedder.batches(texts, batchSize),
-                [
-                  { run: (batchTexts) => embedder.embed(batchTexts, { batchSize, sentences }) },
-                  ...ready.map((loaded, h) => ({
-                    run: (batchTexts: string[]) =>
-                      helperList![h].embed(batchTexts, choice, { batchSize, sentences }),
-                    ready: loaded,
-                  })),
-                ],
-                { signal, onBatch: (done) => options.onProgress?.(done, texts.length) },
-              );
-        if (!transferResults) return batch;
-        const buffers = [batch.data.buffer];
-        if (batch.sentences) buffers.push(batch.sentences.data.buffer, batch.sentences.counts.buffer);
-        return transfer(batch, buffers);
-      });
+      const entry = ensureEntry(choice);
+      entry.inFlight++;
+      try {
+        const embedder = await entry.embedder;
+        return await tracked(options.requestId, async (signal) => {
+          const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+          const { sentences } = options;
+          const ready = embedder.info.device === 'wasm' && texts.length > batchSize ? helpersFor(choice) : [];
+          const batch =
+            ready.length === 0
+              ? await embedder.embed(texts, { batchSize, signal, onProgress: options.onProgress, sentences })
+              : await embedOnPool(
+                  texts,
+                  embedder.batches(texts, batchSize),
+                  [
+                    { run: (batchTexts) => embedder.embed(batchTexts, { batchSize, sentences }) },
+                    ...ready.map((loaded, h) => ({
+                      run: (batchTexts: string[]) =>
+                        helperList![h].embed(batchTexts, choice, { batchSize, sentences }),
+                      ready: loaded,
+                    })),
+                  ],
+                  { signal, onBatch: (done) => options.onProgress?.(done, texts.length) },
+                );
+          if (!transferResults) return batch;
+          const buffers = [batch.data.buffer];
+          if (batch.sentences) buffers.push(batch.sentences.data.buffer, batch.sentences.counts.buffer);
+          return transfer(batch, buffers);
+        });
+      } finally {
+        entry.inFlight--;
+      }
     },
 
     /**

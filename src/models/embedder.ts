@@ -54,7 +54,13 @@ export interface ModelLoadProgress {
 
 /** Why a model could not be used. */
 export class EmbedderError extends AerieError<
-  'MODEL_NOT_FOUND' | 'HUB_UNREACHABLE' | 'LOAD_FAILED' | 'NOT_LOADED' | 'UNSUPPORTED_MODEL' | 'EMBED_FAILED'
+  | 'MODEL_NOT_FOUND'
+  | 'HUB_UNREACHABLE'
+  | 'LOAD_FAILED'
+  | 'NOT_LOADED'
+  | 'UNSUPPORTED_MODEL'
+  | 'EMBED_FAILED'
+  | 'BUSY'
 > {}
 
 /** What a loaded embedder is. */
