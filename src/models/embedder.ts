@@ -120,16 +120,17 @@ export async function pickDevice(requested: EmbeddingDevice): Promise<Exclude<Em
  * What a failed load means for the user. Only a hub model can find the hub unreachable: a self-hosted model that
  * fails to load (whatever the error's type) is a LOAD_FAILED with its message, never a reason to fall back.
  */
-export function classifyLoadError(error: unknown, model: string, fromHub = true): EmbedderError {
+export function classifyLoadError(
+  error: unknown,
+  model: string,
+  fromHub = true,
+  what = 'embedding model',
+): EmbedderError {
   const message = error instanceof Error ? error.message : String(error);
   if (/not found|404|could not locate|no such file/i.test(message)) {
-    return new EmbedderError(
-      'MODEL_NOT_FOUND',
-      `The embedding model "${model}" was not found (${message}).`,
-      {
-        model,
-      },
-    );
+    return new EmbedderError('MODEL_NOT_FOUND', `The ${what} "${model}" was not found (${message}).`, {
+      model,
+    });
   }
   if (
     fromHub &&
@@ -141,7 +142,7 @@ export function classifyLoadError(error: unknown, model: string, fromHub = true)
       { model },
     );
   }
-  return new EmbedderError('LOAD_FAILED', `The embedding model "${model}" could not be loaded: ${message}`, {
+  return new EmbedderError('LOAD_FAILED', `The ${what} "${model}" could not be loaded: ${message}`, {
     model,
   });
 }

@@ -88,7 +88,7 @@ export class CrossEncoder {
       });
       return new CrossEncoder(tokenizer, loaded, { model, dtype, device });
     } catch (error) {
-      throw classifyLoadError(error, model, location.kind === 'hub');
+      throw classifyLoadError(error, model, location.kind === 'hub', 'reranker model');
     }
   }
 
