@@ -8,7 +8,14 @@ import { useId, useRef, useState, type CSSProperties, type FormEvent, type Keybo
 import { MODE_LABELS, modeColorVar, RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { Notice } from '../notices/Notice';
 import type { AnswerState, AskResults, RetrievalSettings } from '../state/types';
+import type { ConversationTurn } from '../../storage/schema';
+import { questionProblem } from '../conversations/question';
+import type { PendingSearch } from '../state/useConversation';
 import { AnswerView } from './AnswerView';
+import { ConversationBar, type ConversationBarProps } from './ConversationBar';
+import { SearchConfirm } from './SearchConfirm';
+import { SearchControls } from './SearchControls';
+import { TurnList } from './TurnList';
 import { citationNodeIds, splitCitations } from './citations';
 import { CompareView, ModeTotals, PassageList } from './PassageList';
 import {
@@ -42,6 +49,21 @@ export interface AskPanelProps {
   hasAnswerModel: boolean;
   /** The node open in the inspector; its passages are marked. */
   activeNodeId?: number;
+  /** The open tree's conversations, when storage is available. */
+  conversation?: ConversationProps;
+}
+
+/** What the panel shows of the conversation being continued. */
+export interface ConversationProps {
+  bar: ConversationBarProps;
+  /** Earlier turns to list above the results. */
+  turns: readonly ConversationTurn[];
+  /** The open tree's build stamp (turns of an earlier build are marked). */
+  stamp?: string;
+  /** A follow-up waiting for its standalone search. */
+  pending?: PendingSearch;
+  onConfirm(search: string): void;
+  onCancelPending(): void;
 }
 
 type Drafts = Partial<Record<RetrievalField, string>>;
@@ -84,8 +106,9 @@ export function AskPanel(props: AskPanelProps) {
   const submit = (kind: 'ask' | 'compare') => {
     if (disabled || busy) return;
     const text = question.trim();
-    if (text === '') {
-      setQuestionError('Type a question first.');
+    const problem = questionProblem(text);
+    if (problem !== undefined) {
+      setQuestionError(problem);
       questionRef.current?.focus();
       return;
     }
@@ -122,6 +145,7 @@ export function AskPanel(props: AskPanelProps) {
       <h2 className="ask-heading" id={`${ids}-heading`}>
         Ask
       </h2>
+      {props.conversation && <ConversationBar {...props.conversation.bar} />}
       {disabled && (
         <p className="ask-disabled-reason" id={`${ids}-reason`}>
           {disabledReason}
@@ -207,6 +231,8 @@ export function AskPanel(props: AskPanelProps) {
             ))}
           </div>
 
+          <SearchControls settings={settings} onChange={onSettingsChange} />
+
           {formError !== undefined && (
             <p className="ask-form-error" role="alert">
               {formError}
@@ -227,6 +253,22 @@ export function AskPanel(props: AskPanelProps) {
           </div>
         </fieldset>
       </form>
+      {props.conversation && (
+        <>
+          <TurnList
+            turns={props.conversation.turns}
+            stamp={props.conversation.stamp}
+            onOpenNode={props.onOpenNode}
+          />
+          {props.conversation.pending && (
+            <SearchConfirm
+              pending={props.conversation.pending}
+              onConfirm={props.conversation.onConfirm}
+              onCancel={props.conversation.onCancelPending}
+            />
+          )}
+        </>
+      )}
       <AskResultsView {...props} />
     </section>
   );
@@ -320,6 +362,12 @@ function AskResultsView({
         </p>
       </div>
       <blockquote className="ask-results-question">{results.question}</blockquote>
+      {results.search !== undefined && <p className="turn-search">Searched for: {results.search}</p>}
+      {results.notes?.map((note) => (
+        <p key={note} className="ask-note" role="note">
+          {note}
+        </p>
+      ))}
       {answer !== undefined && (
         <AnswerView answer={answer} passages={answerPassages} onOpenNode={onOpenNode} />
       )}

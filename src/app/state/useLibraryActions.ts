@@ -3,6 +3,7 @@
  * ask for persistent storage, test an endpoint. Every failure becomes a notice; nothing else breaks.
  */
 import { useCallback } from 'react';
+import { downloadText } from './download';
 import { testConnection as testLlm } from '../../llm';
 import type { BuildRequest } from '../../pipeline/types';
 import {
@@ -31,18 +32,6 @@ export interface LibraryCallbacks {
   onDeleted(treeId: string): void;
   /** A tree's settings and stored documents, to start a new build with. */
   onDraft(draft: BuildDraft): Promise<void> | void;
-}
-
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /** A safe file name from a tree title. */
@@ -99,7 +88,7 @@ export function useLibraryActions(
     (id: string) => {
       if (!db) return;
       Promise.all([getTree(db, id), exportTree(db, id)]).then(
-        ([record, json]) => download(exportFileName(record?.title ?? 'tree'), json),
+        ([record, json]) => downloadText(exportFileName(record?.title ?? 'tree'), json),
         (e: unknown) => report('The tree could not be exported', e),
       );
     },
