@@ -47,7 +47,7 @@ describe('the committed test cross-encoder', () => {
     expected.pairs.forEach(([question, passage], i) => {
       const encoded = tokenizer(question, { text_pair: passage });
       expect(Array.from(encoded.input_ids.data as BigInt64Array, Number)).toEqual(expected.tokenIds[i]);
-      expect(Array.from(encoded.token_type_ids.data as BigInt64Array, Number)).toEqual(
+      expect(Array.from(encoded.token_type_ids!.data as BigInt64Array, Number)).toEqual(
         expected.tokenTypes[i],
       );
     });
