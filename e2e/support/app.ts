@@ -71,10 +71,15 @@ export async function buildAndWait(page: Page, timeout = 180_000): Promise<void>
   await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({ timeout });
 }
 
-/** Asks a question in one mode (by its radio label) and waits for the retrieved passages. */
+/**
+ * Asks a question in one mode (by its radio label) as a question of its own (not a follow-up of the ones
+ * before it in the conversation).
+ */
 export async function ask(page: Page, question: string, modeLabel?: string): Promise<void> {
   if (modeLabel) await page.getByRole('radio', { name: modeLabel }).check();
   await page.getByLabel('Question', { exact: true }).fill(question);
+  const followUp = page.getByRole('checkbox', { name: /Follow-up to the questions before/ });
+  if (await followUp.isVisible()) await followUp.uncheck();
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
 }
 

@@ -149,13 +149,13 @@ export function App() {
   );
 
   const blocker = dbError ? `Storage is unavailable: ${dbError}` : queryBlocker(tree, settings);
-  const onAsk = (question: string) =>
+  const onAsk = (question: string, followUp: boolean) =>
     void conversation
-      .submit(question, retrieval, 'ask')
+      .submit(question, retrieval, 'ask', followUp)
       .catch((e: unknown) => actions.report('The question could not be answered', e));
-  const onCompare = (question: string) =>
+  const onCompare = (question: string, followUp: boolean) =>
     void conversation
-      .submit(question, retrieval, 'compare')
+      .submit(question, retrieval, 'compare', followUp)
       .catch((e: unknown) => actions.report('The question could not be answered', e));
   const onConfirmSearch = (search: string) =>
     void conversation

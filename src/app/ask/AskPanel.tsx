@@ -39,9 +39,10 @@ export interface AskPanelProps {
   onSettingsChange(next: RetrievalSettings): void;
   /** A question is being answered: Ask and Compare wait, Stop appears. */
   busy: boolean;
-  onAsk(question: string): void;
+  /** `followUp`: the question continues the conversation (offered once it has earlier turns). */
+  onAsk(question: string, followUp: boolean): void;
   /** Runs all three modes. */
-  onCompare(question: string): void;
+  onCompare(question: string, followUp: boolean): void;
   onStop?(): void;
   results?: AskResults;
   onOpenNode(id: number): void;
@@ -76,6 +77,8 @@ export function AskPanel(props: AskPanelProps) {
   const questionRef = useRef<HTMLTextAreaElement>(null);
   const fieldRefs = useRef(new Map<RetrievalField, HTMLInputElement>());
   const [question, setQuestion] = useState('');
+  const [followUp, setFollowUp] = useState(true);
+  const canFollowUp = (props.conversation?.turns.length ?? 0) > 0 || props.results !== undefined;
   const [questionError, setQuestionError] = useState<string>();
   const [formError, setFormError] = useState<string>();
   // What the user typed into each option while it is not (yet) a valid value; the settings hold valid ones.
@@ -125,9 +128,9 @@ export function AskPanel(props: AskPanelProps) {
         );
         return;
       }
-      onCompare(text);
+      onCompare(text, canFollowUp && followUp);
     } else {
-      onAsk(text);
+      onAsk(text, canFollowUp && followUp);
     }
   };
 
@@ -237,6 +240,12 @@ export function AskPanel(props: AskPanelProps) {
             <p className="ask-form-error" role="alert">
               {formError}
             </p>
+          )}
+          {canFollowUp && props.conversation && (
+            <label className="ask-check">
+              <input type="checkbox" checked={followUp} onChange={(e) => setFollowUp(e.target.checked)} />
+              Follow-up to the questions before (uncheck for a new topic)
+            </label>
           )}
           <div className="ask-actions">
             <button type="submit" className="ask-primary" aria-disabled={busy || undefined}>

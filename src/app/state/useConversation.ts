@@ -140,14 +140,14 @@ export function useConversation(
   );
 
   /**
-   * Asks `question`: at once when it starts a conversation or no answering model is set (a follow-up is then
-   * joined with the questions before it); otherwise the model first rewrites the follow-up and the page shows
-   * the rewrite for the user to run, edit or drop.
+   * Asks `question`: at once when it starts a conversation, is not a follow-up (`followUp` false: the user
+   * said so) or no answering model is set (a follow-up is then joined with the questions before it); otherwise
+   * the model first rewrites the follow-up and the page shows the rewrite for the user to run, edit or drop.
    */
   const submit = useCallback(
-    async (question: string, s: RetrievalSettings, kind: AskKind) => {
+    async (question: string, s: RetrievalSettings, kind: AskKind, followUp = true) => {
       const turns = active?.turns ?? [];
-      if (turns.length === 0) return run(question, kind, s, question, 'none');
+      if (turns.length === 0 || !followUp) return run(question, kind, s, question, 'none');
       const model = answerModelOf(settings);
       const earlier = earlierTurns(turns);
       if (!model) return run(question, kind, s, joinFollowUp(earlier, question), 'joined');
