@@ -68,6 +68,28 @@ export default tseslint.config(
     },
   },
   {
+    // Folders inside src/core (e.g. src/core/eval) reach the core's own modules as '../x': only leaving the core
+    // is forbidden there.
+    files: ['src/core/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: NOT_IN_CORE,
+              message: 'src/core is pure TypeScript: no UI, storage, worker or model packages.',
+            },
+            {
+              group: ['../../*', '!../../core/*'],
+              message: 'src/core must not import from the rest of the app.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/llm/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -100,3 +100,18 @@ export {
   type LayerFigures,
   type PaperRow,
 } from './stats';
+export {
+  defaultVariants,
+  evaluateRetrieval,
+  EvalError,
+  evidenceRecall,
+  parseQuestionSet,
+  reportTable,
+  rougeL,
+  tokenF1,
+  variantKey,
+  type EvalQuestion,
+  type EvalVariant,
+  type ModeReport,
+  type RetrievalReport,
+} from './eval';
