@@ -1,7 +1,8 @@
 /**
  * `npm run bench [section …]`: performance figures, each printed beside a reference measured in the same run
  * (scikit-learn, native ONNX Runtime, the paper's Table 10, spherical k-means) with the ratio. Sections: gmm,
- * cluster, shape, embed, storage, llm, build, query. Default: all.
+ * cluster, shape, embed, storage, llm, build, query, retrieval, rerank. Default:
+ * all.
  */
 import { printRows, type BenchRow } from './report';
 
@@ -16,6 +17,8 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   llm: async () => (await import('./llm.bench')).benchLlm,
   build: async () => (await import('./build.bench')).benchBuild,
   query: async () => (await import('./query.bench')).benchQuery,
+  retrieval: async () => (await import('./retrieval.bench')).benchRetrieval,
+  rerank: async () => (await import('./rerank.bench')).benchRerank,
 };
 
 async function main(): Promise<void> {
