@@ -7,21 +7,19 @@
 import {
   AutoModelForSequenceClassification,
   AutoTokenizer,
-  env,
   type PreTrainedModel,
   type PreTrainedTokenizer,
-  type ProgressInfo,
 } from '@huggingface/transformers';
 import { throwIfAborted, type AbortSignalLike } from '../core/abort';
 import { yieldToEventLoop } from '../core/yield';
 import {
   classifyLoadError,
   EmbedderError,
-  pickDevice,
+  loadTarget,
   type EmbeddingDevice,
-  type ModelLoadProgress,
+  type LoadOptions,
 } from './embedder';
-import { locateModel, resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './presets';
+import type { EmbeddingDtype } from './presets';
 
 export { DEFAULT_RERANKER_ID, TEST_RERANKER_ID } from './reranker-presets';
 /** Pairs per forward pass. */
@@ -51,34 +49,8 @@ export class CrossEncoder {
    * Loads a cross-encoder.
    * @throws EmbedderError MODEL_NOT_FOUND, HUB_UNREACHABLE (hub models only), LOAD_FAILED, UNSUPPORTED_MODEL.
    */
-  static async load(
-    model: string,
-    options: {
-      dtype?: EmbeddingPrecision;
-      device?: EmbeddingDevice;
-      onProgress?: (p: ModelLoadProgress) => void;
-    } = {},
-  ): Promise<CrossEncoder> {
-    const location = locateModel(model);
-    if (location.kind === 'endpoint') {
-      throw new EmbedderError('UNSUPPORTED_MODEL', `"${model}" is an endpoint model, not a browser model.`, {
-        model,
-      });
-    }
-    const device = await pickDevice(options.device ?? 'auto');
-    const dtype = resolveEmbeddingDtype(options.dtype ?? 'q8', device);
-    env.allowLocalModels = location.kind === 'local';
-    env.allowRemoteModels = location.kind === 'hub';
-    const name = location.kind === 'local' ? location.folder : location.repo;
-    const progress_callback = (p: ProgressInfo) => {
-      if (!options.onProgress || !('file' in p)) return;
-      options.onProgress({
-        file: p.file,
-        loaded: 'loaded' in p ? p.loaded : 0,
-        total: 'total' in p ? p.total : 0,
-        status: p.status as ModelLoadProgress['status'],
-      });
-    };
+  static async load(model: string, options: LoadOptions = {}): Promise<CrossEncoder> {
+    const { name, device, dtype, fromHub, progress_callback } = await loadTarget(model, options);
     try {
       const tokenizer = await AutoTokenizer.from_pretrained(name, { progress_callback });
       const loaded = await AutoModelForSequenceClassification.from_pretrained(name, {
@@ -88,7 +60,7 @@ export class CrossEncoder {
       });
       return new CrossEncoder(tokenizer, loaded, { model, dtype, device });
     } catch (error) {
-      throw classifyLoadError(error, model, location.kind === 'hub', 'reranker model');
+      throw classifyLoadError(error, model, fromHub, 'reranker model');
     }
   }
 

@@ -30,9 +30,9 @@ export function SearchControls({ settings, onChange }: SearchControlsProps) {
         <legend className="ask-label" id={`${id}-legend`}>
           Search by
         </legend>
-        <div className="ask-search-options">
+        <div className="ask-mode-options">
           {SEARCH_MODES.map((search) => (
-            <label key={search} className="ask-search-option" title={SEARCH_LABELS[search].hint}>
+            <label key={search} className="ask-mode ask-search-option" title={SEARCH_LABELS[search].hint}>
               <input
                 type="radio"
                 name={`${id}-search`}

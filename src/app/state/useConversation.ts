@@ -4,7 +4,7 @@
  * before it runs) or, without one, joined with the questions before it — and the earlier turns go to the
  * answering model within `HISTORY_TOKENS`. Each finished turn is stored at once, so a reload keeps it.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { generateWorker } from '../../client/workers';
 import type { RaptorTree } from '../../core/types';
 import {
@@ -246,36 +246,20 @@ export function useConversation(
     );
   }, [active, tree, stamp]);
 
-  return useMemo(
-    () => ({
-      list,
-      active,
-      stamp,
-      pending,
-      submit,
-      confirm,
-      dismiss,
-      startNew,
-      select,
-      remove,
-      removeAll,
-      exportMarkdown,
-    }),
-    [
-      list,
-      active,
-      stamp,
-      pending,
-      submit,
-      confirm,
-      dismiss,
-      startNew,
-      select,
-      remove,
-      removeAll,
-      exportMarkdown,
-    ],
-  );
+  return {
+    list,
+    active,
+    stamp,
+    pending,
+    submit,
+    confirm,
+    dismiss,
+    startNew,
+    select,
+    remove,
+    removeAll,
+    exportMarkdown,
+  };
 }
 
 /**
