@@ -4,7 +4,8 @@
  * before it runs; the answer request carries the earlier turn; the conversation survives a reload, exports as
  * Markdown with its sources, and is deleted on request. Bad input: an empty question, a 10,000-character
  * question and a question in another script each get a sentence or a sensible answer; after the tree is
- * rebuilt, earlier turns say so and a follow-up still runs. Every request stays on this machine.
+ * rebuilt (a document added), the conversation moves to the new tree, earlier turns say they were asked of the
+ * earlier build, and a follow-up still runs. Every request stays on this machine.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures';
@@ -79,7 +80,9 @@ test('a conversation: follow-up rewritten and editable, history sent, kept, expo
   await confirm.getByRole('button', { name: 'Search' }).click();
   await expect(panel.getByText(`Searched for: ${REWRITE} at the palace?`)).toBeVisible({ timeout: 60_000 });
   await expect(
-    panel.getByRole('region', { name: /^Answer/ }).getByRole('button', { name: /^Citation 1: open node \d+/ }),
+    panel
+      .getByRole('region', { name: /^Answer/ })
+      .getByRole('button', { name: /^Citation 1: open node \d+/ }),
   ).toBeVisible();
   // The first turn is listed above; the answer request carried it between the instructions and the question.
   await expect(panel.getByRole('list', { name: 'Earlier questions in this conversation' })).toContainText(
@@ -135,6 +138,49 @@ test('a conversation: follow-up rewritten and editable, history sent, kept, expo
   expect(markdown).toContain(`*Searched for (rewritten by the model):* ${REWRITE} at the palace?`);
   expect(markdown).toMatch(/\*\*Sources\*\*\n\n\[1\] Node \d+ \((leaf|layer \d summary)\)\n\n> /);
   expect(markdown).not.toContain('sk-e2e-secret');
+
+  // Adding a document rebuilds the tree: the conversation moves with it, its earlier turns say they were
+  // asked of the earlier build, and a follow-up still runs on the new one.
+  await page.getByRole('button', { name: 'Paste text' }).click();
+  const paste = page.getByRole('dialog', { name: 'Paste text' });
+  await paste
+    .getByLabel('Text')
+    .fill(
+      Array.from(
+        { length: 30 },
+        (_, i) => `The prince searched house number ${i} with the glass slipper.`,
+      ).join(' '),
+    );
+  await paste.getByLabel('Name').fill('search.txt');
+  await paste.getByRole('button', { name: 'Add' }).click();
+  await page.getByRole('button', { name: /^Add to “cinderella”/ }).click();
+  await expect(page.getByRole('region', { name: 'Documents' }).getByText('search.txt')).toBeHidden({
+    timeout: 120_000,
+  });
+  // The rebuilt tree replaces the old one (one tree, two documents) and opens.
+  const library = page.getByRole('region', { name: 'Library' });
+  await expect(library.getByText('2 documents', { exact: true })).toBeVisible({ timeout: 120_000 });
+  await expect(library.getByRole('listitem')).toHaveCount(1);
+  const rebuiltSelect = page.getByRole('region', { name: 'Ask' }).getByLabel('Conversation', { exact: true });
+  await expect(rebuiltSelect).toContainText(`${FIRST} (3 questions)`, { timeout: 120_000 });
+  await rebuiltSelect.selectOption({ index: 1 });
+  await expect(page.getByText(/Asked before the tree was rebuilt/).first()).toBeVisible();
+  llm.reset();
+  llm.enqueue({ kind: 'reply', text: 'Who searched for Cinderella with the slipper?' });
+  const rebuiltPanel = page.getByRole('region', { name: 'Ask' });
+  await rebuiltPanel.getByLabel('Question', { exact: true }).fill('Who looked for her?');
+  await rebuiltPanel.getByRole('button', { name: 'Ask', exact: true }).click();
+  await rebuiltPanel
+    .getByRole('form', { name: 'Standalone search for the follow-up' })
+    .getByRole('button', { name: 'Search' })
+    .click();
+  await expect(
+    rebuiltPanel.getByText('Searched for: Who searched for Cinderella with the slipper?'),
+  ).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(rebuiltSelect).toContainText(`${FIRST} (4 questions)`);
+  await shoot(page, 'conversation-after-rebuild');
 
   // Delete all, asked twice.
   await page.getByRole('button', { name: 'Delete all…' }).click();

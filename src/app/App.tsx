@@ -61,7 +61,15 @@ export function App() {
   const tree = open.tree;
   const maxLayer = tree ? Math.max(0, ...tree.nodes.map((n) => n.layer)) : 0;
   const ask = useAsk(tree, open.record, settings);
-  const conversation = useConversation(db, open.tree ? openId : undefined, tree, settings, ask, notify);
+  const conversation = useConversation(
+    db,
+    open.tree ? openId : undefined,
+    tree,
+    settings,
+    ask,
+    notify,
+    library.trees,
+  );
   const [retrieval, setRetrieval] = useState<RetrievalSettings>(() => defaultRetrievalSettings(0));
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [inspected, setInspected] = useState<number>();

@@ -53,6 +53,7 @@ export {
   listConversations,
   saveTurn,
 } from './conversations';
+export { moveTreeHistory } from './history';
 export { documentIdOf, getDocument, getDocuments, saveDocument, type NewDocument } from './documents';
 export {
   createTree,

@@ -6,6 +6,7 @@ import {
   deleteTree,
   getConversation,
   listConversations,
+  moveTreeHistory,
   saveTurn,
   type ConversationTurn,
 } from '../../src/storage';
@@ -115,6 +116,20 @@ describe('conversations (fake IndexedDB)', () => {
       quota.restore();
     }
     expect((await getConversation(db, 'c1'))?.turns.map((t) => t.id)).toEqual(['t1']);
+  });
+});
+
+describe('moveTreeHistory (adding documents builds a new tree and deletes the old one)', () => {
+  it('moves the conversations to the new tree, so deleting the old one keeps them', async () => {
+    const { db, treeId } = await openFixture();
+    await saveTurn(db, treeId, 'a', turn('t', 'A'));
+    await saveTurn(db, treeId, 'b', turn('t', 'B'));
+    await saveTurn(db, 'bystander', 'x', turn('t', 'X'));
+    expect(await moveTreeHistory(db, treeId, 'rebuilt')).toBe(2);
+    await deleteTree(db, treeId);
+    expect((await listConversations(db, 'rebuilt')).map((c) => c.id).sort()).toEqual(['a', 'b']);
+    expect((await getConversation(db, 'a'))?.turns[0].treeStamp).toBe('stamp-1');
+    expect((await listConversations(db, 'bystander')).map((c) => c.id)).toEqual(['x']);
   });
 });
 

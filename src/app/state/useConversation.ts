@@ -74,6 +74,8 @@ export function useConversation(
   settings: AppSettings,
   asker: Asker,
   notify: (n: NoticeInput) => void,
+  /** Changes when the library changed (e.g. a rebuilt tree received its predecessor's conversations). */
+  libraryVersion?: unknown,
 ) {
   const [list, setList] = useState<ConversationRecord[]>([]);
   const [activeId, setActiveId] = useState<string>();
@@ -94,12 +96,15 @@ export function useConversation(
     }
   }, [db, treeId, notify]);
 
-  // Another tree: its conversations, and a new one to continue.
+  // Another tree: a new conversation to continue.
   useEffect(() => {
     setActiveId(undefined);
     setPending(undefined);
+  }, [treeId]);
+  // Its conversations, read again whenever the library changes.
+  useEffect(() => {
     void reload();
-  }, [reload]);
+  }, [reload, libraryVersion]);
 
   const run = useCallback(
     async (
