@@ -22,10 +22,12 @@ export const SEARCH_MODES: readonly SearchMode[] = ['meaning', 'keywords', 'both
 
 /**
  * The search `retrieve` applies when the question's `text` is given and `search` is not (without `text`, always
- * `meaning`). Chosen by measurement: `npm run bench retrieval` (evidence recall on the gold sets; the table is
- * in docs/retrieval.md), where meaning and keywords fused beat either alone on facts and on the arc.
+ * `meaning`). Chosen by measurement (`npm run bench retrieval`, the gold sets of three books, docs/retrieval.md):
+ * with the offline model, keywords found the most evidence in every mode but traversal (collapsed tree: 0.447
+ * of it against 0.410 fused and 0.254 by meaning), and fusion never beat keywords alone by more than one
+ * question; the random-weight MiniLM cannot rank by meaning at all. Meaning and both stay one click away.
  */
-export const DEFAULT_SEARCH: SearchMode = 'both';
+export const DEFAULT_SEARCH: SearchMode = 'keywords';
 
 /** Options every mode shares. */
 export interface SearchOptions {

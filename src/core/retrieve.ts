@@ -283,9 +283,9 @@ function* select(
  *   `topK` among the children of those (deduplicated), layer by layer for `numLayers` layers; no token budget.
  * - `leaves`: like collapsed over layer 0 only; never returns a summary.
  *
- * With `text` (the question), each mode ranks its candidates by `search` (default `DEFAULT_SEARCH`: meaning and
- * keywords fused) and, with `distinct` (default on), passes over what is already in the context; the rules
- * above are otherwise the same.
+ * With `text` (the question), each mode ranks its candidates by `search` (default `DEFAULT_SEARCH`, keywords)
+ * and, with `distinct` (default on), passes over what is already in the context; the rules above are otherwise
+ * the same.
  *
  * Ties rank by ascending id. Trees are treated as immutable: per-tree packed embeddings, norms, token counts
  * and the keyword index are cached on `tree.nodes` (built by the first query, or ahead of it by

@@ -63,7 +63,7 @@ describe('search', () => {
 
   it('with text applies DEFAULT_SEARCH, which is what `npm run bench retrieval` chose', () => {
     const question = { text: 'Where is Pemberley?' };
-    expect(DEFAULT_SEARCH).toBe('both');
+    expect(DEFAULT_SEARCH).toBe('keywords');
     expect(ids(leaves, { mode: 'leaves', ...question })).toEqual(
       ids(leaves, { mode: 'leaves', ...question, search: DEFAULT_SEARCH }),
     );
