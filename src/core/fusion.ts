@@ -6,7 +6,7 @@
  * Σ 1 / (RRF_K + rank) over the rankings it appears in (rank 1 = best). Every candidate has a meaning rank; only
  * nodes that share a term with the question have a keyword rank. Ranks, not scores, are fused because cosine
  * similarities and BM25 scores live on unrelated scales that change from question to question.
- * `npm run bench retrieval` measured it against weighted variants (docs/retrieval.md).
+ * Weighted and score-based variants were tried on the gold sets and dropped (docs/retrieval.md).
  */
 
 /** The constant of reciprocal rank fusion: the original paper's 60. */

@@ -9,8 +9,9 @@
  * character pairs, so a question in Chinese or Japanese still finds its words in such a text. Index and query
  * go through the same `keywordTerms`.
  *
- * Measured (`npm run bench query`): building the index of a 14,000-node tree takes about a second in Node on
- * this machine, so the app builds it when a tree opens instead of storing it (docs/retrieval.md).
+ * Measured (`npm run bench keywords`): building the index of a 14,000-node tree takes well under a second in
+ * Node on this machine, so the app builds it when a tree opens (in chunks) instead of storing it
+ * (docs/retrieval.md).
  */
 import MiniSearch from 'minisearch';
 import type { TreeNode } from './types';
