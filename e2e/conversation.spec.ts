@@ -2,7 +2,8 @@
  * Asking like a person (issue 25): a conversation with the sample's tree (GloVe model, FAKE LLM server for
  * summaries, answers and the follow-up's rewrite). The follow-up is rewritten by the model and shown, editable,
  * before it runs; the answer request carries the earlier turn; the conversation survives a reload, exports as
- * Markdown with its sources, and is deleted on request. Bad input: an empty question, a 10,000-character
+ * Markdown with its sources, and is deleted on request; reranking runs the test cross-encoder in the embedding
+ * worker. Bad input: an empty question, a 10,000-character
  * question and a question in another script each get a sentence or a sensible answer; after the tree is
  * rebuilt (a document added), the conversation moves to the new tree, earlier turns say they were asked of the
  * earlier build, and a follow-up still runs. Every request stays on this machine.
@@ -108,15 +109,32 @@ test('a conversation: follow-up rewritten and editable, history sent, kept, expo
   });
   await expect(panel.locator('[data-node-id][data-mode="collapsed"]').first()).toBeVisible();
 
-  // A reload keeps the conversation with its three turns.
+  // Reranking with the committed test cross-encoder, in the embedding worker: the passages carry its scores.
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByLabel('Reranker model').fill('local:aerie-tiny-cross');
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await expect(settings).toBeHidden();
+  await panel.getByRole('checkbox', { name: 'Rerank the best passages with a cross-encoder' }).check();
+  await question.fill('What did Cinderella lose at the palace?');
+  await panel.getByRole('checkbox', { name: /Follow-up to the questions before/ }).uncheck();
+  await panel.getByRole('button', { name: 'Ask', exact: true }).click();
+  await expect(
+    panel.locator('[data-mode="collapsed"] .passage-fact', { hasText: /^rerank -?\d/ }).first(),
+  ).toBeVisible({
+    timeout: 60_000,
+  });
+  await panel.getByRole('checkbox', { name: 'Rerank the best passages with a cross-encoder' }).uncheck();
+
+  // A reload keeps the conversation with its four turns.
   await page.reload();
   await page
     .getByRole('region', { name: 'Library' })
     .getByRole('button', { name: /^Open cinderella/ })
     .click();
   const select = page.getByRole('region', { name: 'Ask' }).getByLabel('Conversation', { exact: true });
-  await expect(select).toContainText(`${FIRST} (3 questions)`);
-  await select.selectOption({ label: `${FIRST} (3 questions)` });
+  await expect(select).toContainText(`${FIRST} (4 questions)`);
+  await select.selectOption({ label: `${FIRST} (4 questions)` });
   const turns = page.getByRole('list', { name: 'Earlier questions in this conversation' });
   await expect(turns.getByRole('listitem').filter({ hasText: FOLLOW_UP }).first()).toContainText(
     `${REWRITE} at the palace?`,
@@ -162,7 +180,7 @@ test('a conversation: follow-up rewritten and editable, history sent, kept, expo
   await expect(library.getByText('2 documents', { exact: true })).toBeVisible({ timeout: 120_000 });
   await expect(library.getByRole('listitem')).toHaveCount(1);
   const rebuiltSelect = page.getByRole('region', { name: 'Ask' }).getByLabel('Conversation', { exact: true });
-  await expect(rebuiltSelect).toContainText(`${FIRST} (3 questions)`, { timeout: 120_000 });
+  await expect(rebuiltSelect).toContainText(`${FIRST} (4 questions)`, { timeout: 120_000 });
   await rebuiltSelect.selectOption({ index: 1 });
   await expect(page.getByText(/Asked before the tree was rebuilt/).first()).toBeVisible();
   llm.reset();
@@ -179,7 +197,7 @@ test('a conversation: follow-up rewritten and editable, history sent, kept, expo
   ).toBeVisible({
     timeout: 60_000,
   });
-  await expect(rebuiltSelect).toContainText(`${FIRST} (4 questions)`);
+  await expect(rebuiltSelect).toContainText(`${FIRST} (5 questions)`);
   await shoot(page, 'conversation-after-rebuild');
 
   // Delete all, asked twice.
