@@ -16,6 +16,7 @@ import {
   buildAndWait,
   configure,
   expectOnlyLocalRequests,
+  pasteDocument,
   recordRequests,
   shoot,
   startLlm,
@@ -159,18 +160,14 @@ test('a conversation: follow-up rewritten and editable, history sent, kept, expo
 
   // Adding a document rebuilds the tree: the conversation moves with it, its earlier turns say they were
   // asked of the earlier build, and a follow-up still runs on the new one.
-  await page.getByRole('button', { name: 'Paste text' }).click();
-  const paste = page.getByRole('dialog', { name: 'Paste text' });
-  await paste
-    .getByLabel('Text')
-    .fill(
-      Array.from(
-        { length: 30 },
-        (_, i) => `The prince searched house number ${i} with the glass slipper.`,
-      ).join(' '),
-    );
-  await paste.getByLabel('Name').fill('search.txt');
-  await paste.getByRole('button', { name: 'Add' }).click();
+  await pasteDocument(
+    page,
+    'search.txt',
+    Array.from(
+      { length: 30 },
+      (_, i) => `The prince searched house number ${i} with the glass slipper.`,
+    ).join(' '),
+  );
   await page.getByRole('button', { name: /^Add to “cinderella”/ }).click();
   await expect(page.getByRole('region', { name: 'Documents' }).getByText('search.txt')).toBeHidden({
     timeout: 120_000,

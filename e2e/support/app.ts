@@ -176,3 +176,12 @@ export async function resumeFromLibrary(page: Page, title: string): Promise<void
     .getByRole('button', { name: `Resume ${title}` })
     .click();
 }
+
+/** Adds a document through "Paste text" (its text and file name). */
+export async function pasteDocument(page: Page, name: string, text: string): Promise<void> {
+  await page.getByRole('button', { name: 'Paste text' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Paste text' });
+  await dialog.getByLabel('Text').fill(text);
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Add' }).click();
+}
