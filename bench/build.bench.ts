@@ -25,10 +25,9 @@
  */
 import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { build as viteBuild, preview } from 'vite';
+import { build as viteBuild } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { OFFLINE_MODEL_ID } from '../src/models/presets';
@@ -41,7 +40,7 @@ import { stageEnds } from './build/stages';
 import { pairedBuildRows } from './build/paired';
 import { ensureBenchModel, MODELS_DIR, MODEL_FOLDER } from './embed.bench';
 import type { BenchRow } from './report';
-import { HOST, ROOT } from './support';
+import { ROOT, startPreviewServer } from './support';
 
 const OUT_DIR = join(ROOT, '.bench-cache', 'build-dist');
 const PAGE_PATH = '/bench/browser/build.html';
@@ -274,15 +273,7 @@ export async function benchBuild(): Promise<BenchRow[]> {
   }
   console.log(`Building the bench page (vite build) into ${relative(ROOT, OUT_DIR)}/…`);
   await buildBundle();
-  const server = await preview({
-    configFile: join(ROOT, 'vite.config.ts'),
-    root: ROOT,
-    logLevel: 'warn',
-    build: { outDir: OUT_DIR },
-    preview: { host: HOST, port: 0, strictPort: false, open: false },
-  });
-  const address = server.httpServer.address() as AddressInfo;
-  const origin = `http://${HOST}:${address.port}`;
+  const { server, origin } = await startPreviewServer(OUT_DIR);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const rows: BenchRow[] = [];
   const browserRuns: { config: BuildConfig; tokens: number; result: BuildRunResult }[] = [];

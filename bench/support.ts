@@ -1,13 +1,13 @@
 /**
  * Plumbing the benchmark sections share: the Python interpreter of the references, a Vite dev server for the
- * browser pages, and a seeded shuffle.
+ * browser pages (or a preview server for their production builds), and a seeded shuffle.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer, type Plugin, type ViteDevServer } from 'vite';
+import { createServer, preview, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
 import type { RandomFn } from '../src/core/random';
 
 /** The repository root. */
@@ -91,6 +91,22 @@ export async function startViteServer(
     await server.close();
     throw error;
   }
+}
+
+/**
+ * Serves a production build in `outDir` with `vite preview` and the project's config (its CSP and isolation
+ * headers) on 127.0.0.1 and a free port.
+ */
+export async function startPreviewServer(outDir: string): Promise<{ server: PreviewServer; origin: string }> {
+  const server = await preview({
+    configFile: join(ROOT, 'vite.config.ts'),
+    root: ROOT,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: HOST, port: 0, strictPort: false, open: false },
+  });
+  const address = server.httpServer.address() as AddressInfo;
+  return { server, origin: `http://${HOST}:${address.port}` };
 }
 
 /** A seeded Fisher–Yates shuffle (a copy). */

@@ -4,6 +4,7 @@
  * topics, and selections from the real `retrieve` for a few questions. Seeded: the same arguments give the same
  * tree, so screenshots are repeatable.
  */
+import { fillMissingLabels } from '../src/core/labels';
 import { retrieve } from '../src/core/retrieve';
 import { seededRandom, type RandomFn } from '../src/core/random';
 import { countTokens } from '../src/core/tokens';
@@ -184,6 +185,7 @@ export function generateHarnessData(
     documents: [{ id: docId, name: `${name}-story.txt`, chars: text.length }],
     nodes,
   };
+  fillMissingLabels(tree.nodes);
 
   const questions = [1, 4, 6].map((topic) => {
     const query = Float32Array.from(centres[topic], (c) => c + QUERY_NOISE * gaussian(random));

@@ -14,6 +14,8 @@ import { MODE_LABELS, RETRIEVAL_MODES, type ModeSelections, type RetrievalMode }
 import { NodeInspector } from '../src/app/tree/NodeInspector';
 import { SelectionHistogram } from '../src/app/tree/SelectionHistogram';
 import { TreeView } from '../src/app/tree/TreeView';
+import { hierarchyOf } from '../src/app/tree/hierarchy';
+import { leavesUnder } from '../src/app/tree/selection';
 import { generateHarnessData, type HarnessData } from './components-data';
 import '../src/app/theme.css';
 
@@ -68,6 +70,19 @@ function Harness() {
         ]),
       ),
     [selections],
+  );
+  const underSelected = useMemo(
+    () =>
+      Object.fromEntries(
+        Object.entries(selections).map(([m, list]) => [
+          m,
+          leavesUnder(
+            data.tree.nodes,
+            list.map((s) => s.id),
+          ),
+        ]),
+      ),
+    [selections, data],
   );
   const leaves = useMemo(
     () => data.tree.nodes.flatMap((n) => (n.source === undefined ? [] : [{ id: n.id, source: n.source }])),
@@ -158,6 +173,10 @@ function Harness() {
               onOpenNode={setOpenNode}
               onShowInDocument={setScrollToLeafId}
               onClose={() => setOpenNode(null)}
+              primaryParentOf={(id) => {
+                const p = hierarchyOf(data.tree.nodes).primaryParent[id];
+                return p >= 0 ? p : undefined;
+              }}
             />
           )}
         </aside>
@@ -167,6 +186,7 @@ function Harness() {
               documents={data.documents}
               leaves={leaves}
               highlights={highlights}
+              underSelected={underSelected}
               scrollToLeafId={scrollToLeafId}
               onOpenNode={setOpenNode}
             />

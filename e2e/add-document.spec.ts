@@ -5,7 +5,7 @@
  */
 import { expect, test } from './support/fixtures';
 import type { FakeLlmServer } from '../tests/support/llm-server';
-import { addSample, configure, startLlm } from './support/app';
+import { addSample, configure, startLlm, treeCanvas } from './support/app';
 
 let llm: FakeLlmServer;
 test.beforeAll(async () => {
@@ -25,8 +25,8 @@ test('adding a document to a tree pays only for new clusters; the same build aga
   await configure(page, llm);
   await addSample(page);
   await page.getByRole('button', { name: 'Build tree' }).click();
-  const nodes = page.locator('svg[aria-label="Tree view"] [data-node-id]');
-  await expect(nodes.first()).toBeAttached({ timeout: 120_000 });
+  const nodes = treeCanvas(page);
+  await expect(nodes).toBeAttached({ timeout: 120_000 });
   const first = summaryBodies();
   expect(first.length).toBeGreaterThan(0);
 
@@ -35,7 +35,7 @@ test('adding a document to a tree pays only for new clusters; the same build aga
   await addSample(page);
   await page.getByRole('button', { name: 'Build tree' }).click();
   await expect(page.getByRole('region', { name: 'Library' }).getByRole('listitem')).toHaveCount(2);
-  await expect(nodes.first()).toBeAttached({ timeout: 120_000 });
+  await expect(nodes).toBeAttached({ timeout: 120_000 });
   expect(summaryBodies()).toEqual([]);
 
   // Add a second document to the open tree.
@@ -57,7 +57,7 @@ test('adding a document to a tree pays only for new clusters; the same build aga
   await expect(page.getByRole('region', { name: 'Documents' }).getByText('snow-white.txt')).toBeHidden({
     timeout: 120_000,
   });
-  await expect(nodes.first()).toBeAttached({ timeout: 120_000 });
+  await expect(nodes).toBeAttached({ timeout: 120_000 });
   // The rebuilt tree replaced the one it grew from, and holds both documents.
   const library = page.getByRole('region', { name: 'Library' });
   await expect(library.getByText('2 documents', { exact: true })).toBeVisible();

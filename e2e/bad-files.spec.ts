@@ -6,7 +6,15 @@ import { mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
-import { configure, expectOnlyLocalRequests, libraryRow, recordRequests, shoot } from './support/app';
+import {
+  configure,
+  expectOnlyLocalRequests,
+  libraryRow,
+  recordRequests,
+  shoot,
+  treeCanvas,
+  treeItems,
+} from './support/app';
 
 const FIXTURES = 'tests/fixtures/ingest';
 
@@ -59,7 +67,7 @@ test('every bad file gets a clear message; the page keeps working', async ({ pag
       await documents.getByRole('button', { name: `Remove ${name}` }).click();
     }
     await page.getByRole('button', { name: 'Build tree' }).click();
-    await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+    await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
       timeout: 120_000,
     });
   } finally {
@@ -89,11 +97,11 @@ test('a document too short to cluster still makes a usable tree: leaves and a ro
   await settings.getByLabel('Chunk tokens').fill('15');
   await settings.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('button', { name: 'Build tree' }).click();
-  const nodes = page.locator('svg[aria-label="Tree view"] [data-node-id]');
-  await expect(nodes.first()).toBeAttached({ timeout: 120_000 });
-  const leaves = await page.locator('svg[aria-label="Tree view"] [data-layer="0"]').count();
+  await expect(treeCanvas(page)).toBeAttached({ timeout: 120_000 });
+  const nodes = await treeItems(page);
+  const leaves = await nodes.and(page.locator('[data-layer="0"]')).count();
   expect(leaves).toBeGreaterThanOrEqual(2);
-  await expect(page.locator('svg[aria-label="Tree view"] [data-layer="1"]')).toHaveCount(1);
+  await expect(nodes.and(page.locator('[data-layer="1"]'))).toHaveCount(1);
   await expect(nodes).toHaveCount(leaves + 1);
 });
 
@@ -106,7 +114,7 @@ test('when the model hub cannot be reached, the build falls back to the offline 
   await page.getByRole('button', { name: 'Try the sample' }).click();
   await page.getByRole('button', { name: 'Build tree' }).click();
   await expect(page.getByText('Using the built-in offline model')).toBeVisible({ timeout: 60_000 });
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 120_000,
   });
   await shoot(page, 'hub-unreachable-fallback');

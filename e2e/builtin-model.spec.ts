@@ -106,7 +106,7 @@ test('built-in model: build the sample with its summaries → reload → a strea
   await expect(progress.getByText(/^Built-in model writing at \d[\d.,]* tokens\/s/)).toBeVisible({
     timeout: 240_000,
   });
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 400_000,
   });
   await shoot(page, 'builtin-model-build');
@@ -166,7 +166,7 @@ test('built-in hub model with the hub unreachable: extractive summaries, a clear
   await addSample(page);
   await page.getByRole('button', { name: 'Build tree' }).click();
   await expect(page.getByText('Summaries by the extractive summarizer')).toBeVisible({ timeout: 120_000 });
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 180_000,
   });
   await expect(

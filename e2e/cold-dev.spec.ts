@@ -84,7 +84,7 @@ test('npm run dev, cold: add a PDF and the sample, build, ask — the page never
   );
   await addSample(page);
   await page.getByRole('button', { name: 'Build tree' }).click();
-  const nodes = page.locator('svg[aria-label="Tree view"] [data-node-id]');
+  const nodes = page.locator('canvas[aria-label="Tree view"][data-frames]');
   await expect
     .poll(
       async () => {

@@ -1,6 +1,7 @@
 /**
  * The tree and document components on their harness page (dev/components.html, served by the Vite dev
- * server): the data-* contract other end-to-end tests rely on, keyboard use, and text shown as text.
+ * server): the outline's ARIA tree contract other end-to-end tests and screen readers rely on, keyboard use,
+ * the icicle's zoom, retrieval marks, Find and "Next selected", and text shown as text.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
@@ -10,74 +11,137 @@ const MODES = ['collapsed', 'traversal', 'leaves'];
 
 async function open(page: Page, query: string) {
   await page.goto(`${HARNESS}?${query}`);
-  // data-lod appears once the first fit has been applied.
-  await expect(page.locator('svg[aria-label="Tree view"]')).toHaveAttribute('data-lod', /far|mid|near/);
+  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached();
 }
 
-test('every node carries data-node-id, data-layer and data-selected', async ({ page }) => {
+const outline = (page: Page) => page.getByRole('tree', { name: 'Tree outline' });
+const items = (page: Page) => outline(page).locator('[role="treeitem"]');
+const canvas = (page: Page) => page.locator('canvas[aria-label="Tree view"]');
+const viewOf = async (page: Page) =>
+  ((await canvas(page).getAttribute('data-view')) ?? '').split(' ').map(Number) as [number, number];
+
+type Rgb = [number, number, number];
+
+/** Canvas pixels within 12 of one of `colours` in every channel (marks are drawn opaque in a mode's colour). */
+async function pixelsOf(page: Page, ...colours: Rgb[]): Promise<number> {
+  return canvas(page).evaluate((el, list) => {
+    const c = el as HTMLCanvasElement;
+    const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const near = ([r, g, b]: Rgb) =>
+        Math.abs(data[i] - r) < 12 && Math.abs(data[i + 1] - g) < 12 && Math.abs(data[i + 2] - b) < 12;
+      if (list.some(near)) n++;
+    }
+    return n;
+  }, colours);
+}
+/** The light theme's mode colours (theme.css): collapsed tree, tree traversal, leaves only. */
+const COLLAPSED_LIGHT: Rgb = [0, 0x72, 0xb2];
+const MODE_COLOURS_LIGHT: Rgb[] = [COLLAPSED_LIGHT, [0xa3, 0x61, 0x00], [0x00, 0x7f, 0x64]];
+
+test('the outline is an ARIA tree of every node once, named by label, layer and children', async ({
+  page,
+}) => {
   await open(page, 'tree=small&theme=light');
-  const nodes = page.locator('svg[aria-label="Tree view"] [data-node-id]');
-  const count = await nodes.count();
-  expect(count).toBeGreaterThan(30);
-  const attrs = await nodes.evaluateAll((els) =>
+  await expect(outline(page)).toHaveAttribute('aria-multiselectable', 'true');
+  // Closed at first: only the top of the hierarchy is in the page.
+  const top = await items(page).count();
+  expect(top).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Expand all' }).click();
+  const attrs = await items(page).evaluateAll((els) =>
     els.map((el) => ({
       id: Number(el.getAttribute('data-node-id')),
       layer: Number(el.getAttribute('data-layer')),
-      selected: el.getAttribute('data-selected'),
+      level: Number(el.getAttribute('aria-level')),
+      expanded: el.getAttribute('aria-expanded'),
+      ariaSelected: el.getAttribute('aria-selected'),
+      selected: el.getAttribute('data-selected') ?? '',
+      name: el.getAttribute('aria-label') ?? '',
+      groups: el.querySelectorAll(':scope > [role="group"] > [role="treeitem"]').length,
     })),
   );
-  expect(new Set(attrs.map((a) => a.id)).size).toBe(count);
+  const count = attrs.length;
+  expect(count).toBeGreaterThan(30);
   expect(attrs.map((a) => a.id).sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, i) => i));
+  const maxLayer = Math.max(...attrs.map((a) => a.layer));
   for (const a of attrs) {
-    expect(Number.isInteger(a.layer) && a.layer >= 0).toBe(true);
-    expect(a.selected).not.toBeNull();
-    for (const mode of (a.selected ?? '').split(' ').filter(Boolean)) expect(MODES).toContain(mode);
+    // Levels count down from the top layer; parents say whether they are open, leaves do not.
+    expect(a.level).toBe(maxLayer - a.layer + 1);
+    if (a.layer > 0) {
+      expect(a.expanded).toBe('true');
+      expect(a.name).toMatch(new RegExp(`^.+, layer ${a.layer}, ${a.groups} child(ren)?$`));
+    } else {
+      expect(a.expanded).toBeNull();
+      expect(a.name).toMatch(/, leaf \d+, layer 0$/);
+    }
+    expect(a.ariaSelected).toBe(a.selected === '' ? 'false' : 'true');
+    for (const mode of a.selected.split(' ').filter(Boolean)) expect(MODES).toContain(mode);
   }
-  // Fitted, the small tree is drawn in full detail: every node has its id written on it.
-  await expect(page.locator('svg[aria-label="Tree view"]')).toHaveAttribute('data-lod', 'near');
-  await expect(page.locator('.tree-node-label')).toHaveCount(count);
-  // The legend's count per mode matches the nodes marked with it.
+  // The legend's count per mode matches the items marked with it.
   for (const [mode, label] of [
     ['collapsed', 'Collapsed tree'],
     ['traversal', 'Tree traversal'],
     ['leaves', 'Leaves only'],
   ]) {
     const legend = await page.locator('.tree-legend-mode', { hasText: label }).textContent();
-    const marked = attrs.filter((a) => (a.selected ?? '').split(' ').includes(mode)).length;
+    const marked = attrs.filter((a) => a.selected.split(' ').includes(mode)).length;
     expect(legend).toContain(`(${marked})`);
   }
 });
 
-test('data-selected is empty everywhere without a selection', async ({ page }) => {
-  await open(page, 'tree=small&modes=none');
-  const selected = await page
-    .locator('svg[aria-label="Tree view"] [data-node-id]')
-    .evaluateAll((els) => els.map((el) => el.getAttribute('data-selected')));
+test('nothing is marked without a selection, in the outline or on the canvas', async ({ page }) => {
+  await open(page, 'tree=small&modes=none&theme=light');
+  await page.getByRole('button', { name: 'Expand all' }).click();
+  const selected = await items(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-selected')));
   expect(selected.length).toBeGreaterThan(0);
   expect(selected.every((s) => s === '')).toBe(true);
+  expect(await pixelsOf(page, COLLAPSED_LIGHT)).toBe(0);
+  await expect(page.getByRole('button', { name: /^Next selected/ })).toBeDisabled();
 });
 
-test('keyboard: one tab stop, arrows move, Enter opens the inspector, Escape closes it', async ({ page }) => {
-  await open(page, 'tree=small&modes=none');
-  await page.getByRole('button', { name: 'Fit' }).focus();
+test('keyboard: one tab stop, the tree pattern’s keys, Enter opens the inspector, Escape closes it', async ({
+  page,
+}) => {
+  await open(page, 'tree=large&modes=none');
+  await page.getByRole('button', { name: 'Collapse all' }).focus();
   await page.keyboard.press('Tab');
-  const svg = page.locator('svg[aria-label="Tree view"]');
-  await expect(svg).toBeFocused();
-  const status = page.locator('.tree-view [role="status"]');
-  // Without a selection the roving focus starts on the top row's first node.
-  const start = (await status.textContent()) ?? '';
-  expect(start).toMatch(/^Node \d+\. Summary, layer \d+\./);
-  await page.keyboard.press('ArrowDown');
+  const first = items(page).first();
+  await expect(first).toBeFocused();
+  const topCount = await items(page).count();
+  // → opens, → again goes to the first child, ← to the parent, ← closes.
   await page.keyboard.press('ArrowRight');
-  const moved = (await status.textContent()) ?? '';
-  expect(moved).not.toBe(start);
-  const id = /^Node (\d+)\./.exec(moved)?.[1];
+  await expect(first).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('ArrowRight');
+  const child = first.locator('[role="group"] [role="treeitem"]').first();
+  await expect(child).toBeFocused();
+  await expect(child).toHaveAttribute('aria-level', '2');
+  await page.keyboard.press('ArrowLeft');
+  await expect(first).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(first).toHaveAttribute('aria-expanded', 'false');
+  // End and Home; * opens every sibling.
+  await page.keyboard.press('End');
+  await expect(items(page).last()).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(first).toBeFocused();
+  await page.keyboard.press('*');
+  await expect(outline(page).locator(':scope > [role="treeitem"][aria-expanded="true"]')).toHaveCount(
+    topCount,
+  );
+  // ↓ moves into the first open branch; Enter opens the node in the inspector and zooms to it.
+  await page.keyboard.press('ArrowDown');
+  const focused = page.locator('[role="treeitem"]:focus');
+  const id = await focused.getAttribute('data-node-id');
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { level: 2 })).toHaveText(`Node ${id}`);
+  await expect(
+    page.getByRole('navigation', { name: 'Zoomed into' }).locator('[aria-current]'),
+  ).not.toHaveText('Whole tree');
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
-  await expect(svg).toBeFocused();
+  await expect(page.locator(`[role="treeitem"][data-node-id="${id}"]`)).toBeFocused();
 });
 
 test('node text is shown as text, never as markup', async ({ page }) => {
@@ -86,38 +150,95 @@ test('node text is shown as text, never as markup', async ({ page }) => {
   await expect(dialog.locator('.tree-inspector-text')).toContainText('<b>not bold</b>');
   await expect(dialog.locator('b, img, script')).toHaveCount(0);
   await expect(page.locator('.document-view img, .document-view script, .document-view b')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Expand all' }).click();
+  await expect(outline(page).locator('b, img, script')).toHaveCount(0);
 });
 
-test('the document marks every leaf and opens a leaf when its passage is clicked', async ({ page }) => {
+test('the document marks every leaf, the selected ones and, lightly, those under a selected summary', async ({
+  page,
+}) => {
   await open(page, 'tree=small');
   const leaves = page.locator('.document-view [data-leaf-id]');
   expect(await leaves.count()).toBeGreaterThan(20);
+  const under = page.locator('.document-view .doc-leaf.is-under');
+  expect(await under.count()).toBeGreaterThan(0);
+  // A leaf a mode picked itself is a mark, not the lighter line.
+  await expect(page.locator('.document-view mark.is-under')).toHaveCount(0);
   const highlighted = page.locator('.document-view mark[data-leaf-id]').first();
   const id = await highlighted.getAttribute('data-leaf-id');
   await highlighted.click();
   await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(`Node ${id}`);
 });
 
-test('a 2,000-node tree renders every node and zooms through the levels of detail', async ({ page }) => {
-  await open(page, 'tree=large');
+test('a 2,000-node tree draws at Fit, zooms by button, by click on a summary and back by the breadcrumb', async ({
+  page,
+}) => {
+  await open(page, 'tree=large&theme=light');
   const label = (await page.locator('option[value="large"]').textContent()) ?? '';
   const total = Number(/\((\d+) nodes\)/.exec(label)?.[1]);
   expect(total).toBeGreaterThanOrEqual(2000);
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]')).toHaveCount(total);
-  const svg = page.locator('svg[aria-label="Tree view"]');
-  await expect(svg).toHaveAttribute('data-lod', 'far');
-  // Zoomed far out, rows are drawn as dots and node elements are hidden; a click on a node's dot opens it.
-  const selected = page.locator('[data-node-id][data-layer="1"]:not([data-selected=""])').first();
-  const id = await selected.getAttribute('data-node-id');
-  const box = await selected.locator('circle').evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-  });
-  await page.mouse.click(box.x, box.y);
-  await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(`Node ${id}`);
-  await page.keyboard.press('Escape');
-  for (let i = 0; i < 10; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
-  await expect(svg).toHaveAttribute('data-lod', 'near');
+  await expect(page.locator('.tree-legend-size')).toContainText(`${total} nodes`);
+  const [x0, x1] = await viewOf(page);
+  expect(x0).toBe(0);
+  // Retrieval marks are drawn at Fit.
+  expect(await pixelsOf(page, COLLAPSED_LIGHT)).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await expect
+    .poll(async () => (await viewOf(page))[1] - (await viewOf(page))[0])
+    .toBeCloseTo((x1 - x0) / 2, 3);
   await page.getByRole('button', { name: 'Fit' }).click();
-  await expect(svg).toHaveAttribute('data-lod', 'far');
+  await expect.poll(() => viewOf(page)).toEqual([x0, x1]);
+  // A click on the top row's first summary zooms to it and opens it.
+  const box = (await canvas(page).boundingBox())!;
+  await page.mouse.click(box.x + 5, box.y + 10);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText(/^Node \d+$/);
+  await expect.poll(async () => (await viewOf(page))[1]).toBeLessThan(x1);
+  const crumbs = page.getByRole('navigation', { name: 'Zoomed into' });
+  await expect(crumbs.getByRole('button')).toHaveCount(2);
+  await crumbs.getByRole('button', { name: 'Whole tree' }).click();
+  await expect.poll(() => viewOf(page)).toEqual([x0, x1]);
+});
+
+test('Find highlights matching labels and text; Enter goes from match to match', async ({ page }) => {
+  await open(page, 'tree=large');
+  const find = page.getByRole('searchbox', { name: 'Find in the tree' });
+  await find.fill('slipper');
+  await expect(page.locator('.tree-find-count')).toHaveText(/^\d+ match(es)?$/);
+  const n = Number(/^(\d+)/.exec((await page.locator('.tree-find-count').textContent()) ?? '')?.[1]);
+  expect(n).toBeGreaterThan(1);
+  await find.press('Enter');
+  await expect(page.locator('.tree-find-count')).toHaveText(`1 of ${n}`);
+  const firstMatch = outline(page).locator('[role="treeitem"].is-active');
+  await expect(firstMatch).toHaveAttribute('data-match', '');
+  const firstId = await firstMatch.getAttribute('data-node-id');
+  await find.press('Enter');
+  await expect(page.locator('.tree-find-count')).toHaveText(`2 of ${n}`);
+  await expect(outline(page).locator('[role="treeitem"].is-active')).not.toHaveAttribute(
+    'data-node-id',
+    firstId!,
+  );
+  await find.press('Shift+Enter');
+  await expect(page.locator('.tree-find-count')).toHaveText(`1 of ${n}`);
+  await find.fill('zzzz-not-there');
+  await expect(page.locator('.tree-find-count')).toHaveText('No match');
+});
+
+test('“Next selected” visits every selected node, best rank first, and shows each', async ({ page }) => {
+  await open(page, 'tree=large&theme=light');
+  const next = page.getByRole('button', { name: /^Next selected/ });
+  await next.click();
+  const active = outline(page).locator('[role="treeitem"].is-active');
+  await expect(active).toHaveAttribute('aria-selected', 'true');
+  await expect(next).toHaveText(/\(1\/\d+\)/);
+  const seen = new Set<string>();
+  const total = Number(/\(1\/(\d+)\)/.exec((await next.textContent()) ?? '')?.[1]);
+  for (let i = 0; i < total; i++) {
+    seen.add((await active.getAttribute('data-node-id'))!);
+    await expect(active).toHaveAttribute('aria-selected', 'true');
+    // The node is in view, and so are its marks.
+    expect(await pixelsOf(page, ...MODE_COLOURS_LIGHT)).toBeGreaterThan(0);
+    await next.click();
+  }
+  expect(seen.size).toBe(total);
 });

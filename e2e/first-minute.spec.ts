@@ -83,7 +83,7 @@ for (const viewport of VIEWPORTS) {
       });
       await look('building', progress);
       llm.configure({ latencyMs: 0 });
-      await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+      await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
         timeout: 300_000,
       });
       await look('built', page.getByRole('region', { name: 'Tree' }));

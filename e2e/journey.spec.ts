@@ -8,15 +8,16 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures';
 import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
-  dropFile,
   ask,
   configure,
+  dropFile,
   expectOnlyLocalRequests,
   highlighted,
   listedPassages,
   recordRequests,
   shoot,
   startLlm,
+  treeItems,
 } from './support/app';
 
 let llm: FakeLlmServer;
@@ -53,7 +54,7 @@ test('sample → build → reload → ask each mode → inspect → export/impor
     timeout: 120_000,
   });
   llm.configure({ latencyMs: 0 });
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 180_000,
   });
 
@@ -63,7 +64,7 @@ test('sample → build → reload → ask each mode → inspect → export/impor
   const body = summaries[0].body as { messages: { role: string; content: string }[] };
   expect(body.messages[0].content).toBe('You are a Summarizing Text Portal');
 
-  const nodeCount = await page.locator('svg[aria-label="Tree view"] [data-node-id]').count();
+  const nodeCount = await (await treeItems(page)).count();
   expect(nodeCount).toBeGreaterThan(33);
 
   // Reload: the tree is still there.
@@ -71,7 +72,7 @@ test('sample → build → reload → ask each mode → inspect → export/impor
   const library = page.getByRole('region', { name: 'Library' });
   await expect(library.getByText('cinderella', { exact: false }).first()).toBeVisible();
   await library.getByRole('button', { name: /^Open cinderella/ }).click();
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]')).toHaveCount(nodeCount);
+  await expect(await treeItems(page)).toHaveCount(nodeCount);
 
   // Ask in each mode: the tree view highlights exactly what retrieval returned.
   for (const [mode, label] of [

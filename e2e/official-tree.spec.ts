@@ -4,7 +4,14 @@
  * the tree view highlights exactly.
  */
 import { expect, test } from './support/fixtures';
-import { expectOnlyLocalRequests, highlighted, listedPassages, recordRequests, shoot } from './support/app';
+import {
+  expectOnlyLocalRequests,
+  highlighted,
+  listedPassages,
+  recordRequests,
+  shoot,
+  treeItems,
+} from './support/app';
 
 test('import the official Cinderella tree and retrieve by an existing node', async ({ page, context }) => {
   const urls = recordRequests(context);
@@ -14,9 +21,9 @@ test('import the official Cinderella tree and retrieve by an existing node', asy
     .getByLabel('Tree file to import')
     .setInputFiles('tests/fixtures/official-cinderella-tree.json');
   await expect(page.getByText(/^Imported/)).toBeVisible();
-  const nodes = page.locator('svg[aria-label="Tree view"] [data-node-id]');
+  const nodes = await treeItems(page);
   await expect(nodes).toHaveCount(40);
-  await expect(page.locator('svg[aria-label="Tree view"] [data-layer="1"]')).toHaveCount(7);
+  await expect(nodes.and(page.locator('[data-layer="1"]'))).toHaveCount(7);
 
   // Questions cannot be embedded with ada-002 here: the Ask panel says so and what to do instead.
   await expect(page.getByText(/openai\/text-embedding-ada-002/).first()).toBeVisible();
@@ -24,8 +31,7 @@ test('import the official Cinderella tree and retrieve by an existing node', asy
   await shoot(page, 'official-tree-imported');
 
   // Retrieval by an existing node: open node 3 from the keyboard, then "Find similar".
-  const view = page.locator('svg[aria-label="Tree view"]');
-  await view.focus();
+  await nodes.first().focus();
   await page.keyboard.press('Home');
   await page.keyboard.press('Enter');
   await page.getByRole('button', { name: /^Find similar to node \d+/ }).click();

@@ -17,6 +17,7 @@ import {
   resumeFromLibrary,
   setParams,
   startLlm,
+  treeItems,
   useEndpointEmbeddings,
 } from './support/app';
 import { expect, test } from './support/fixtures';
@@ -32,7 +33,7 @@ test.afterEach(async () => {
 /** How long a stage of the 10 MB build may take to begin on a slow, shared machine. */
 const SLOW_STAGE_MS = 300_000;
 
-const tree = (page: Page) => page.locator('svg[aria-label="Tree view"] [data-node-id]').first();
+const tree = (page: Page) => page.locator('canvas[aria-label="Tree view"][data-frames]');
 
 /** Request bodies the FAKE server answered with 200 on `path`, as comparable strings. */
 function answered(path: string): string[] {
@@ -140,7 +141,7 @@ test('a reload while the model downloads, while it loads, while chunking and whi
   await resumeFromLibrary(page, 'big');
   await expect(tree(page)).toBeAttached({ timeout: 300_000 });
   await expect(libraryRow(page, 'big').getByText('Ready')).toBeVisible();
-  const leaves = await page.locator('svg[aria-label="Tree view"] [data-layer="0"]').count();
+  const leaves = await (await treeItems(page)).and(page.locator('[data-layer="0"]')).count();
   const reuse = page.getByRole('region', { name: 'Build progress' }).getByText(/^Reused/);
   const [, hits] = (await reuse.textContent())!.match(/^Reused ([\d,]+) of/)!;
   expect(Number(hits.replace(/,/g, ''))).toBeGreaterThanOrEqual(leaves);

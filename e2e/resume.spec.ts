@@ -74,7 +74,7 @@ test('a build killed mid-way (tab closed) resumes after reopening without repeat
   await expect(library.getByText('Interrupted')).toBeVisible();
   await shoot(again, 'resume-2-interrupted');
   await library.getByRole('button', { name: /^Resume cinderella/ }).click();
-  await expect(again.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+  await expect(again.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 180_000,
   });
   await expect(library.getByText('Ready')).toBeVisible();
@@ -112,7 +112,7 @@ test('the LLM endpoint going down mid-build gives a clear error; the build resum
   // The endpoint is back.
   llm.reset();
   await progress.getByRole('button', { name: 'Resume' }).click();
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 180_000,
   });
   const after = summaryRequests().map((r) => JSON.stringify(r.body));
@@ -139,7 +139,7 @@ test('Cancel pauses the build, keeping what is finished; Resume completes it', a
   llm.reset();
   llm.configure({ latencyMs: 0 });
   await progress.getByRole('button', { name: 'Resume' }).click();
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 180_000,
   });
   const after = summaryRequests().map((r) => JSON.stringify(r.body));

@@ -13,7 +13,13 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { startFakeLlmServer, type FakeLlmServer } from '../tests/support/llm-server';
-import { expectOnlyLocalRequests, highlighted, listedPassages, recordRequests } from './support/app';
+import {
+  expectOnlyLocalRequests,
+  highlighted,
+  listedPassages,
+  recordRequests,
+  treeItems,
+} from './support/app';
 
 const TREE_FILE = 'tests/fixtures/official-cinderella-tree.json';
 const EMBEDDING_MODEL = 'text-embedding-ada-002';
@@ -92,7 +98,7 @@ test('questions on the official tree retrieve exactly the ids an independent ref
     .getByLabel('Tree file to import')
     .setInputFiles(TREE_FILE);
   await expect(page.getByText(/^Imported/)).toBeVisible();
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]')).toHaveCount(40);
+  await expect(await treeItems(page)).toHaveCount(40);
   await setEmbeddingsEndpoint(page, llm.openaiBaseUrl);
   // The official TreeRetriever ranks by meaning alone; each question starts a topic of its own.
   await page.getByRole('radio', { name: 'Meaning' }).check();

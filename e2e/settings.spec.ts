@@ -44,7 +44,7 @@ test('a summarization endpoint filled in and saved writes the summaries, and eve
   llm.reset();
   await addSample(page);
   await page.getByRole('button', { name: 'Build tree' }).click();
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({
+  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 300_000,
   });
   const chats = llm.modelRequests.filter((r) => r.path.endsWith('/chat/completions'));

@@ -68,7 +68,7 @@ export async function addSample(page: Page): Promise<void> {
 export async function buildAndWait(page: Page, timeout = 180_000): Promise<void> {
   await page.getByRole('button', { name: 'Build tree' }).click();
   await expect(page.getByRole('region', { name: 'Build progress' })).toBeVisible();
-  await expect(page.locator('svg[aria-label="Tree view"] [data-node-id]').first()).toBeAttached({ timeout });
+  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({ timeout });
 }
 
 /**
@@ -83,17 +83,31 @@ export async function ask(page: Page, question: string, modeLabel?: string): Pro
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
 }
 
-/** The node ids in the tree view whose data-selected lists `mode`. */
+/** The tree view's canvas once it has drawn a frame (the tree is open). */
+export function treeCanvas(page: Page) {
+  return page.locator('canvas[aria-label="Tree view"][data-frames]');
+}
+
+/**
+ * Every node of the open tree as items of its outline (the ARIA tree), after opening every branch with
+ * "Expand all" (offered for trees of up to 5,000 nodes).
+ */
+export async function treeItems(page: Page) {
+  const outline = page.getByRole('tree', { name: 'Tree outline' });
+  await expect(outline.getByRole('treeitem').first()).toBeAttached();
+  await page.getByRole('region', { name: 'Outline' }).getByRole('button', { name: 'Expand all' }).click();
+  return outline.locator('[role="treeitem"]');
+}
+
+/** The node ids in the tree outline whose data-selected lists `mode` (every branch opened first). */
 export async function highlighted(page: Page, mode: string): Promise<number[]> {
-  return page
-    .locator('svg[aria-label="Tree view"] [data-node-id]')
-    .evaluateAll(
-      (els, m) =>
-        els
-          .filter((el) => (el.getAttribute('data-selected') ?? '').split(' ').includes(m))
-          .map((el) => Number(el.getAttribute('data-node-id'))),
-      mode,
-    );
+  return (await treeItems(page)).evaluateAll(
+    (els, m) =>
+      els
+        .filter((el) => (el.getAttribute('data-selected') ?? '').split(' ').includes(m))
+        .map((el) => Number(el.getAttribute('data-node-id'))),
+    mode,
+  );
 }
 
 /** The node ids of the passages listed for `mode`, in rank order. */

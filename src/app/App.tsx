@@ -7,6 +7,9 @@ import { treeStats } from '../core/stats';
 import { RETRIEVAL_MODES, type ModeSelections, type RetrievalMode } from './modes';
 import { DocumentView } from './document/DocumentView';
 import { TreeView } from './tree/TreeView';
+import { layerTopics, rootTerms } from './tree/topics';
+import { hierarchyOf } from './tree/hierarchy';
+import { leavesUnder } from './tree/selection';
 import { SelectionHistogram } from './tree/SelectionHistogram';
 import { NodeInspector } from './tree/NodeInspector';
 import { SettingsDialog } from './settings/SettingsDialog';
@@ -109,7 +112,22 @@ export function App() {
     return out;
   }, [selections, tree]);
 
+  const underSelected = useMemo(() => {
+    const out: Partial<Record<RetrievalMode, number[]>> = {};
+    for (const mode of RETRIEVAL_MODES) {
+      const list = selections[mode];
+      if (list && tree)
+        out[mode] = leavesUnder(
+          tree.nodes,
+          list.map((s) => s.id),
+        );
+    }
+    return out;
+  }, [selections, tree]);
+
   const stats = useMemo(() => (tree ? treeStats(tree) : undefined), [tree]);
+  const topics = useMemo(() => (tree ? rootTerms(tree.nodes) : []), [tree]);
+  const topicsByLayer = useMemo(() => (tree ? layerTopics(tree.nodes) : []), [tree]);
   const rootSummary = useMemo(() => {
     if (!tree || maxLayer === 0) return undefined;
     return tree.nodes
@@ -276,8 +294,8 @@ export function App() {
           {tree && stats ? (
             <>
               {rootSummary && (
-                <p className="root-line" title={rootSummary}>
-                  <strong>Root layer:</strong> {rootSummary}
+                <p className="root-line" title={topics.length > 0 ? topics.join(' · ') : rootSummary}>
+                  <strong>Root layer:</strong> {topics.length > 0 ? topics.join(' · ') : rootSummary}
                 </p>
               )}
               <div className="view-tabs" role="tablist" aria-label="View" onKeyDown={onTabKey}>
@@ -313,6 +331,7 @@ export function App() {
                     documents={open.documents.filter((d) => d.text)}
                     leaves={leaves}
                     highlights={highlights}
+                    underSelected={underSelected}
                     scrollToLeafId={scrollLeaf}
                     onOpenNode={openNode}
                   />
@@ -324,6 +343,8 @@ export function App() {
                 <TreeStatsPanel
                   stats={stats}
                   rootSummary={rootSummary}
+                  rootTerms={topics}
+                  layerTopics={topicsByLayer}
                   summarizer={tree.summarizer}
                   embeddingModel={tree.embedding.model}
                 />
@@ -400,6 +421,10 @@ export function App() {
               <NodeInspector
                 tree={tree}
                 nodeId={inspected}
+                primaryParentOf={(id) => {
+                  const p = hierarchyOf(tree.nodes).primaryParent[id];
+                  return p >= 0 ? p : undefined;
+                }}
                 documentText={documentText}
                 selections={selections}
                 onOpenNode={openNode}

@@ -14,6 +14,7 @@ import {
   type LocalMixtureOptions,
 } from './cluster';
 import { BuildError, EMBED_BATCH } from './build-shared';
+import { computeLabels } from './labels';
 import { mapWithConcurrency } from './pool';
 import { deriveSeed } from './random';
 import { countTokens } from './tokens';
@@ -478,6 +479,9 @@ export async function buildTree(
       return node;
     });
   }
+  // Topic labels need every layer's nodes (each summary is scored against the others of its layer).
+  const labels = computeLabels(nodes);
+  for (const node of nodes) if (node.layer > 0) node.label = labels[node.id];
   onProgress?.({ stage: 'done', layers: layer, nodes: nodes.length, stopReason });
   return {
     format: 'raptor-tree',

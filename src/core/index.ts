@@ -64,6 +64,15 @@ export {
   type StopReason,
 } from './build';
 export { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from './extractive';
+export {
+  computeLabels,
+  fillMissingLabels,
+  lacksLabels,
+  MAX_LABEL_TERMS,
+  MIN_LABEL_TERMS,
+  type LabelNode,
+  type LabelOptions,
+} from './labels';
 
 export {
   retrieve,

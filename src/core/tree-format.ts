@@ -221,6 +221,31 @@ function readSource(value: unknown, path: string, documentIds: ReadonlySet<strin
   return { doc, start, end, page };
 }
 
+/** The optional `label` (topic terms) and `title` (an LLM's title) of a summary. */
+function readTopic(obj: JsonObject, path: string, node: TreeNode): void {
+  const label = field(obj, 'label');
+  const title = field(obj, 'title');
+  if ((label !== undefined || title !== undefined) && node.layer === 0) {
+    const key = label !== undefined ? 'label' : 'title';
+    throw invalid(`${path}.${key}`, `only summaries (layer ≥ 1) carry a ${key}; this node is a leaf`);
+  }
+  if (label !== undefined) {
+    if (!Array.isArray(label)) throw expected(`${path}.label`, 'an array of strings', label);
+    if (label.length > TREE_LIMITS.maxLabelTerms) {
+      throw tooMany(`${path}.label`, 'terms', label.length, TREE_LIMITS.maxLabelTerms);
+    }
+    node.label = Array.from(label, (term: unknown, k) => {
+      const at = `${path}.label[${k}]`;
+      if (typeof term !== 'string' || term.trim() === '') throw expected(at, 'a non-empty string', term);
+      if (term.length > TREE_LIMITS.maxLabelChars) {
+        throw tooMany(at, 'characters', term.length, TREE_LIMITS.maxLabelChars);
+      }
+      return term;
+    });
+  }
+  if (title !== undefined) node.title = readString(obj, 'title', `${path}.title`, TREE_LIMITS.maxLabelChars);
+}
+
 /** Fills `target` (one node's view into the flat buffer) from a number array or base64 float32. */
 function readEmbedding(value: unknown, path: string, target: Float32Array): void {
   const dim = target.length;
@@ -382,6 +407,7 @@ function readNodes(value: unknown, dim: number, documentIds: ReadonlySet<string>
       }
       node.source = readSource(source, `${path}.source`, documentIds);
     }
+    readTopic(obj, path, node);
     nodes[i] = node;
   }
   // Counting is the slow part of parsing, so it runs only once the whole file is known to be valid.
@@ -496,6 +522,8 @@ export function serializeTree(tree: RaptorTree): string {
           ? { doc: source.doc, start: source.start, end: source.end }
           : { doc: source.doc, start: source.start, end: source.end, page: source.page };
     }
+    if (node.label !== undefined) out.label = node.label.slice();
+    if (node.title !== undefined) out.title = node.title;
     return JSON.stringify(out);
   });
   return `${head.slice(0, -1)},"nodes":[\n${lines.join(',\n')}\n]}\n`;

@@ -24,4 +24,8 @@ export const TREE_LIMITS = Object.freeze({
   maxNameChars: 1_000,
   /** Entries in `params`, known and unknown together. */
   maxParams: 100,
+  /** Terms in a node's topic label (Aerie writes 2–4; other tools may write more). */
+  maxLabelTerms: 16,
+  /** UTF-16 code units in one label term or in a node's LLM-written title. */
+  maxLabelChars: 200,
 });

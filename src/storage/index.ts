@@ -74,7 +74,7 @@ export {
   type TreePatch,
   type TreeSummary,
 } from './trees';
-export { completeTree, getNode, loadTree, saveTreeNodes } from './nodes';
+export { completeTree, getNode, loadTree, saveNodeLabels, saveTreeNodes, type NodeLabel } from './nodes';
 export { deletePendingDocuments, listPendingDocuments, putPendingDocument } from './pending';
 export {
   duplicateTreeSettings,

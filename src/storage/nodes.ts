@@ -22,6 +22,8 @@ function toRecord(treeId: string, node: TreeNode): NodeRecord {
     embedding: ownedVector(node.embedding),
   };
   if (node.source) record.source = { ...node.source };
+  if (node.label) record.label = node.label.slice();
+  if (node.title !== undefined) record.title = node.title;
   return record;
 }
 
@@ -35,6 +37,8 @@ function toNode(record: NodeRecord, embedding: Float32Array): TreeNode {
     embedding,
   };
   if (record.source) node.source = record.source;
+  if (record.label) node.label = record.label;
+  if (record.title !== undefined) node.title = record.title;
   return node;
 }
 
@@ -211,4 +215,31 @@ export async function getNode(db: AerieDb, treeId: string, nodeId: number): Prom
     tx.objectStore('nodes').get([treeId, nodeId]),
   );
   return record ? toNode(record, record.embedding) : undefined;
+}
+
+/** A summary's topic label to store (see `saveNodeLabels`). */
+export interface NodeLabel {
+  id: number;
+  label: string[];
+}
+
+/**
+ * Stores topic labels on existing nodes of a tree (a tree saved before labels existed gets them when it opens),
+ * in one transaction; every other field of each node stays as it was. Labels of nodes no longer stored are
+ * skipped (the tree was rebuilt meanwhile).
+ * @returns how many nodes were updated.
+ * @throws StorageError NOT_FOUND, QUOTA_EXCEEDED (nothing is then stored).
+ */
+export function saveNodeLabels(db: AerieDb, treeId: string, labels: readonly NodeLabel[]): Promise<number> {
+  return runTransaction(db, ['trees', 'nodes'], 'readwrite', 'save the topic labels', async (tx) => {
+    if (!(await tx.objectStore('trees').get(treeId))) throw treeNotFound(treeId);
+    const store = tx.objectStore('nodes');
+    const records = await Promise.all(labels.map(({ id }) => store.get([treeId, id])));
+    const updates: NodeRecord[] = [];
+    records.forEach((record, k) => {
+      if (record) updates.push({ ...record, label: labels[k].label.slice() });
+    });
+    await forEachRequest(updates, (r) => store.put(r));
+    return updates.length;
+  });
 }

@@ -131,6 +131,10 @@ export interface NodeRecord {
   /** A Float32Array with its own buffer of exactly dim × 4 bytes. */
   embedding: Float32Array;
   source?: NodeSource;
+  /** A summary's topic label (`TreeNode.label`); absent on leaves and on nodes stored before labels existed. */
+  label?: string[];
+  /** A summary's LLM-written title (`TreeNode.title`), when there is one. */
+  title?: string;
 }
 
 /** A cached model output, keyed by the SHA-256 of everything that determines it. */

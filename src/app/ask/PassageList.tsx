@@ -121,6 +121,12 @@ function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: Passage
           Open node {passage.id}
         </button>
       </div>
+      {passage.label !== undefined && passage.label.length > 0 && (
+        <p className="passage-label">
+          <span className="ask-visually-hidden">Topic: </span>
+          {passage.label.join(' · ')}
+        </p>
+      )}
       <p className="passage-text" id={textId} onClick={open}>
         {shown}
       </p>

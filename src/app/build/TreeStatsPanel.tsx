@@ -17,6 +17,10 @@ export interface TreeStatsPanelProps {
   stats: TreeStats;
   /** Text of the root layer (its summaries, joined), shown on one line with a toggle. */
   rootSummary?: string;
+  /** The root layer's topic terms (`rootTerms`), shown before its text. */
+  rootTerms?: readonly string[];
+  /** Per layer, the terms most of its summaries' labels share (`layerTopics`); a column of the table. */
+  layerTopics?: readonly (readonly string[])[];
   summarizer: SummarizerInfo;
   /** The embedding model string the tree records. */
   embeddingModel: string;
@@ -68,7 +72,14 @@ function useOverflow(ref: RefObject<HTMLElement | null>, expanded: boolean): boo
 }
 
 /** The statistics panel; see the module comment. */
-export function TreeStatsPanel({ stats, rootSummary, summarizer, embeddingModel }: TreeStatsPanelProps) {
+export function TreeStatsPanel({
+  stats,
+  rootSummary,
+  rootTerms = [],
+  layerTopics = [],
+  summarizer,
+  embeddingModel,
+}: TreeStatsPanelProps) {
   const headingId = useId();
   const rootId = useId();
   const [expanded, setExpanded] = useState(false);
@@ -102,6 +113,9 @@ export function TreeStatsPanel({ stats, rootSummary, summarizer, embeddingModel 
                   {head}
                 </th>
               ))}
+              <th scope="col" className="stats-topics">
+                Topics
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -112,6 +126,7 @@ export function TreeStatsPanel({ stats, rootSummary, summarizer, embeddingModel 
                 {figureCells(stats.byLayer[layer - 1]).map((cell, i) => (
                   <td key={FIGURE_HEADS[i]}>{cell}</td>
                 ))}
+                <td className="stats-topics">{(layerTopics[layer] ?? []).join(' · ') || UNKNOWN_VALUE}</td>
               </tr>
             ))}
           </tbody>
@@ -122,6 +137,7 @@ export function TreeStatsPanel({ stats, rootSummary, summarizer, embeddingModel 
               {figureCells(stats).map((cell, i) => (
                 <td key={FIGURE_HEADS[i]}>{cell}</td>
               ))}
+              <td />
             </tr>
             <tr className="stats-paper">
               <th scope="row">Paper (all datasets)</th>
@@ -129,6 +145,7 @@ export function TreeStatsPanel({ stats, rootSummary, summarizer, embeddingModel 
               {figureCells(PAPER_TREE_STATS).map((cell, i) => (
                 <td key={FIGURE_HEADS[i]}>{cell}</td>
               ))}
+              <td />
             </tr>
           </tfoot>
         </table>
@@ -140,9 +157,14 @@ export function TreeStatsPanel({ stats, rootSummary, summarizer, embeddingModel 
         summaries over whole trees; children per parent by dataset: {PAPER_DATASETS}. This tree’s{' '}
         {formatCount(stats.nodesPerLayer[0] ?? 0)} leaves hold {formatCount(stats.leafTokens)} tokens.
       </p>
+      {rootTerms.length > 0 && (
+        <p className="stats-root-topics">
+          <span className="stats-root-label">Root layer topics:</span> {rootTerms.join(' · ')}
+        </p>
+      )}
       {root !== '' && (
         <div className="stats-root">
-          <span className="stats-root-label">Root layer:</span>
+          <span className="stats-root-label">Root layer text:</span>
           <p ref={textRef} id={rootId} className={`stats-root-text${expanded ? ' is-expanded' : ''}`}>
             {root}
           </p>

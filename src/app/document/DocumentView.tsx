@@ -24,6 +24,8 @@ export interface DocumentViewProps {
   leaves: readonly DocumentLeaf[];
   /** Leaf ids each mode selected. */
   highlights: Partial<Record<RetrievalMode, readonly number[]>>;
+  /** Leaf ids under the summaries each mode selected: marked lightly (a dotted line in the mode's colour). */
+  underSelected?: Partial<Record<RetrievalMode, readonly number[]>>;
   /** When this changes to a leaf's id, that leaf is scrolled into view and briefly emphasised. */
   scrollToLeafId?: number;
   /** Called with a leaf's id when its passage is clicked (or Enter is pressed on a highlighted passage). */
@@ -38,6 +40,7 @@ export function DocumentView({
   documents,
   leaves,
   highlights,
+  underSelected,
   scrollToLeafId,
   onOpenNode,
 }: DocumentViewProps) {
@@ -50,6 +53,14 @@ export function DocumentView({
     }
     return map;
   }, [highlights]);
+  const underByLeaf = useMemo(() => {
+    const map = new Map<number, string>();
+    for (const mode of RETRIEVAL_MODES) {
+      for (const id of underSelected?.[mode] ?? [])
+        map.set(id, map.has(id) ? `${map.get(id)} ${mode}` : mode);
+    }
+    return map;
+  }, [underSelected]);
 
   useEffect(() => {
     const root = rootRef.current;
@@ -100,6 +111,7 @@ export function DocumentView({
           doc={doc}
           leaves={byDoc.get(doc.id)}
           modesByLeaf={modesByLeaf}
+          underByLeaf={underByLeaf}
           focusable={onOpenNode !== undefined}
         />
       ))}
@@ -111,10 +123,17 @@ interface DocumentTextProps {
   doc: ViewedDocument;
   leaves: readonly DocumentLeaf[] | undefined;
   modesByLeaf: ReadonlyMap<number, string>;
+  underByLeaf: ReadonlyMap<number, string>;
   focusable: boolean;
 }
 
-const DocumentText = memo(function DocumentText({ doc, leaves, modesByLeaf, focusable }: DocumentTextProps) {
+const DocumentText = memo(function DocumentText({
+  doc,
+  leaves,
+  modesByLeaf,
+  underByLeaf,
+  focusable,
+}: DocumentTextProps) {
   // Cut once per document: a new highlight then re-renders without copying the text again.
   const pieces = useMemo(
     () =>
@@ -137,6 +156,7 @@ const DocumentText = memo(function DocumentText({ doc, leaves, modesByLeaf, focu
               id={leafId}
               text={text}
               modes={modesByLeaf.get(leafId) ?? ''}
+              under={underByLeaf.get(leafId) ?? ''}
               focusable={focusable}
             />
           ),
@@ -151,11 +171,27 @@ interface LeafPassageProps {
   text: string;
   /** Space-separated modes that selected the leaf, '' for none. */
   modes: string;
+  /** Space-separated modes that selected a summary above the leaf, '' for none. */
+  under: string;
   focusable: boolean;
 }
 
 /** One leaf's passage; highlighted ones are <mark>s that say, to screen readers, which modes chose them. */
-const LeafPassage = memo(function LeafPassage({ id, text, modes, focusable }: LeafPassageProps) {
+const LeafPassage = memo(function LeafPassage({ id, text, modes, under, focusable }: LeafPassageProps) {
+  if (modes === '' && under !== '') {
+    const labels = modeNames(under);
+    return (
+      <span
+        className="doc-leaf is-under"
+        data-leaf-id={id}
+        data-under={under}
+        data-label={`Under a summary selected by ${labels}: `}
+        title={`Leaf ${id}, under a summary selected by ${labels}`}
+      >
+        {text}
+      </span>
+    );
+  }
   if (modes === '') {
     return (
       <span className="doc-leaf" data-leaf-id={id}>
@@ -180,3 +216,11 @@ const LeafPassage = memo(function LeafPassage({ id, text, modes, focusable }: Le
     </mark>
   );
 });
+
+/** "Collapsed tree, Tree traversal" for a space-separated list of modes. */
+function modeNames(modes: string): string {
+  const listed = modes.split(' ');
+  return RETRIEVAL_MODES.filter((m) => listed.includes(m))
+    .map((m) => MODE_LABELS[m])
+    .join(', ');
+}

@@ -88,6 +88,8 @@ export interface StackedNotice extends Omit<NoticeProps, 'onDismiss'> {
   body?: string;
   /** Dismisses this notice; without it the stack's `onDismiss` is called with the id. */
   onDismiss?(): void;
+  /** How many times this notice arrived while shown; above 1 the title says "× n". */
+  repeats?: number;
 }
 
 /** Props of `NoticeStack`. */
@@ -101,8 +103,11 @@ export interface NoticeStackProps {
 }
 
 /**
- * The notices, fixed to the bottom-right corner of the viewport above the page. The region is always in the
- * page (empty when there is nothing to say), so screen readers have met it before the first notice arrives.
+ * The notices, in the page's flow between its header and its panels: they push the panels down rather than
+ * cover them (an earlier stack floated over the bottom-right corner, which is where the Ask panel's results
+ * are). Side by side on wide screens, one above the other on narrow ones; past a third of the window the
+ * region scrolls. The region is always in the page (empty when there is nothing to say), so screen readers
+ * have met it before the first notice arrives.
  */
 export function NoticeStack({ notices, onDismiss, label = 'Notifications' }: NoticeStackProps) {
   return (
@@ -115,7 +120,11 @@ export function NoticeStack({ notices, onDismiss, label = 'Notifications' }: Not
           <Notice
             key={notice.id}
             kind={notice.kind}
-            title={notice.title}
+            title={
+              notice.repeats !== undefined && notice.repeats > 1
+                ? `${notice.title} (× ${notice.repeats})`
+                : notice.title
+            }
             actions={notice.actions}
             onDismiss={dismiss}
           >

@@ -61,6 +61,8 @@ export interface RetrievedPassage {
   rerank?: number;
   /** What entered the context when some of its sentences were already there, and how many were left out. */
   excerpt?: { text: string; omitted: number };
+  /** A summary's topic label (absent on leaves). */
+  label?: string[];
 }
 
 /** What one mode retrieved for the question. */

@@ -254,6 +254,7 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
               ...n,
               tokens: tree.nodes[n.id].tokens,
               text: tree.nodes[n.id].text,
+              label: tree.nodes[n.id].label,
             })),
           };
         }

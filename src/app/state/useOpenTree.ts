@@ -1,9 +1,10 @@
 /** The tree the user opened: its nodes and embeddings, its record, and the text of its documents. */
 import { useEffect, useState } from 'react';
 import { prepareKeywordIndex } from '../../core/keywords';
+import { fillMissingLabels } from '../../core/labels';
 import { prepareRetrieval } from '../../core/retrieve';
 import type { RaptorTree } from '../../core/types';
-import { getDocuments, getTree, loadTree, type AerieDb } from '../../storage';
+import { getDocuments, getTree, loadTree, saveNodeLabels, type AerieDb } from '../../storage';
 import type { TreeRecord } from '../../storage/schema';
 import { errorMessage } from './messages';
 
@@ -36,6 +37,7 @@ export function useOpenTree(db: AerieDb | undefined, treeId: string | undefined,
       if (!record) throw new Error('This tree no longer exists (it may have been deleted in another tab).');
       if (record.status !== 'ready') return { record, documents: [] as OpenDocument[] };
       const tree = await loadTree(db, treeId);
+      await labelOldTree(db, treeId, tree);
       // The retrieval index (norms, layers, the scoring kernel) now, while the tree is drawn, so the first
       // question does not build it. A tree it cannot index opens anyway; asking says why.
       try {
@@ -65,4 +67,23 @@ export function useOpenTree(db: AerieDb | undefined, treeId: string | undefined,
   }, [db, treeId, version]);
 
   return state;
+}
+
+/**
+ * A tree saved before topic labels existed (or imported from a file without them) gets its labels now, and
+ * they are saved with it, so this happens once. Nothing else of the tree changes. When saving fails (a full
+ * disk), the labels are still shown and the next opening tries again.
+ */
+async function labelOldTree(db: AerieDb, treeId: string, tree: RaptorTree): Promise<void> {
+  const filled = fillMissingLabels(tree.nodes);
+  if (filled.length === 0) return;
+  try {
+    await saveNodeLabels(
+      db,
+      treeId,
+      filled.map((id) => ({ id, label: tree.nodes[id].label! })),
+    );
+  } catch {
+    // Shown from memory this time; computed and saved again when the tree next opens.
+  }
 }

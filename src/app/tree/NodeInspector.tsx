@@ -15,7 +15,8 @@ import './tree.css';
 import './inspector.css';
 
 /** What the inspector reads of a node. */
-export type InspectorNode = Pick<TreeNode, 'id' | 'layer' | 'text' | 'tokens' | 'children' | 'source'>;
+export type InspectorNode = Pick<TreeNode, 'id' | 'layer' | 'text' | 'tokens' | 'children' | 'source'> &
+  Partial<Pick<TreeNode, 'label' | 'title'>>;
 
 /** Props of `NodeInspector`. */
 export interface NodeInspectorProps {
@@ -36,6 +37,8 @@ export interface NodeInspectorProps {
   onShowInDocument?(leafId: number): void;
   /** Close the panel (Escape or the Close button). */
   onClose(): void;
+  /** The parent a node is drawn under in the tree view (its primary parent), when known. */
+  primaryParentOf?(id: number): number | undefined;
 }
 
 /** Characters of a related node's text previewed in the parent and child lists. */
@@ -52,6 +55,7 @@ export function NodeInspector({
   onOpenNode,
   onShowInDocument,
   onClose,
+  primaryParentOf,
 }: NodeInspectorProps) {
   const nodes = tree.nodes;
   const headingId = useId();
@@ -99,6 +103,12 @@ export function NodeInspector({
         <p>This tree has no node {nodeId}.</p>
       ) : (
         <>
+          {node.title !== undefined && <p className="tree-inspector-title">{node.title}</p>}
+          {node.label !== undefined && node.label.length > 0 && (
+            <p className="tree-inspector-topic">
+              <span className="tree-inspector-topic-term">Topic</span> {node.label.join(' · ')}
+            </p>
+          )}
           <dl className="tree-inspector-facts">
             <Fact term="Kind">{nodeKind(node.layer)}</Fact>
             <Fact term="Tokens">{node.tokens}</Fact>
@@ -119,9 +129,16 @@ export function NodeInspector({
           <RelatedList
             key={`parents-${node.id}`}
             title="Parents"
-            ids={Array.from(parentsOf(parentIndex, node.id))}
+            ids={primaryFirst(Array.from(parentsOf(parentIndex, node.id)), primaryParentOf?.(node.id))}
             nodes={nodes}
             onOpenNode={onOpenNode}
+            note={(id) =>
+              primaryParentOf === undefined
+                ? undefined
+                : id === primaryParentOf(node.id)
+                  ? 'drawn under it'
+                  : 'also a parent (soft clustering)'
+            }
           />
           <RelatedList
             key={`children-${node.id}`}
@@ -205,9 +222,18 @@ interface RelatedListProps {
   ids: readonly number[];
   nodes: readonly InspectorNode[];
   onOpenNode(id: number): void;
+  /** A few words after a node's kind (e.g. whether the view draws the node under this parent). */
+  note?(id: number): string | undefined;
 }
 
-function RelatedList({ title, ids, nodes, onOpenNode }: RelatedListProps) {
+/** The primary parent first, the others after it in id order. */
+function primaryFirst(ids: number[], primary: number | undefined): number[] {
+  return primary === undefined || !ids.includes(primary)
+    ? ids
+    : [primary, ...ids.filter((id) => id !== primary)];
+}
+
+function RelatedList({ title, ids, nodes, onOpenNode, note }: RelatedListProps) {
   const [showAll, setShowAll] = useState(false);
   const shown = showAll ? ids : ids.slice(0, RELATED_LIST_LIMIT);
   return (
@@ -224,7 +250,11 @@ function RelatedList({ title, ids, nodes, onOpenNode }: RelatedListProps) {
               <button type="button" className="tree-inspector-link" onClick={() => onOpenNode(id)}>
                 <span className="tree-inspector-link-id">
                   Node {id} · {nodeKind(nodes[id].layer)}
+                  {note?.(id) !== undefined && ` · ${note(id)}`}
                 </span>
+                {nodes[id].label !== undefined && (nodes[id].label?.length ?? 0) > 0 && (
+                  <span className="tree-inspector-link-label">{nodes[id].label!.join(' · ')}</span>
+                )}
                 <span className="tree-inspector-link-text">
                   {truncateText(nodes[id].text, RELATED_PREVIEW_CHARS)}
                 </span>

@@ -1,72 +1,65 @@
 /**
- * The RAPTOR tree as layered rows (root layer on top, leaves at the bottom), with the nodes each retrieval
- * mode selected highlighted as in the paper's Figure 4. Zoom and pan with d3-zoom (wheel, drag, pinch, the
- * buttons or + − 0); hover previews a node; click or Enter opens it. One tab stop with a roving focus moved by
- * the arrow keys.
+ * The tree view: a zoomable icicle (one row per layer, each node over its primary subtree's leaves, its topic
+ * label written on it) above an outline of the same hierarchy. Retrieval marks show at every zoom: a node a
+ * mode picked is tinted with a strip of the mode's colour, a node with picks below it has the mode's strip and
+ * count at its foot, and runs of nodes too narrow to draw carry their members' marks. "Next selected" and Find
+ * (labels and text; Enter for the next match) bring a node into view. A click zooms into a summary (and opens
+ * it), the breadcrumb zooms back out; the outline is the keyboard's way through it all.
  *
- * Contract relied on by end-to-end tests: the <svg> has aria-label="Tree view"; every node's <g> carries
- * data-node-id, data-layer and data-selected (its modes, space-separated; '' when none).
+ * Contracts: see IcicleCanvas (the canvas) and TreeOutline (the ARIA tree) for what tests rely on.
  */
-import {
-  useCallback,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type PointerEvent,
-  type MouseEvent,
-} from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TreeNode } from '../../core/types';
-import { MODE_LABELS, modeColorVar, RETRIEVAL_MODES, type ModeSelections } from '../modes';
-import { count, describeNode } from './describe';
-import { buildParentIndex, moveFocus, nearestInRow, parentsOf, type TreeMove } from './graph';
-import { layoutTree } from './layout';
+import { MODE_LABELS, type ModeSelections } from '../modes';
+import { count, truncateText } from './describe';
+import { hierarchyOf } from './hierarchy';
+import {
+  fitView,
+  revealView,
+  isDrawnAlone,
+  viewPath,
+  ZOOM_STEP,
+  type Frame,
+  type Item,
+  type View,
+} from './icicle';
+import { IcicleCanvas, type CanvasMarks, type FrameInfo, type IcicleHandle } from './IcicleCanvas';
+import { cycle, findNodes, searchText, selectedOrder, subtreeCounts, sumUp } from './marks';
+import { expandTo, summaryName, visibleRows, type OutlineAction } from './outline';
 import { indexSelections } from './selection';
-import { TreeDrawing } from './TreeDrawing';
-import { TreeLabels } from './TreeLabels';
-import { placeTooltip, TreeTooltip } from './TreeTooltip';
-import { useElementSize } from './useElementSize';
-import { ROW_CLASS, useTreeZoom, ZOOM_STEP } from './useTreeZoom';
-import { nextLabelWindow, rowOffsets, type LabelWindow, type ViewTransform } from './viewport';
+import { TreeOutline } from './TreeOutline';
+import { placeTooltip } from './TreeTooltip';
+import { HoverBox, TreeLegend } from './TreeParts';
 import './tree.css';
 
 /** What the tree view reads of a node. */
-export type TreeViewNode = Pick<TreeNode, 'id' | 'layer' | 'text' | 'tokens' | 'children'>;
+export type TreeViewNode = Pick<TreeNode, 'id' | 'layer' | 'text' | 'tokens' | 'children' | 'embedding'> &
+  Partial<Pick<TreeNode, 'label' | 'title'>>;
 
 /** Props of `TreeView`. */
 export interface TreeViewProps {
   /** The tree; `nodes[i].id === i` (tree format v1). */
   tree: { readonly nodes: readonly TreeViewNode[] };
-  /**
-   * What each mode selected for the current question, each list best first; `{}` before any question. Keep
-   * the object stable between renders (memoise it): a new one re-indexes and redraws the selection marks.
-   */
+  /** What each mode selected for the current question, each list best first; `{}` before any question. */
   selections: ModeSelections;
   /** Called with a node's id when the user clicks it or presses Enter on it. */
   onOpenNode(id: number): void;
-  /**
-   * When this changes to a node's id, that node gets the roving focus, is panned into view and keeps a ring
-   * while the focus stays on it (e.g. the node open in an inspector).
-   */
+  /** When this changes to a node's id (e.g. the node open in the inspector), the view shows and marks it. */
   focusNodeId?: number;
-  /** Height of the drawing area in CSS pixels. Default 520. */
+  /** Height of the icicle in CSS pixels. Default 440. */
   height?: number;
+  /** Each drawn frame's cost (the view bench). */
+  onFrame?(info: FrameInfo): void;
 }
 
-/** Default height of the drawing area, in CSS pixels. */
-export const DEFAULT_TREE_HEIGHT = 520;
-
-const KEY_MOVES: ReadonlyMap<string, TreeMove> = new Map([
-  ['ArrowLeft', 'left'],
-  ['ArrowRight', 'right'],
-  ['ArrowUp', 'up'],
-  ['ArrowDown', 'down'],
-  ['Home', 'first'],
-  ['End', 'last'],
-]);
+/** Default height of the icicle, in CSS pixels. */
+export const DEFAULT_TREE_HEIGHT = 440;
+/** "Expand all" is offered up to this many nodes (each open item is an element in the page). */
+export const EXPAND_ALL_LIMIT = 5000;
+/** The pointer rests this long on a node before its tooltip shows. */
+const HOVER_DELAY_MS = 400;
+/** Find waits this long after the last keystroke. */
+const FIND_DEBOUNCE_MS = 150;
 
 /** The tree view; see the module comment. */
 export function TreeView({
@@ -75,219 +68,342 @@ export function TreeView({
   onOpenNode,
   focusNodeId,
   height = DEFAULT_TREE_HEIGHT,
+  onFrame,
 }: TreeViewProps) {
   const nodes = tree.nodes;
-  const layout = useMemo(() => layoutTree(nodes), [nodes]);
-  const parents = useMemo(() => buildParentIndex(nodes), [nodes]);
+  const h = useMemo(() => hierarchyOf(nodes), [nodes]);
   const selection = useMemo(() => indexSelections(selections, nodes.length), [selections, nodes.length]);
-  const isNode = useCallback(
-    (id: number | undefined | null): id is number => id != null && id >= 0 && id < nodes.length,
-    [nodes],
-  );
-
-  const canvasRef = useRef<HTMLDivElement>(null);
-  const svgRef = useRef<SVGSVGElement>(null);
-  const tooltipRef = useRef<HTMLDivElement>(null);
-  const size = useElementSize(canvasRef);
+  const counts = useMemo(() => subtreeCounts(h, selection), [h, selection]);
+  const picks = useMemo(() => selectedOrder(selection), [selection]);
+  // Folded texts for Find, made on the first search only (a 1M-token tree's are megabytes).
+  const haystackCache = useRef<{ nodes: readonly TreeViewNode[]; texts: string[] } | null>(null);
+  const haystacks = useCallback(() => {
+    if (haystackCache.current?.nodes !== nodes)
+      haystackCache.current = { nodes, texts: nodes.map(searchText) };
+    return haystackCache.current.texts;
+  }, [nodes]);
   const helpId = useId();
+  const icicle = useRef<IcicleHandle>(null);
+  const tooltipRef = useRef<HTMLDivElement>(null);
 
-  const [hoverId, setHoverId] = useState<number | null>(null);
-  const [rovingId, setRovingId] = useState<number | null>(null);
-  const [hasFocus, setHasFocus] = useState(false);
-  const [keyboardMode, setKeyboardMode] = useState(false);
-  const focusId = isNode(rovingId) ? rovingId : null;
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
+  const [active, setActive] = useState<number | null>(null);
+  const [inOutline, setInOutline] = useState(false);
+  const [path, setPath] = useState<number[]>([]);
+  const [query, setQuery] = useState('');
+  const [findQuery, setFindQuery] = useState('');
+  const [matchState, setMatchState] = useState({ query: '', at: -1 });
+  const [pickState, setPickState] = useState<{ picks: readonly number[]; at: number }>({ picks: [], at: -1 });
+  const [status, setStatus] = useState('');
+  const [hover, setHover] = useState<{ item: Item; x: number; frame: Frame } | null>(null);
 
-  // Adopt a new focusNodeId during render (React's pattern for state derived from a changing prop).
-  const [adoptedFocusProp, setAdoptedFocusProp] = useState<number | undefined>(undefined);
-  if (focusNodeId !== adoptedFocusProp) {
-    setAdoptedFocusProp(focusNodeId);
-    if (isNode(focusNodeId)) setRovingId(focusNodeId);
+  // Another tree: start closed, at Fit.
+  const [shownTree, setShownTree] = useState(h);
+  if (shownTree !== h) {
+    setShownTree(h);
+    setExpanded(new Set());
+    setActive(null);
+    setPath([]);
+    setMatchState({ query: '', at: -1 });
   }
+  const pickAt = pickState.picks === picks ? pickState.at : -1;
 
-  const tooltipId = hoverId ?? (keyboardMode && hasFocus ? focusId : null);
-  const tooltipNode = isNode(tooltipId) ? tooltipId : null;
-
-  const rowY = useMemo(() => rowOffsets(layout.layerCount, size.height), [layout.layerCount, size.height]);
-  const positionTooltip = useCallback(
-    (t: ViewTransform) => {
-      const el = tooltipRef.current;
-      if (el === null || tooltipNode === null) return;
-      const y = rowY[nodes[tooltipNode].layer];
-      const r = layout.radius[tooltipNode] * t.k;
-      placeTooltip(el, t.k * layout.x[tooltipNode] + t.x, y - r, y + r, size.width);
-    },
-    [layout, nodes, rowY, tooltipNode, size.width],
-  );
-  // Text only near the view (see TreeLabels); the window changes rarely, so this re-renders rarely.
-  const [labelWindow, setLabelWindow] = useState<LabelWindow | null>(null);
-  const labelWindowRef = useRef<LabelWindow | null>(null);
-  const onZoom = useCallback(
-    (t: ViewTransform) => {
-      positionTooltip(t);
-      const next = nextLabelWindow(labelWindowRef.current, t, size.width);
-      if (next !== labelWindowRef.current) {
-        labelWindowRef.current = next;
-        setLabelWindow(next);
-      }
-    },
-    [positionTooltip, size.width],
-  );
-  const zoom = useTreeZoom(svgRef, layout.bounds, layout.layerCount, rowY, size, onZoom);
-  // React may have created row groups (a new tree, new labels, the focus ring on another row).
-  useLayoutEffect(() => zoom.placeNewGroups());
-  useLayoutEffect(() => positionTooltip(zoom.transform()), [positionTooltip, zoom]);
-
-  // Bring a node the app asked for into view (panning only: a click must not make the view jump), once the
-  // view has a size. While the roving focus stays on it, its ring marks it even without keyboard focus.
-  const revealedFocusProp = useRef<number | undefined>(undefined);
   useEffect(() => {
-    if (size.width === 0 || focusNodeId === revealedFocusProp.current) return;
-    revealedFocusProp.current = focusNodeId;
-    if (isNode(focusNodeId)) zoom.reveal(layout.x[focusNodeId]);
-  }, [focusNodeId, layout, zoom, size.width, isNode]);
-  const located = isNode(focusNodeId) && focusId === focusNodeId;
+    const timer = setTimeout(() => setFindQuery(query), FIND_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [query]);
+  const matches = useMemo(
+    () => (findQuery.trim() === '' ? [] : findNodes(h, haystacks(), findQuery)),
+    [h, haystacks, findQuery],
+  );
+  const matchSet = useMemo(() => new Set(matches), [matches]);
+  const findCounts = useMemo(() => (matches.length > 0 ? sumUp(h, matches) : undefined), [h, matches]);
+  const matchAt = matchState.query === findQuery ? matchState.at : -1;
 
-  /** Where the roving focus starts: the requested node, else the best selected node, else the top row's first. */
-  const startingNode = (): number | null => {
-    if (isNode(focusNodeId)) return focusNodeId;
-    for (const mode of selection.modes) {
-      const best = selections[mode]?.find((s) => isNode(s.id));
-      if (best !== undefined) return best.id;
-    }
-    return layout.layerCount > 0 ? layout.rows[layout.layerCount - 1][0] : null;
-  };
+  const rows = useMemo(() => visibleRows(h, expanded), [h, expanded]);
 
-  /** The node under the pointer: its element, or, zoomed far out where rows are dots, the nearest dot. */
-  const nodeIdAt = (e: { target: EventTarget | null; clientX: number }): number | null => {
-    if (!(e.target instanceof Element)) return null;
-    const element = e.target.closest('[data-node-id]');
-    if (element !== null) {
-      const id = Number(element.getAttribute('data-node-id'));
-      return isNode(id) ? id : null;
-    }
-    const row = e.target.closest('.tree-row-dots')?.parentElement?.getAttribute('data-row');
-    const svg = svgRef.current;
-    if (row == null || svg === null) return null;
-    const t = zoom.transform();
-    const x = (e.clientX - svg.getBoundingClientRect().left - t.x) / t.k;
-    const id = nearestInRow(layout, Number(row), x);
-    return id !== undefined && Math.abs(layout.x[id] - x) * t.k <= DOT_HIT_PIXELS ? id : null;
-  };
+  /** Makes a node the active one: opens the outline to it and brings it into the icicle's view. */
+  const show = useCallback(
+    (id: number, options: { zoom?: boolean } = {}) => {
+      setActive(id);
+      setExpanded((e) => expandTo(h, e, id));
+      const handle = icicle.current;
+      if (handle === null) return;
+      if (options.zoom) {
+        handle.zoomTo(revealView(h, id));
+        return;
+      }
+      // Zoom only when the node is not drawn on its own in the current view.
+      const view = handle.view();
+      const inView = h.start[id] >= view.x0 && h.start[id] + h.span[id] <= view.x1;
+      if (!inView || !isDrawnAlone(handle.plan(view), h, id)) handle.zoomTo(revealView(h, id));
+    },
+    [h],
+  );
 
-  const onKeyDown = (e: KeyboardEvent<SVGSVGElement>) => {
-    // Leave the browser's own shortcuts (Ctrl + / − / 0 zoom the page) alone.
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const current = focusId ?? startingNode();
-    const move = KEY_MOVES.get(e.key);
-    if (move !== undefined && current !== null) {
-      const next = moveFocus(layout, nodes, parents, current, move);
-      setRovingId(next);
-      zoom.reveal(layout.x[next]);
-    } else if ((e.key === 'Enter' || e.key === ' ') && current !== null) {
-      onOpenNode(current);
-    } else if (e.key === '+' || e.key === '=') {
-      zoom.zoomBy(ZOOM_STEP);
-    } else if (e.key === '-' || e.key === '_') {
-      zoom.zoomBy(1 / ZOOM_STEP);
-    } else if (e.key === '0') {
-      zoom.fit();
-    } else {
-      return;
-    }
-    e.preventDefault();
-    setKeyboardMode(true);
-    setHoverId(null);
-  };
+  // The node open in the inspector: shown and marked.
+  const [adopted, setAdopted] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    if (focusNodeId === adopted) return;
+    setAdopted(focusNodeId);
+    if (focusNodeId !== undefined && focusNodeId >= 0 && focusNodeId < nodes.length) show(focusNodeId);
+  }, [focusNodeId, adopted, nodes.length, show]);
 
-  const onPointerMove = (e: PointerEvent<SVGSVGElement>) => {
-    // While a button is down the user is panning: no previews.
-    const id = e.buttons === 0 ? nodeIdAt(e) : null;
-    if (id !== hoverId) setHoverId(id);
-  };
-
-  const onClick = (e: MouseEvent<SVGSVGElement>) => {
-    const id = nodeIdAt(e);
-    if (id === null) return;
-    setRovingId(id);
+  const open = (id: number) => {
+    setActive(id);
+    setExpanded((e) => {
+      const shown = expandTo(h, e, id);
+      return h.kids[id].length > 0 && !shown.has(id) ? new Set([...shown, id]) : shown;
+    });
+    if (h.layer[id] > 0) icicle.current?.zoomTo(revealView(h, id));
     onOpenNode(id);
   };
 
-  const focused = focusId === null ? null : nodes[focusId];
-  const status =
-    hasFocus && focused != null
-      ? describeNode(focused, selection.byNode.get(focused.id), parentsOf(parents, focused.id).length)
-      : '';
+  const onAction = (action: OutlineAction) => {
+    switch (action.kind) {
+      case 'focus':
+        setActive(action.id);
+        show(action.id);
+        break;
+      case 'expand':
+        setExpanded((e) => new Set([...e, action.id]));
+        break;
+      case 'collapse':
+        setExpanded((e) => new Set([...e].filter((id) => id !== action.id)));
+        break;
+      case 'expand-siblings':
+        setExpanded((e) => new Set([...e, ...action.ids]));
+        break;
+      case 'open':
+        open(action.id);
+        break;
+    }
+  };
+
+  // Stable identities for the outline's memoised items (they call the latest handlers).
+  const latestAction = useRef(onAction);
+  latestAction.current = onAction;
+  const stableAction = useCallback((action: OutlineAction) => latestAction.current(action), []);
+  const toggle = useCallback(
+    (id: number) =>
+      setExpanded((e) => (e.has(id) ? new Set([...e].filter((x) => x !== id)) : new Set([...e, id]))),
+    [],
+  );
+
+  const zoomKey = (key: string): boolean => {
+    if (key === '+' || key === '=') icicle.current?.zoomBy(ZOOM_STEP);
+    else if (key === '-' || key === '_') icicle.current?.zoomBy(1 / ZOOM_STEP);
+    else if (key === '0') icicle.current?.fit();
+    else return false;
+    return true;
+  };
+
+  /** Enter in Find: the next match (Shift: the previous), searching at once if the debounce has not run. */
+  const onFindKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    const fresh = findQuery !== query;
+    const list = fresh ? findNodes(h, haystacks(), query) : matches;
+    if (fresh) setFindQuery(query);
+    if (list.length === 0) return;
+    const next = cycle(fresh ? -1 : matchAt, list.length, e.shiftKey);
+    setMatchState({ query, at: next });
+    show(list[next]);
+    setStatus(`Match ${next + 1} of ${list.length}: ${describeShort(nodes[list[next]])}`);
+  };
+
+  const nextSelected = () => {
+    if (picks.length === 0) return;
+    const next = cycle(pickAt, picks.length);
+    setPickState({ picks, at: next });
+    show(picks[next]);
+    const marks = selection.byNode.get(picks[next]) ?? [];
+    setStatus(
+      `Selected ${next + 1} of ${picks.length}: ${describeShort(nodes[picks[next]])} — ` +
+        marks.map((m) => `${MODE_LABELS[m.mode]} rank ${m.rank}`).join(', '),
+    );
+  };
+
+  const marks: CanvasMarks = useMemo(
+    () => ({
+      linesOf: (id: number) => {
+        const node = nodes[id];
+        if (node.layer === 0) return [node.text];
+        const label = node.label ?? [];
+        return node.title !== undefined ? [node.title, ...label] : label;
+      },
+      selection,
+      counts,
+      findCounts,
+      isMatch: (id: number) => matchSet.has(id),
+      hasExtraParents: (id: number) => h.parents.offsets[id + 1] - h.parents.offsets[id] > 1,
+      active,
+    }),
+    [nodes, selection, counts, findCounts, matchSet, h, active],
+  );
+
+  // The tooltip waits for the pointer to rest (HOVER_DELAY_MS) so it does not cover what the user is aiming at;
+  // once shown it follows the pointer from node to node.
+  const hoverTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onHover = (item: Item | null, x: number, frame: Frame) => {
+    clearTimeout(hoverTimer.current);
+    if (item === null) setHover(null);
+    else if (hover !== null) setHover({ item, x, frame });
+    else hoverTimer.current = setTimeout(() => setHover({ item, x, frame }), HOVER_DELAY_MS);
+  };
+  useEffect(() => () => clearTimeout(hoverTimer.current), []);
+
+  useEffect(() => {
+    const el = tooltipRef.current;
+    if (el === null || hover === null) return;
+    const { item, frame, x } = hover;
+    const box = el.parentElement?.getBoundingClientRect();
+    const top = frame.rows.top[item.layer];
+    placeTooltip(el, x - (box?.left ?? 0), top, top + frame.rows.height[item.layer], frame.size.width);
+  }, [hover]);
+
+  const canExpandAll = nodes.length <= EXPAND_ALL_LIMIT;
+  const isMatch = useCallback((id: number) => matchSet.has(id), [matchSet]);
+  const matchText =
+    findQuery.trim().length === 0
+      ? ''
+      : matches.length === 0
+        ? 'No match'
+        : matchAt < 0
+          ? count(matches.length, 'match', 'matches')
+          : `${matchAt + 1} of ${matches.length}`;
 
   return (
     <div className="tree-view">
       <div className="tree-toolbar">
-        <TreeLegend selections={selections} nodeCount={nodes.length} layerCount={layout.layerCount} />
-        <div className="tree-zoom-buttons">
-          <button
-            type="button"
-            aria-label="Zoom in"
-            title="Zoom in (+)"
-            onClick={() => zoom.zoomBy(ZOOM_STEP)}
-          >
-            +
+        <TreeLegend selections={selections} nodeCount={nodes.length} layerCount={h.layerCount} />
+        <div className="tree-tools">
+          <div className="tree-find" role="search">
+            <input
+              type="search"
+              aria-label="Find in the tree"
+              placeholder="Find labels and text"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              onKeyDown={onFindKey}
+            />
+            <span className="tree-find-count" aria-live="polite">
+              {matchText}
+            </span>
+          </div>
+          <button type="button" disabled={picks.length === 0} onClick={nextSelected}>
+            Next selected{picks.length > 0 && pickAt >= 0 ? ` (${pickAt + 1}/${picks.length})` : ''}
           </button>
-          <button
-            type="button"
-            aria-label="Zoom out"
-            title="Zoom out (−)"
-            onClick={() => zoom.zoomBy(1 / ZOOM_STEP)}
-          >
-            −
-          </button>
-          <button type="button" aria-label="Fit" title="Fit the whole tree (0)" onClick={() => zoom.fit()}>
-            Fit
-          </button>
+          <div className="tree-zoom-buttons">
+            <button
+              type="button"
+              aria-label="Zoom in"
+              title="Zoom in (+)"
+              onClick={() => icicle.current?.zoomBy(ZOOM_STEP)}
+            >
+              +
+            </button>
+            <button
+              type="button"
+              aria-label="Zoom out"
+              title="Zoom out (−)"
+              onClick={() => icicle.current?.zoomBy(1 / ZOOM_STEP)}
+            >
+              −
+            </button>
+            <button
+              type="button"
+              aria-label="Fit"
+              title="Fit the whole tree (0)"
+              onClick={() => icicle.current?.fit()}
+            >
+              Fit
+            </button>
+          </div>
         </div>
       </div>
-      <div className="tree-canvas" ref={canvasRef} style={{ height }}>
-        <svg
-          ref={svgRef}
-          className={`tree-svg${keyboardMode ? ' is-keyboard' : ''}${located ? ' is-located' : ''}`}
-          role="group"
-          aria-label="Tree view"
-          aria-describedby={helpId}
-          tabIndex={0}
-          onKeyDown={onKeyDown}
-          onFocus={(e) => {
-            setHasFocus(true);
-            if (e.currentTarget.matches(':focus-visible')) setKeyboardMode(true);
-            if (focusId === null) setRovingId(startingNode());
-          }}
-          onBlur={() => setHasFocus(false)}
-          onPointerDown={() => setKeyboardMode(false)}
-          onPointerMove={onPointerMove}
-          onPointerLeave={() => setHoverId(null)}
-          onClick={onClick}
+      <nav className="tree-breadcrumb" aria-label="Zoomed into">
+        <button
+          type="button"
+          aria-current={path.length === 0 ? 'location' : undefined}
+          onClick={() => icicle.current?.zoomTo(fitView(h))}
         >
-          <g className="tree-viewport" aria-hidden="true">
-            <TreeDrawing nodes={nodes} layout={layout} rowY={rowY} selection={selection} />
-            <TreeLabels layout={layout} selection={selection} window={labelWindow} />
-            {focusId !== null && (
-              // Keyed by row: a new element (placed by placeNewGroups) whenever focus changes row.
-              <g key={nodes[focusId].layer} className={ROW_CLASS} data-row={nodes[focusId].layer}>
-                <circle
-                  className="tree-focus-ring"
-                  cx={layout.x[focusId]}
-                  cy={0}
-                  r={layout.radius[focusId] + FOCUS_RING_GAP}
-                />
-              </g>
-            )}
-          </g>
-        </svg>
-        {tooltipNode !== null && (
-          <TreeTooltip ref={tooltipRef} node={nodes[tooltipNode]} marks={selection.byNode.get(tooltipNode)} />
+          Whole tree
+        </button>
+        {path.map((id, k) => (
+          <span key={id} className="tree-breadcrumb-step">
+            <span aria-hidden="true">›</span>
+            <button
+              type="button"
+              aria-current={k === path.length - 1 ? 'location' : undefined}
+              onClick={() => icicle.current?.zoomTo(revealView(h, id))}
+              title={summaryName(nodes[id])}
+            >
+              {crumb(nodes[id])}
+            </button>
+          </span>
+        ))}
+      </nav>
+      <div className="tree-stage">
+        <IcicleCanvas
+          ref={icicle}
+          h={h}
+          marks={marks}
+          height={height}
+          onOpen={open}
+          onViewChange={(view: View) => setPath(viewPath(h, view))}
+          onHover={onHover}
+          onFrame={onFrame}
+          describedBy={helpId}
+        />
+        {hover !== null && (
+          <HoverBox ref={tooltipRef} hover={hover} h={h} nodes={nodes} selection={selection} />
         )}
       </div>
       <p id={helpId} className="visually-hidden">
-        Arrow keys move between nodes: left and right within a layer, up to a parent, down to a child; Home
-        and End go to the ends of the layer. Enter opens the node. Plus and minus zoom; 0 fits the whole tree.
+        An icicle of {count(nodes.length, 'node')} in {count(h.layerCount, 'layer')}: the top layer on top,
+        the passages at the bottom, each summary above the passages it covers. The outline below holds the
+        same tree for the keyboard.
       </p>
+      <section className="tree-outline-panel" aria-label="Outline">
+        <div className="tree-outline-head">
+          <h3>Outline</h3>
+          <button
+            type="button"
+            disabled={!canExpandAll}
+            title={
+              canExpandAll ? undefined : `Trees of more than ${EXPAND_ALL_LIMIT} nodes open branch by branch`
+            }
+            onClick={() =>
+              setExpanded(new Set(nodes.filter((n) => h.kids[n.id].length > 0).map((n) => n.id)))
+            }
+          >
+            Expand all
+          </button>
+          <button type="button" onClick={() => setExpanded(new Set())}>
+            Collapse all
+          </button>
+        </div>
+        <TreeOutline
+          h={h}
+          nodes={nodes}
+          rows={rows}
+          expanded={expanded}
+          active={active}
+          followFocus={inOutline}
+          selection={selection}
+          counts={counts}
+          isMatch={isMatch}
+          onAction={stableAction}
+          onToggle={toggle}
+          onOtherKey={zoomKey}
+          onFocusIn={() => {
+            setInOutline(true);
+            if (active === null && rows.length > 0) setActive(rows[0].id);
+          }}
+          onFocusOut={() => setInOutline(false)}
+        />
+      </section>
       <div role="status" className="visually-hidden">
         {status}
       </div>
@@ -295,31 +411,16 @@ export function TreeView({
   );
 }
 
-/** Distance between a node's circle and its keyboard focus ring, in layout units. */
-const FOCUS_RING_GAP = 9;
-/** Zoomed far out, a pointer this close (pixels) to a node's dot is on that node. */
-const DOT_HIT_PIXELS = 5;
-
-interface TreeLegendProps {
-  selections: ModeSelections;
-  nodeCount: number;
-  layerCount: number;
+/** A node in a few words, for the status line. */
+function describeShort(node: TreeViewNode): string {
+  return node.layer === 0
+    ? `leaf ${node.id}, ${truncateText(node.text, 60)}`
+    : `${summaryName(node)}, layer ${node.layer}`;
 }
 
-/** Size of the tree and, per mode with a selection, its colour and how many nodes it picked. */
-function TreeLegend({ selections, nodeCount, layerCount }: TreeLegendProps) {
-  const entries = RETRIEVAL_MODES.filter((mode) => selections[mode] !== undefined);
-  return (
-    <div className="tree-legend">
-      <span className="tree-legend-size">
-        {count(nodeCount, 'node')} · {count(layerCount, 'layer')}
-      </span>
-      {entries.map((mode) => (
-        <span key={mode} className="tree-legend-mode">
-          <span className="mode-swatch" style={{ background: modeColorVar(mode) }} />
-          {MODE_LABELS[mode]} ({selections[mode]?.length ?? 0})
-        </span>
-      ))}
-    </div>
-  );
+/** A breadcrumb step: the first two terms of a label. */
+function crumb(node: TreeViewNode): string {
+  if (node.title !== undefined) return truncateText(node.title, 28);
+  const label = node.label ?? [];
+  return label.length > 0 ? label.slice(0, 2).join(' · ') : `Node ${node.id}`;
 }

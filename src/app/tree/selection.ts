@@ -109,3 +109,32 @@ export function countByLayer(
   }
   return result;
 }
+
+/**
+ * The leaves below the given summaries, each once (through every child: soft clustering gives a leaf several
+ * paths), ascending by id. Leaves among `ids` themselves are not included; ids out of range are ignored.
+ */
+export function leavesUnder(
+  nodes: readonly { readonly layer: number; readonly children: readonly number[] }[],
+  ids: Iterable<number>,
+): number[] {
+  const seen = new Uint8Array(nodes.length);
+  const stack: number[] = [];
+  for (const id of ids) {
+    if (Number.isInteger(id) && id >= 0 && id < nodes.length && nodes[id].layer > 0 && !seen[id]) {
+      seen[id] = 1;
+      stack.push(id);
+    }
+  }
+  const leaves: number[] = [];
+  for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+    for (const child of nodes[id].children) {
+      if (!Number.isInteger(child) || child < 0 || child >= nodes.length || seen[child]) continue;
+      if (nodes[child].layer >= nodes[id].layer) continue;
+      seen[child] = 1;
+      if (nodes[child].layer === 0) leaves.push(child);
+      else stack.push(child);
+    }
+  }
+  return leaves.sort((a, b) => a - b);
+}

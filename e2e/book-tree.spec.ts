@@ -1,0 +1,96 @@
+/**
+ * A whole novel as a new user builds it (Pride and Prejudice, 151k tokens; the default hub model is
+ * unreachable here, so the build falls back to the offline GloVe model and says so in a notice; extractive
+ * summaries): the tree reads at Fit — the Root layer line and the outline name the book's people — and at
+ * 1440×900 and 390 px wide no notice covers the Ask panel, however many pile up, and nothing scrolls sideways.
+ * Screenshots of both widths go to docs/screenshots/.
+ */
+import type { Page } from '@playwright/test';
+import { ask, shoot, treeCanvas } from './support/app';
+import { expect, test } from './support/fixtures';
+
+const BOOK = 'tests/fixtures/books/pride-and-prejudice.txt';
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function overlap(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** Every notice's box against the Ask panel's visible content, and the page's sideways overflow. */
+async function layoutProblems(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  const panel = page.getByRole('complementary', { name: 'Ask panel' });
+  const targets = [
+    panel.getByRole('button', { name: 'Ask', exact: true }),
+    panel.locator('.passage').first(),
+  ];
+  for (const notice of await page.locator('.notice').all()) {
+    const box = await notice.boundingBox();
+    for (const target of targets) {
+      const other = await target.boundingBox();
+      if (box && other && overlap(box, other)) {
+        problems.push(`notice "${await notice.locator('.notice-title').textContent()}" covers the Ask panel`);
+      }
+    }
+  }
+  const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (sideways > 0) problems.push(`the page scrolls ${sideways} px sideways`);
+  return problems;
+}
+
+test('a whole novel: labelled at Fit, and notices never cover the Ask panel at 1440×900 or 390 px', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/'); // default settings: the hub model, unreachable here
+  await page.locator('.ingest-file-input').setInputFiles(BOOK);
+  await expect(page.getByRole('list', { name: 'Added documents' })).toContainText('Ready', {
+    timeout: 60_000,
+  });
+  await page.getByRole('button', { name: 'Build tree' }).click();
+  await expect(page.getByText('Using the built-in offline model')).toBeVisible({ timeout: 60_000 });
+  await expect(treeCanvas(page)).toBeAttached({ timeout: 240_000 });
+
+  // Labels computed during the build: the root names the heroine and the hero, and so does the outline.
+  await expect(page.locator('.root-line')).toContainText('Elizabeth');
+  await expect(page.locator('.root-line')).toContainText('Darcy');
+  const top = page.getByRole('tree', { name: 'Tree outline' }).locator(':scope > [role="treeitem"]');
+  await expect(top.first()).toHaveAttribute('aria-label', /^[A-Z][^,]*, .*, layer \d+, \d+ children$/);
+
+  await ask(page, 'Whom does Elizabeth marry?');
+  await expect(page.locator('.passage').first()).toBeVisible({ timeout: 60_000 });
+  // Errors pile up: two broken imports, the second twice (shown once, counted).
+  const library = page.getByRole('region', { name: 'Library' }).getByLabel('Tree file to import');
+  await library.setInputFiles({
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{'),
+  });
+  for (let i = 0; i < 2; i++) {
+    await library.setInputFiles({
+      name: 'notes.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('[]'),
+    });
+  }
+  await expect(page.getByText(/“notes\.json” could not be imported \(× 2\)/)).toBeVisible();
+  await expect(page.getByText(/“broken\.json” could not be imported/)).toBeVisible();
+  expect(await page.locator('.notice').count()).toBeGreaterThanOrEqual(3);
+  expect(await layoutProblems(page)).toEqual([]);
+  await shoot(page, 'book-tree-1440');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(treeCanvas(page)).toBeVisible();
+  expect(await layoutProblems(page)).toEqual([]);
+  await shoot(page, 'book-tree-390');
+  await page.getByRole('complementary', { name: 'Ask panel' }).scrollIntoViewIfNeeded();
+  expect(await layoutProblems(page)).toEqual([]);
+  await shoot(page, 'book-tree-390-ask');
+});

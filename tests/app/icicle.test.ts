@@ -1,0 +1,194 @@
+/**
+ * The icicle's geometry and frame plans (src/app/tree/icicle.ts): view arithmetic, and on a whole book — the
+ * tree the app builds from Pride and Prejudice (2,035 nodes; tests/fixtures/books/*.tree-shape.json) — the
+ * issue's test at Fit: nothing drawn overlaps, every summary drawn on its own is wide enough to show its
+ * label or its count and every run its count, runs nest under the row above, and any leaf is opened in at
+ * most four clicks. (The shape fixture holds no embeddings, so each node's first parent stands for its
+ * primary parent.)
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildHierarchy, type Hierarchy, type HierarchyNode } from '../../src/app/tree/hierarchy';
+import {
+  CELL_MIN_PX,
+  clampView,
+  fitView,
+  interpolateView,
+  isDrawnAlone,
+  itemAt,
+  itemOf,
+  layerAt,
+  LABEL_MIN_PX,
+  MIN_VIEW_LEAVES,
+  panView,
+  planFrame,
+  revealView,
+  rowsOf,
+  RUN_MIN_PX,
+  spanView,
+  viewPath,
+  zoomView,
+  type Frame,
+  type Size,
+  type View,
+} from '../../src/app/tree/icicle';
+
+const shape = JSON.parse(
+  readFileSync(new URL('../fixtures/books/pride-and-prejudice.tree-shape.json', import.meta.url), 'utf8'),
+) as { leaves: number; summaries: { layer: number; children: number[] }[] };
+
+function bookTree(): Hierarchy {
+  const none = new Float32Array(0);
+  const nodes: HierarchyNode[] = Array.from({ length: shape.leaves }, (_, id) => ({
+    id,
+    layer: 0,
+    children: [],
+    embedding: none,
+  }));
+  for (const s of shape.summaries) nodes.push({ id: nodes.length, ...s, embedding: none });
+  return buildHierarchy(nodes);
+}
+
+/** The icicle's size in the app at 1440×900 (the centre column). */
+const DESKTOP: Size = { width: 660, height: 440 };
+/** …and at 390 px wide. */
+const PHONE: Size = { width: 340, height: 440 };
+/** Pixels a count of `n` needs at the canvas's 11 px font (digits are ~6.2 px), with a pixel each side. */
+const countWidth = (n: number) => String(n).length * 6.2 + 2;
+
+describe('view arithmetic', () => {
+  const h = { leafCount: 100 };
+  it('fits, clamps to the tree and to the deepest zoom', () => {
+    expect(fitView(h)).toEqual({ x0: 0, x1: 100 });
+    expect(clampView({ x0: -5, x1: 20 }, h)).toEqual({ x0: 0, x1: 25 });
+    expect(clampView({ x0: 90, x1: 130 }, h)).toEqual({ x0: 60, x1: 100 });
+    expect(clampView({ x0: 50, x1: 50.5 }, h)).toEqual({ x0: 50, x1: 50 + MIN_VIEW_LEAVES });
+    expect(clampView({ x0: -10, x1: 500 }, h)).toEqual({ x0: 0, x1: 100 });
+  });
+
+  it('zooms about the anchor, pans by pixels, and glides in log scale between views', () => {
+    const z = zoomView({ x0: 0, x1: 100 }, 4, 0.5, h);
+    expect(z).toEqual({ x0: 37.5, x1: 62.5 });
+    expect(zoomView(z, 1 / 4, 0.5, h)).toEqual({ x0: 0, x1: 100 });
+    // A point under the anchor stays put.
+    const at = zoomView({ x0: 0, x1: 100 }, 2, 0.25, h);
+    expect(at.x0 + 0.25 * (at.x1 - at.x0)).toBeCloseTo(25, 10);
+    expect(panView({ x0: 40, x1: 60 }, 100, 200, h)).toEqual({ x0: 30, x1: 50 });
+    const a: View = { x0: 0, x1: 100 };
+    const b: View = { x0: 40, x1: 50 };
+    expect(interpolateView(a, b, 0)).toEqual(a);
+    const end = interpolateView(a, b, 1);
+    expect(end.x0).toBeCloseTo(40, 9);
+    expect(end.x1).toBeCloseTo(50, 9);
+    const mid = interpolateView(a, b, 0.5);
+    expect(mid.x1 - mid.x0).toBeCloseTo(Math.sqrt(1000), 9);
+    expect(spanView(10, 5, h)).toEqual({ x0: 10, x1: 15 });
+  });
+
+  it('gives the leaves a short row and every summary layer an equal share of the rest, top layer first', () => {
+    const rows = rowsOf(4, 440);
+    expect(rows.top[3]).toBe(0);
+    expect(rows.height[1]).toBeCloseTo(rows.height[3], 9);
+    expect(rows.height[0]).toBeLessThan(rows.height[1]);
+    expect(rows.top[0] + rows.height[0]).toBeCloseTo(440, 9);
+  });
+});
+
+function checkFrame(h: Hierarchy, frame: Frame) {
+  const problems: string[] = [];
+  for (let layer = 0; layer < h.layerCount; layer++) {
+    const row = frame.items[layer];
+    row.forEach((item, k) => {
+      if (k > 0 && item.x < row[k - 1].x + row[k - 1].w - 1e-6)
+        problems.push(`layer ${layer}: items overlap`);
+      const what = item.id >= 0 ? `node ${item.id}` : `run of ${item.to - item.from}`;
+      // Past the view's edges an item (or the item above that bounds it) is cut: only whole ones are judged.
+      const above = frame.items[layer + 1] ?? [];
+      const parent = above.find((a) => a.start - 1e-9 <= item.start && item.start < a.start + a.span);
+      const cut = (x: number, w: number) => x < -1e-6 || x + w > frame.size.width + 1e-6;
+      if (cut(item.x, item.w) || (parent !== undefined && cut(parent.x, parent.w))) return;
+      if (item.id >= 0 && item.w < CELL_MIN_PX) problems.push(`${what} is ${item.w.toFixed(1)} px`);
+      if (item.id >= 0 && layer > 0 && item.text === 'label' && item.w < LABEL_MIN_PX)
+        problems.push(`${what} label`);
+      if (item.id >= 0 && layer > 0 && item.text === 'count' && item.w < countWidth(h.kids[item.id].length)) {
+        problems.push(`${what}: its count does not fit`);
+      }
+      if (item.id < 0 && item.w < Math.min(RUN_MIN_PX, countWidth(item.to - item.from))) {
+        problems.push(`${what} in layer ${layer} is ${item.w.toFixed(1)} px: its count does not fit`);
+      }
+      // Nesting: every item lies within one item of the row above.
+      if (parent !== undefined && item.start + item.span > parent.start + parent.span + 1e-9) {
+        problems.push(`${what} in layer ${layer} crosses the edge of the item above`);
+      }
+    });
+  }
+  return problems;
+}
+
+/**
+ * Clicks to open `leaf` from Fit, clicking what the user sees: the leaf's own cell when it is drawn alone,
+ * otherwise the run that holds it in the leaf row (a click on a run zooms to it).
+ */
+function clicksToOpen(h: Hierarchy, leaf: number, size: Size): number {
+  let view = fitView(h);
+  for (let clicks = 1; clicks <= 10; clicks++) {
+    const frame = planFrame(h, view, size);
+    if (isDrawnAlone(frame, h, leaf)) return clicks;
+    const item = itemOf(frame, h, leaf);
+    if (item === undefined) throw new Error(`leaf ${leaf} is not drawn`);
+    view = spanView(item.start, item.span, h);
+  }
+  return Infinity;
+}
+
+describe('Pride and Prejudice at Fit (2,035 nodes, the issue’s test on a book twice its size)', () => {
+  const h = bookTree();
+
+  for (const [name, size] of [
+    ['1440×900', DESKTOP],
+    ['390 px', PHONE],
+  ] as const) {
+    it(`${name}: no overlap, every summary drawn alone shows its label or count, every run its count, runs nest`, () => {
+      const frame = planFrame(h, fitView(h), size);
+      expect(checkFrame(h, frame)).toEqual([]);
+      // Every summary is somewhere: in a cell of its own or counted in a run.
+      for (let layer = 1; layer < h.layerCount; layer++) {
+        const covered = frame.items[layer].reduce((n, item) => n + item.to - item.from, 0);
+        expect(covered).toBe(h.rows[layer].length);
+      }
+      // The top layer is drawn node by node, each with its label across it.
+      for (const item of frame.items[h.layerCount - 1]) expect(item.text).toBe('label');
+    });
+
+    it(`${name}: any leaf is opened in at most four clicks`, () => {
+      let worst = 0;
+      for (let leaf = 0; leaf < h.leafCount; leaf++) worst = Math.max(worst, clicksToOpen(h, leaf, size));
+      expect(worst).toBeLessThanOrEqual(4);
+    });
+  }
+
+  it('zoomed anywhere, frames keep those rules', () => {
+    for (const factor of [2, 7, 30, 200]) {
+      for (const anchor of [0, 0.37, 1]) {
+        const view = zoomView(fitView(h), factor, anchor, h);
+        expect(checkFrame(h, planFrame(h, view, DESKTOP))).toEqual([]);
+      }
+    }
+  });
+
+  it('finds the item under a point, the breadcrumb of a view and the view that reveals a node', () => {
+    const frame = planFrame(h, fitView(h), DESKTOP);
+    const top = h.layerCount - 1;
+    const first = frame.items[top][0];
+    expect(layerAt(frame, frame.rows.top[top] + 1)).toBe(top);
+    expect(itemAt(frame, top, first.x + 1)).toBe(first);
+    expect(itemAt(frame, top, -5)).toBeUndefined();
+    expect(viewPath(h, fitView(h))).toEqual([]);
+    const leaf = h.rows[0][100];
+    const reveal = revealView(h, leaf);
+    const parent = h.primaryParent[leaf];
+    expect(reveal).toEqual(spanView(h.start[parent], h.span[parent], h));
+    expect(viewPath(h, reveal).at(-1)).toBe(parent);
+    expect(isDrawnAlone(planFrame(h, reveal, DESKTOP), h, leaf)).toBe(true);
+  });
+});
