@@ -4,8 +4,8 @@
  * finds the names, places and rare words that averaged word vectors blur ("Who is Mrs Gardiner's brother?").
  *
  * Terms: Unicode letters and digits, case and accents folded (NFKD, marks dropped), English possessives and
- * plurals reduced (Harman's S-stemmer: "sisters" and "sister's" find "sister"), a short list of English
- * function words left out; scripts written without spaces (Han, Hiragana, Katakana) become overlapping
+ * plurals reduced (Harman's S-stemmer: "sisters" and "sister's" find "sister"), English function words left
+ * out (stop-words.ts); scripts written without spaces (Han, Hiragana, Katakana) become overlapping
  * character pairs, so a question in Chinese or Japanese still finds its words in such a text. Index and query
  * go through the same `keywordTerms`.
  *
@@ -14,23 +14,15 @@
  * (docs/retrieval.md).
  */
 import MiniSearch from 'minisearch';
+import { FUNCTION_WORD_SET } from './stop-words';
 import type { TreeNode } from './types';
 
 /**
- * English function words that carry no topic: left out of the index and of queries. BM25 would give them a
- * low weight anyway; leaving them out keeps a long question's noise from adding up over many nodes.
+ * Function words that carry no topic (modern and archaic English, shared with the topic labels' list): left out
+ * of the index and of queries. BM25 would give them a low weight anyway; leaving them out keeps a long question's
+ * noise from adding up over many nodes.
  */
-export const STOP_WORDS: ReadonlySet<string> = new Set(
-  (
-    'a about above after again against all am an and any are as at be because been before being below between ' +
-    'both but by can could did do does doing down during each few for from further had has have having he her ' +
-    'here hers herself him himself his how i if in into is it its itself just me more most my myself no nor ' +
-    'not now of off on once only or other our ours ourselves out over own same she should so some such than ' +
-    'that the their theirs them themselves then there these they this those through to too under until up ' +
-    'very was we were what when where which while who whom why will with would you your yours yourself ' +
-    'yourselves shall may might must upon us one also said say says tell told'
-  ).split(' '),
-);
+export const STOP_WORDS: ReadonlySet<string> = FUNCTION_WORD_SET;
 
 /** Letters and digits; everything else separates terms. */
 const WORD = /[\p{L}\p{N}]+/gu;
