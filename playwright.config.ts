@@ -31,12 +31,12 @@ export default defineConfig({
   projects: [
     {
       name: 'app',
-      testIgnore: ['**/components.spec.ts', '**/cold-dev.spec.ts'],
+      testIgnore: ['**/components.spec.ts', '**/llama-cpp.spec.ts', '**/cold-dev.spec.ts'],
       use: { baseURL: `http://127.0.0.1:${APP_PORT}` },
     },
     {
       name: 'components',
-      testMatch: '**/components.spec.ts',
+      testMatch: ['**/components.spec.ts', '**/llama-cpp.spec.ts'],
       use: { baseURL: `http://localhost:${DEV_PORT}` },
     },
     {

@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { ortAssets } from './build/ort-assets.ts';
 import { modelFiles } from './build/model-files.ts';
+import { wllamaAssets } from './build/wllama-assets.ts';
 import { SECURITY_HEADERS } from './build/csp.ts';
 import { securityHeaders } from './build/security-plugin.ts';
 
@@ -32,7 +33,7 @@ export default defineConfig(({ command }) => {
   // needs no 'unsafe-inline'. The built app loads CSS from files and has no nonce.
   const devStyleNonce = command === 'serve' ? randomBytes(16).toString('base64') : undefined;
   return {
-    plugins: [react(), ortAssets(), modelFiles(), securityHeaders({ devStyleNonce })],
+    plugins: [react(), ortAssets(), wllamaAssets(), modelFiles(), securityHeaders({ devStyleNonce })],
     html: devStyleNonce ? { cspNonce: devStyleNonce } : undefined,
     // The cold-start browser test gives the dev server a fresh cache folder instead of deleting the shared one.
     cacheDir: process.env.AERIE_VITE_CACHE_DIR || undefined,

@@ -84,17 +84,36 @@ async function greedy(
   return { run: { prefillMs: firstAt - started, decodeMs: ended - firstAt }, ids };
 }
 
-/**
- * Times `repeats` greedy generations of `newTokens` tokens after `promptIds` (after one untimed priming run),
- * on `threads` intra-op threads.
- */
-export async function timeNative(
-  modelFile: string,
-  promptIds: readonly number[],
-  newTokens: number,
-  threads: number,
-  repeats: number,
-): Promise<NativeTiming> {
+/** What a native reference times: `repeats` greedy generations of `newTokens` tokens after `promptIds`. */
+export interface NativeRequest {
+  promptIds: readonly number[];
+  newTokens: number;
+  threads: number;
+  repeats: number;
+}
+
+/** One greedy generation of `count` tokens after `ids`, timed. */
+export type GreedyRun = (ids: readonly number[], count: number) => Promise<{ run: NativeRun; ids: number[] }>;
+
+/** One untimed priming run on the prompt's first tokens, then `request.repeats` timed ones. */
+export async function timeGreedyRuns(
+  greedyRun: GreedyRun,
+  request: NativeRequest,
+): Promise<Pick<NativeTiming, 'runs' | 'ids'>> {
+  await greedyRun(request.promptIds.slice(0, 8), 2);
+  const runs: NativeRun[] = [];
+  let ids: number[] = [];
+  for (let r = 0; r < request.repeats; r++) {
+    const result = await greedyRun(request.promptIds, request.newTokens);
+    runs.push(result.run);
+    ids = result.ids;
+  }
+  return { runs, ids };
+}
+
+/** Times `request` on `request.threads` intra-op threads (timeGreedyRuns). */
+export async function timeNative(modelFile: string, request: NativeRequest): Promise<NativeTiming> {
+  const { threads } = request;
   const session = await ort.InferenceSession.create(modelFile, {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
@@ -102,15 +121,8 @@ export async function timeNative(
     graphOptimizationLevel: 'all',
   });
   try {
-    await greedy(session, promptIds.slice(0, 8), 2);
-    const runs: NativeRun[] = [];
-    let ids: number[] = [];
-    for (let r = 0; r < repeats; r++) {
-      const result = await greedy(session, promptIds, newTokens);
-      runs.push(result.run);
-      ids = result.ids;
-    }
-    return { runs, ids, threads, version: ort.env.versions.node ?? 'unknown' };
+    const timed = await timeGreedyRuns((ids, count) => greedy(session, ids, count), request);
+    return { ...timed, threads, version: ort.env.versions.node ?? 'unknown' };
   } finally {
     await session.release();
   }

@@ -1,7 +1,8 @@
 /**
  * `npm run bench [section …]`: performance figures, each printed beside a reference measured in the same run
  * (scikit-learn, native ONNX Runtime, the paper's Table 10, spherical k-means) with the ratio. Sections: gmm,
- * cluster, shape, embed, storage, llm, build, query, view, retrieval, rerank, keywords. Default: all.
+ * cluster, shape, embed, storage, llm, build, query, view, eval (the gold sets' evaluation tables), retrieval, rerank,
+ * keywords. Default: all.
  */
 import { printRows, type BenchRow } from './report';
 
@@ -20,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   rerank: async () => (await import('./rerank.bench')).benchRerank,
   keywords: async () => (await import('./keywords.bench')).benchKeywords,
   view: async () => (await import('./view.bench')).benchView,
+  eval: async () => (await import('./eval.bench')).benchEval,
 };
 
 async function main(): Promise<void> {

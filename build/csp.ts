@@ -45,9 +45,10 @@ export function cspDirectives(options: CspOptions = {}): [string, string[]][] {
   const hub = options.hub ?? true;
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
-    // transformers.js compiles ONNX Runtime's WASM ('wasm-unsafe-eval') and imports ORT's .mjs as a blob: URL.
+    // transformers.js compiles ONNX Runtime's WASM ('wasm-unsafe-eval') and imports ORT's .mjs as a blob: URL;
+    // llama.cpp's worker (wllama, GGUF models) compiles its WASM too.
     ['script-src', ["'self'", "'wasm-unsafe-eval'", 'blob:']],
-    // Workers are the app's own files; ORT's thread workers start from a blob: URL.
+    // Workers are the app's own files; ORT's thread workers, llama.cpp's worker and its threads start from blob: URLs.
     ['worker-src', ["'self'", 'blob:']],
     ['connect-src', ["'self'", ...(hub ? HUB_SOURCES : []), ...endpoints]],
     ['img-src', ["'self'", 'data:', 'blob:']],

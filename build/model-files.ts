@@ -1,5 +1,5 @@
 /**
- * Model weights go out as what they are, binary: `application/octet-stream` for `.onnx` and `.onnx_data` in
+ * Model weights go out as what they are, binary: `application/octet-stream` for `.onnx`, `.onnx_data` and `.gguf` in
  * `vite` and `vite preview`. Without a type, `vite preview` (and many hosts) take a file for text and gzip it
  * on the fly, which drops its `Content-Length`: the server then spends CPU compressing incompressible weights,
  * and the browser cannot know how much is coming. `MODEL_FILE_RULE` is the same rule for the built app's
@@ -8,10 +8,10 @@
 import type { Connect, Plugin } from 'vite';
 
 /** File names served as binary model weights. */
-export const MODEL_FILE = /\.onnx(_data)?$/;
+export const MODEL_FILE = /\.(onnx(_data)?|gguf)$/;
 
 /** The `_headers` rule for static hosts (one block per pattern). */
-export const MODEL_FILE_RULE = ['/*.onnx', '/*.onnx_data']
+export const MODEL_FILE_RULE = ['/*.onnx', '/*.onnx_data', '/*.gguf']
   .map((pattern) => `${pattern}\n  Content-Type: application/octet-stream\n`)
   .join('');
 

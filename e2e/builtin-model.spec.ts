@@ -1,7 +1,8 @@
 /**
- * The built-in model (issue 11) in Chromium, with no server at all: real transformers.js on ONNX Runtime's WASM
- * backend in the generate worker, the committed random-weight Qwen2 (local:aerie-tiny-qwen2) and the committed
- * GloVe embedder, real IndexedDB, the CSP guard on. Chosen in Settings, the model writes the sample's summaries
+ * The built-in model (issue 11) in Chromium, with no server at all, on each of its runtimes: real transformers.js
+ * on ONNX Runtime's WASM backend, and real llama.cpp in WebAssembly (wllama; issue 27), in the generate worker,
+ * with the committed random-weight Qwen2 (local:aerie-tiny-qwen2, and its GGUF copy) and the committed GloVe
+ * embedder, real IndexedDB, the CSP guard on, the production build. Chosen in Settings, the model writes the sample's summaries
  * (the tree's record names it; the summaries are generated, not sentences of the document), the build shows the
  * model's load, its expected time from the warm-up and its tokens/s; after a reload it answers a question,
  * streamed, with its [n] citations rendered as the endpoint's answers are. The tiny model writes gibberish:
@@ -11,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { parseCitations } from '../src/llm/answer';
-import { TEST_GENERATOR_ID } from '../src/models/generator-presets';
+import { TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../src/models/generator-presets';
 import { OFFLINE_MODEL_ID } from '../src/models/presets';
 import {
   addSample,
@@ -25,7 +26,23 @@ import {
 import { expect, test } from './support/fixtures';
 
 const SAMPLE = readFileSync(new URL('../tests/fixtures/cinderella.txt', import.meta.url), 'utf8');
-const TAG = `builtin:${TEST_GENERATOR_ID}@q8`;
+/** The test model in each runtime: its id, name, tag, how answers name its runtime, and its screenshots' prefix. */
+const RUNTIMES = [
+  {
+    id: TEST_GENERATOR_ID,
+    name: 'Aerie tiny test model',
+    weights: 'q8',
+    runtime: 'ONNX Runtime, wasm, q8',
+    shots: 'builtin-model',
+  },
+  {
+    id: TEST_GGUF_GENERATOR_ID,
+    name: 'Aerie tiny test model (GGUF)',
+    weights: 'q8_0',
+    runtime: 'llama.cpp, q8_0, 2 threads',
+    shots: 'builtin-model-llama-cpp',
+  },
+] as const;
 /** A hub model that is not a preset (the user types its id). */
 const HUB_MODEL = 'onnx-community/SmolLM2-135M-Instruct';
 
@@ -40,7 +57,7 @@ async function useBuiltin(page: Page, model: string): Promise<void> {
   await expect(summaries.getByLabel('Summarize with an LLM')).toBeChecked();
   const builtin = dialog.getByRole('group', { name: 'Built-in model (runs in this browser)' });
   const picker = builtin.getByLabel('Built-in model', { exact: true });
-  if (model === TEST_GENERATOR_ID) {
+  if (model === TEST_GENERATOR_ID || model === TEST_GGUF_GENERATOR_ID) {
     await picker.selectOption(model);
   } else {
     await picker.selectOption('custom');
@@ -79,81 +96,84 @@ async function storedTree(page: Page) {
   );
 }
 
-test('built-in model: build the sample with its summaries → reload → a streamed answer with citations', async ({
-  page,
-  context,
-}) => {
-  test.setTimeout(600_000);
-  const urls = recordRequests(context);
-  await page.goto('/');
-  await useBuiltin(page, TEST_GENERATOR_ID);
-  await expect(page.locator('.build-hint')).toContainText(
-    'Summaries by the built-in model Aerie tiny test model, in this browser',
-  );
+for (const model of RUNTIMES) {
+  test(`built-in model on ${model.runtime.split(',')[0]}: build the sample with its summaries → reload → a streamed answer with citations`, async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(600_000);
+    const urls = recordRequests(context);
+    await page.goto('/');
+    await useBuiltin(page, model.id);
+    await expect(page.locator('.build-hint')).toContainText(
+      `Summaries by the built-in model ${model.name}, in this browser`,
+    );
 
-  await addSample(page);
-  await page.getByRole('button', { name: 'Build tree' }).click();
-  const progress = page.getByRole('region', { name: 'Build progress' });
-  // Timeouts are generous: the machine's two cores may be shared with other work.
-  await expect(progress.getByRole('progressbar', { name: 'Loading the language model' })).toBeAttached({
-    timeout: 240_000,
-  });
-  // Before the first summary: the expected time on this device, from the measured warm-up.
-  await expect(progress.getByText(/^Expected on this device: about .+ measured by a warm-up/)).toBeVisible({
-    timeout: 240_000,
-  });
-  // While (and after) it writes: its tokens/s.
-  await expect(progress.getByText(/^Built-in model writing at \d[\d.,]* tokens\/s/)).toBeVisible({
-    timeout: 240_000,
-  });
-  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
-    timeout: 400_000,
-  });
-  await shoot(page, 'builtin-model-build');
+    await addSample(page);
+    await page.getByRole('button', { name: 'Build tree' }).click();
+    const progress = page.getByRole('region', { name: 'Build progress' });
+    // Timeouts are generous: the machine's two cores may be shared with other work.
+    await expect(progress.getByRole('progressbar', { name: 'Loading the language model' })).toBeAttached({
+      timeout: 240_000,
+    });
+    // Before the first summary: the expected time on this device, from the measured warm-up.
+    await expect(progress.getByText(/^Expected on this device: about .+ measured by a warm-up/)).toBeVisible({
+      timeout: 240_000,
+    });
+    // While (and after) it writes: its tokens/s.
+    await expect(progress.getByText(/^Built-in model writing at \d[\d.,]* tokens\/s/)).toBeVisible({
+      timeout: 240_000,
+    });
+    await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
+      timeout: 400_000,
+    });
+    await shoot(page, `${model.shots}-build`);
 
-  // The tree records which model wrote its summaries, and every place says so.
-  await expect(
-    libraryRow(page, 'cinderella').getByText('Summaries: Aerie tiny test model (built-in model, q8)'),
-  ).toBeVisible();
-  const stored = await storedTree(page);
-  expect(stored.summarizer).toEqual({ kind: 'llm', model: TAG });
-  expect(stored.summaries.length).toBeGreaterThan(0);
-  for (const text of stored.summaries) {
-    expect(text.trim().length).toBeGreaterThan(0);
-    // Written by generation: an extractive summary would be sentences of the document itself.
-    expect(SAMPLE.includes(text)).toBe(false);
-  }
+    // The tree records which model wrote its summaries, and every place says so.
+    await expect(
+      libraryRow(page, 'cinderella').getByText(`Summaries: ${model.name} (built-in model, ${model.weights})`),
+    ).toBeVisible();
+    const stored = await storedTree(page);
+    expect(stored.summarizer).toEqual({ kind: 'llm', model: `builtin:${model.id}@${model.weights}` });
+    expect(stored.summaries.length).toBeGreaterThan(0);
+    for (const text of stored.summaries) {
+      expect(text.trim().length).toBeGreaterThan(0);
+      // Written by generation: an extractive summary would be sentences of the document itself.
+      expect(SAMPLE.includes(text)).toBe(false);
+    }
 
-  // Reload: the tree is still there; open it and ask.
-  await page.reload();
-  await libraryRow(page, 'cinderella')
-    .getByRole('button', { name: /^Open cinderella/ })
-    .click();
-  await ask(page, 'Who helped Cinderella go to the ball?');
-  const answer = page.locator('section.answer');
-  await expect(answer).toBeVisible();
-  // Streamed: the answer is marked busy while the text arrives, then done.
-  await expect(answer.locator('.answer-text')).toHaveAttribute('aria-busy', 'false', { timeout: 120_000 });
-  await expect(answer.locator('.answer-usage')).toContainText(
-    /written in this browser by Aerie tiny test model \(wasm, q8\) at \d[\d.,]* tokens\/s/,
-  );
-  const text = (await answer.locator('.answer-text').innerText()).trim();
-  expect(text.length).toBeGreaterThan(0);
-  test.info().annotations.push({ type: 'answer', description: text.slice(0, 300) });
-  // Citations are rendered exactly as for endpoint answers: every [n] the parser finds is a button to node n.
-  const passages = await listedPassages(page, 'collapsed');
-  expect(passages.length).toBeGreaterThan(0);
-  const expected = parseCitations(text, passages.length).map(
-    (i) => `Citation ${i + 1}: open node ${passages[i]}`,
-  );
-  const rendered = await answer
-    .locator('button.answer-cite')
-    .evaluateAll((els) => [...new Set(els.map((el) => el.getAttribute('aria-label')))]);
-  expect(rendered).toEqual(expected);
-  await shoot(page, 'builtin-model-answer');
+    // Reload: the tree is still there; open it and ask.
+    await page.reload();
+    await libraryRow(page, 'cinderella')
+      .getByRole('button', { name: /^Open cinderella/ })
+      .click();
+    await ask(page, 'Who helped Cinderella go to the ball?');
+    const answer = page.locator('section.answer');
+    await expect(answer).toBeVisible();
+    // Streamed: the answer is marked busy while the text arrives, then done.
+    await expect(answer.locator('.answer-text')).toHaveAttribute('aria-busy', 'false', { timeout: 120_000 });
+    await expect(answer.locator('.answer-usage')).toContainText(
+      `written in this browser by ${model.name} (${model.runtime}) at `,
+    );
+    await expect(answer.locator('.answer-usage')).toContainText(/ at \d[\d.,]* tokens\/s/);
+    const text = (await answer.locator('.answer-text').innerText()).trim();
+    expect(text.length).toBeGreaterThan(0);
+    test.info().annotations.push({ type: 'answer', description: text.slice(0, 300) });
+    // Citations are rendered exactly as for endpoint answers: every [n] the parser finds is a button to node n.
+    const passages = await listedPassages(page, 'collapsed');
+    expect(passages.length).toBeGreaterThan(0);
+    const expected = parseCitations(text, passages.length).map(
+      (i) => `Citation ${i + 1}: open node ${passages[i]}`,
+    );
+    const rendered = await answer
+      .locator('button.answer-cite')
+      .evaluateAll((els) => [...new Set(els.map((el) => el.getAttribute('aria-label')))]);
+    expect(rendered).toEqual(expected);
+    await shoot(page, `${model.shots}-answer`);
 
-  expectOnlyLocalRequests(urls);
-});
+    expectOnlyLocalRequests(urls);
+  });
+}
 
 test('built-in hub model with the hub unreachable: extractive summaries, a clear message, nothing lost', async ({
   page,

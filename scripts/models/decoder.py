@@ -505,3 +505,17 @@ def hf_greedy(model, ids: Sequence[int], new_tokens: int) -> list[int]:
             pad_token_id=0,
         )
     return out[0, len(ids) :].tolist()
+
+
+def cli(doc: str, make_tiny, make_full, full_help: str) -> None:
+    """The command line of the decoder scripts: no argument makes the committed tiny model, `--qwen2.5-0.5b OUT`
+    the benchmark's Qwen2.5-0.5B-shaped one in OUT."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--qwen2.5-0.5b", dest="full", type=Path, default=None, metavar="OUT", help=full_help)
+    args = parser.parse_args()
+    if args.full is None:
+        make_tiny()
+    else:
+        make_full(args.full)

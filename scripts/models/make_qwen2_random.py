@@ -18,7 +18,6 @@ pip --no-index from the wheel folder named by PIP_FIND_LINKS. Deterministic: sam
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 from pathlib import Path
@@ -233,20 +232,7 @@ def make_full(out: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--qwen2.5-0.5b",
-        dest="full",
-        type=Path,
-        default=None,
-        metavar="OUT",
-        help="write the benchmark model (Qwen2.5-0.5B shapes, q8) to OUT instead of the tiny test model",
-    )
-    args = parser.parse_args()
-    if args.full is None:
-        make_tiny()
-    else:
-        make_full(args.full)
+    decoder.cli(__doc__, make_tiny, make_full, "write the benchmark model (Qwen2.5-0.5B shapes, q8) to OUT instead of the tiny test model")
 
 
 if __name__ == "__main__":

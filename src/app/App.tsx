@@ -18,6 +18,9 @@ import { TreeStatsPanel } from './build/TreeStatsPanel';
 import { LibraryPanel } from './library/LibraryPanel';
 import { AskPanel } from './ask/AskPanel';
 import { IngestPanel } from './ingest/IngestPanel';
+import { EvaluateView } from './eval/EvaluateView';
+import { evalModelName } from './eval/eval-model';
+import { useEvaluation } from './eval/useEvaluation';
 import { DropOverlay } from './ingest/DropOverlay';
 import { NoticeStack } from './notices/Notice';
 import { useNotices } from './state/useNotices';
@@ -38,9 +41,14 @@ import { embeddingChoiceOf, titleFor } from './state/request';
 import type { RetrievalSettings } from './state/types';
 import './app.css';
 
-type View = 'tree' | 'document' | 'stats';
+type View = 'tree' | 'document' | 'stats' | 'eval';
 
-const VIEW_LABELS: Record<View, string> = { tree: 'Tree', document: 'Document', stats: 'Statistics' };
+const VIEW_LABELS: Record<View, string> = {
+  tree: 'Tree',
+  document: 'Document',
+  stats: 'Statistics',
+  eval: 'Evaluate',
+};
 
 export function App() {
   const { notices, notify, dismiss } = useNotices();
@@ -73,6 +81,8 @@ export function App() {
     notify,
     library.trees,
   );
+  const evaluation = useEvaluation(db, tree ? openId : undefined, tree, open.record, settings, notify);
+  const answerModel = answerModelOf(settings);
   const [retrieval, setRetrieval] = useState<RetrievalSettings>(() => defaultRetrievalSettings(0));
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [inspected, setInspected] = useState<number>();
@@ -339,6 +349,17 @@ export function App() {
                   <p className="empty">This tree was imported without its documents’ text.</p>
                 )}
               </div>
+              <div id="panel-eval" role="tabpanel" aria-labelledby="tab-eval" hidden={view !== 'eval'}>
+                {view === 'eval' && (
+                  <EvaluateView
+                    evaluation={evaluation}
+                    tree={tree}
+                    answerModel={answerModel ? evalModelName(answerModel) : undefined}
+                    blocker={blocker}
+                    onOpenNode={openNode}
+                  />
+                )}
+              </div>
               <div id="panel-stats" role="tabpanel" aria-labelledby="tab-stats" hidden={view !== 'stats'}>
                 <TreeStatsPanel
                   stats={stats}
@@ -401,7 +422,7 @@ export function App() {
             onStop={ask.stop}
             results={ask.results}
             onOpenNode={openNode}
-            hasAnswerModel={!!answerModelOf(settings)}
+            hasAnswerModel={!!answerModel}
             activeNodeId={inspected}
             conversation={tree && db ? conversationPanel(conversation, ask, onConfirmSearch) : undefined}
           />

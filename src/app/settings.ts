@@ -10,6 +10,7 @@ import {
   CPU_PRESET_ID,
   presetOf,
   TEST_GENERATOR_ID,
+  TEST_GGUF_GENERATOR_ID,
   type GenerationDevice,
 } from '../models/generator-presets';
 import type { BuiltinModelChoice } from '../pipeline/types';
@@ -133,6 +134,7 @@ export function answerEndpoint(settings: AppSettings): EndpointSettings | undefi
 /** A readable name for a built-in model id: the preset's label, the test model's, or the id itself. */
 export function builtinModelName(model: string): string {
   if (model === TEST_GENERATOR_ID) return 'Aerie tiny test model';
+  if (model === TEST_GGUF_GENERATOR_ID) return 'Aerie tiny test model (GGUF)';
   return presetOf(model)?.label ?? model;
 }
 

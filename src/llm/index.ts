@@ -92,3 +92,4 @@ export {
   REWRITE_SYSTEM_PROMPT,
   type EarlierTurn,
 } from './followup';
+export { endpointEvalChat, toEvalChat } from './eval-chat';

@@ -11,6 +11,8 @@ import type { RuntimeConfig } from './embedder';
 
 /** Where the app serves ORT-web's files (see build/ort-assets.ts). */
 const ORT_PATH = 'ort/';
+/** Where the app serves llama.cpp's WebAssembly (build/wllama-assets.ts). */
+const LLAMA_CPP_WASM = 'wllama/wllama.wasm';
 /** Where self-hosted models live under the app's base URL (public/models/). */
 const MODELS_PATH = 'models/';
 /** File-name infix of each ORT-web build (`ort-wasm-simd-threaded<infix>.{mjs,wasm}`). */
@@ -38,5 +40,6 @@ export function browserRuntime(baseUrl: string, options: { webgpu?: boolean } = 
       wasm: new URL(`${ORT_PATH}${file}.wasm`, root).href,
     },
     numThreads: threads,
+    llamaCppWasmUrl: new URL(LLAMA_CPP_WASM, root).href,
   };
 }

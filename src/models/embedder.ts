@@ -42,6 +42,8 @@ export interface RuntimeConfig {
   numThreads?: number;
   /** Use Cache Storage for downloaded files (browsers). Default: the library's (true in browsers). */
   useBrowserCache?: boolean;
+  /** URL of llama.cpp's WebAssembly (wllama.wasm) on the app's origin, for GGUF models (browsers only). */
+  llamaCppWasmUrl?: string;
 }
 
 /** Download progress of one model file, in bytes. */

@@ -10,6 +10,7 @@ import { countTokens } from '../core/tokens';
 import { summaryMessages } from '../llm/prompts';
 import type { ChatMessage } from '../llm/types';
 import { configureRuntime, type ModelLoadProgress, type RuntimeConfig } from './embedder';
+import { probeLlamaCpp, type LlamaCppSupport } from './gguf';
 import { speedOf, type SpeedSample } from './generation-speed';
 import {
   defaultPreset,
@@ -19,7 +20,9 @@ import {
   type ResolvedGeneratorChoice,
 } from './generator-presets';
 import {
+  GeneratorError,
   TransformersGenerator,
+  type BuiltinGenerator,
   type GenerateOptions,
   type GenerationResult,
   type GeneratorInfo,
@@ -35,6 +38,8 @@ const PRIMING_NEW_TOKENS = 2;
 export interface GenerateServiceDeps {
   /** What WebGPU the realm offers. Default: `probeWebGpu`. */
   probeGpu?: () => Promise<GpuSupport>;
+  /** What llama.cpp's WebAssembly needs that the realm offers. Default: `probeLlamaCpp`. */
+  probeLlamaCpp?: () => LlamaCppSupport;
 }
 
 /**
@@ -47,7 +52,34 @@ export interface ServiceGenerateOptions extends Omit<GenerateOptions, 'signal' |
 }
 
 function keyOf(choice: ResolvedGeneratorChoice): string {
-  return `${choice.model}|${choice.dtype}|${choice.device}`;
+  return `${choice.model}|${choice.dtype}|${choice.device}|${choice.runtime}`;
+}
+
+/** Loads a resolved choice with its runtime (wllama is imported only when a GGUF model is loaded). */
+async function loadGenerator(
+  resolved: ResolvedGeneratorChoice,
+  runtime: RuntimeConfig,
+  onProgress: (p: ModelLoadProgress) => void,
+): Promise<BuiltinGenerator> {
+  if (resolved.runtime === 'onnx') return TransformersGenerator.load(resolved, { onProgress });
+  if (!runtime.llamaCppWasmUrl) {
+    throw new GeneratorError(
+      'NO_LLAMA_CPP',
+      `"${resolved.model}" is a GGUF model for llama.cpp, which runs only in a browser.`,
+      { model: resolved.model, missing: ['a browser'] },
+    );
+  }
+  const { LlamaCppGenerator } = await import('./llama-cpp-generator');
+  return LlamaCppGenerator.load(
+    resolved,
+    {
+      wasmUrl: runtime.llamaCppWasmUrl,
+      localModelPath: runtime.localModelPath,
+      threads: runtime.numThreads ?? 1,
+      useBrowserCache: runtime.useBrowserCache,
+    },
+    { onProgress },
+  );
 }
 
 /** Rejects with an AbortError as soon as `signal` fires, else settles as `promise` does. */
@@ -70,23 +102,39 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /**
+ * The sample's tokens in the model's vocabulary: counted by its tokenizer where it has one in JavaScript (ONNX
+ * models), else (llama.cpp) the warm-up prompt's own count scaled by the sample's share of the prompt's cl100k
+ * tokens — off by the few tokens of the chat template's markup, with no second pass over the sample.
+ */
+function modelTokensOf(
+  generator: BuiltinGenerator,
+  sampleText: string,
+  messages: readonly ChatMessage[],
+  reply: GenerationResult,
+): number {
+  if (generator.countTextTokens) return generator.countTextTokens(sampleText);
+  const promptCl100k = messages.reduce((sum, m) => sum + countTokens(m.content), 0);
+  return promptCl100k > 0 ? (reply.promptTokens * countTokens(sampleText)) / promptCl100k : 0;
+}
+
+/**
  * Makes the service. `runtime` is applied once before the first model loads (the same ONNX Runtime files and
  * threads as the embedder's).
  */
 export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServiceDeps = {}) {
   let configured = false;
   let gpu: Promise<GpuSupport> | undefined;
-  let current: { key: string; generator: Promise<TransformersGenerator> } | undefined;
+  let current: { key: string; generator: Promise<BuiltinGenerator> } | undefined;
   const listeners = new Set<(p: ModelLoadProgress) => void>();
   /** Calls in flight by request id (several calls may share one id, e.g. all the summaries of a build). */
   const active = new Map<string, Set<AbortController>>();
 
   async function resolve(choice: GeneratorChoice): Promise<ResolvedGeneratorChoice> {
     gpu ??= (deps.probeGpu ?? probeWebGpu)();
-    return resolveRuntime(choice, await gpu, isNodeRuntime());
+    return resolveRuntime(choice, await gpu, isNodeRuntime(), (deps.probeLlamaCpp ?? probeLlamaCpp)());
   }
 
-  function ensure(resolved: ResolvedGeneratorChoice): Promise<TransformersGenerator> {
+  function ensure(resolved: ResolvedGeneratorChoice): Promise<BuiltinGenerator> {
     if (!configured) {
       configureRuntime(runtime);
       configured = true;
@@ -94,9 +142,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     const key = keyOf(resolved);
     if (current?.key !== key) {
       const previous = current;
-      const generator = TransformersGenerator.load(resolved, {
-        onProgress: (p) => listeners.forEach((l) => l(p)),
-      });
+      const generator = loadGenerator(resolved, runtime, (p) => listeners.forEach((l) => l(p)));
       current = { key, generator };
       // A failed load is forgotten, so the next call retries instead of replaying the failure.
       generator.catch(() => {
@@ -123,7 +169,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     };
   }
 
-  async function loaded(choice: GeneratorChoice, signal: AbortSignal): Promise<TransformersGenerator> {
+  async function loaded(choice: GeneratorChoice, signal: AbortSignal): Promise<BuiltinGenerator> {
     return untilAborted(ensure(await resolve(choice)), signal);
   }
 
@@ -206,16 +252,18 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
           maxNewTokens: PRIMING_NEW_TOKENS,
           signal,
         });
-        const reply = await generator.generate(summaryMessages([options.sampleText]), {
+        const messages = summaryMessages([options.sampleText]);
+        const reply = await generator.generate(messages, {
           maxNewTokens: options.newTokens ?? WARMUP_NEW_TOKENS,
           signal,
         });
         const cl100k = countTokens(options.sampleText);
+        const modelTokens = cl100k > 0 ? modelTokensOf(generator, options.sampleText, messages, reply) : 0;
         return {
           ...speedOf(reply),
           promptTokens: reply.promptTokens,
           completionTokens: reply.completionTokens,
-          modelTokensPerToken: cl100k > 0 ? generator.countTextTokens(options.sampleText) / cl100k : 1,
+          modelTokensPerToken: cl100k > 0 ? modelTokens / cl100k : 1,
           seconds: reply.timing.totalMs / 1000,
         };
       } finally {

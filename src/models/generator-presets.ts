@@ -1,10 +1,17 @@
 /**
  * Language models Aerie can run in the browser for summaries and answers ("Built-in model"). A model is named
  * like an embedding model (presets.ts): a Hugging Face id (downloaded from huggingface.co once, then cached) or
- * `local:<folder>` for a model the app serves itself. It runs on WebGPU when the browser offers an adapter, in
- * 4-bit weights; otherwise on the CPU through WebAssembly, in 8-bit weights. The code path is the same apart
- * from the device and the dtype. No model code here: the page can import this without transformers.js.
+ * `local:<folder>` for a model the app serves itself. Two runtimes:
+ * - an ONNX model (any id that is not a GGUF file) runs on transformers.js: on WebGPU when the browser offers an
+ *   adapter, in 4-bit weights (the GPU presets), otherwise on the CPU through WebAssembly, in 8-bit weights (the
+ *   CPU preset);
+ * - an id naming a GGUF file (`owner/repo/file.gguf`, `local:folder/file.gguf`; gguf.ts) runs on llama.cpp in
+ *   WebAssembly (@wllama/wllama) on the CPU. `npm run bench llm` measured it slower than ONNX Runtime Web for
+ *   Aerie's work (its prompt processing is about ten times slower, its generation about as fast), so no preset
+ *   uses it.
+ * No model code here: the page can import this without transformers.js or wllama.
  */
+import { ggufQuant, isGgufModel, type LlamaCppSupport } from './gguf';
 
 /** Where generation runs: the GPU, the CPU through WebAssembly (browsers), or ONNX Runtime's CPU (Node). */
 export type GenerationDevice = 'webgpu' | 'wasm' | 'cpu';
@@ -13,7 +20,13 @@ export type GenerationDevice = 'webgpu' | 'wasm' | 'cpu';
  * Weights: q4f16 (4-bit blocks, fp16 activations; WebGPU with `shader-f16`), q4 (4-bit blocks, fp32
  * activations), q8 (8-bit, the WASM default), fp16, fp32.
  */
-export type GenerationDtype = 'q4f16' | 'q4' | 'q8' | 'fp16' | 'fp32';
+export type OnnxDtype = 'q4f16' | 'q4' | 'q8' | 'fp16' | 'fp32';
+
+/** The weights: an ONNX dtype, or a GGUF file's quantisation as its name says (`q8_0`, `q4_k_m`; `ggufQuant`). */
+export type GenerationDtype = OnnxDtype | (string & {});
+
+/** What runs the model: transformers.js on ONNX Runtime, or llama.cpp in WebAssembly (wllama). */
+export type GenerationRuntime = 'onnx' | 'llama.cpp';
 
 /** The class of model a preset is; `auto` choices follow it. */
 export type GeneratorTier = 'gpu' | 'cpu';
@@ -37,10 +50,18 @@ export interface GeneratorPreset {
 
 /** The preset for a browser with WebGPU: a 1.5B instruct model in 4-bit weights. */
 export const GPU_PRESET_ID = 'onnx-community/Qwen2.5-1.5B-Instruct';
-/** The preset for every other browser: a 0.5B instruct model in 8-bit weights, on the CPU. */
+/**
+ * The preset for every other browser: a 0.5B instruct model in 8-bit weights, on the CPU with ONNX Runtime Web
+ * (measured faster for Aerie's summaries than llama.cpp in WebAssembly: `npm run bench llm`).
+ */
 export const CPU_PRESET_ID = 'onnx-community/Qwen2.5-0.5B-Instruct';
 /** The committed random-weight Qwen2 of the tests (scripts/models/make_qwen2_random.py): writes gibberish. */
 export const TEST_GENERATOR_ID = 'local:aerie-tiny-qwen2';
+/**
+ * The same random-weight Qwen2 as a GGUF file (scripts/models/make_qwen2_gguf.py), run by llama.cpp: the test
+ * model of that runtime.
+ */
+export const TEST_GGUF_GENERATOR_ID = 'local:aerie-tiny-qwen2/aerie-tiny-qwen2-q8_0.gguf';
 
 /** The presets shown in Settings; the first of each tier is that tier's default. */
 export const GENERATOR_PRESETS: readonly GeneratorPreset[] = [
@@ -96,11 +117,14 @@ export interface GeneratorChoice {
   dtype?: GenerationDtype | 'auto';
 }
 
-/** A choice with the device and dtype settled. */
+/** A choice with the runtime, device and dtype settled. */
 export interface ResolvedGeneratorChoice {
   model: string;
   device: GenerationDevice;
   dtype: GenerationDtype;
+  runtime: GenerationRuntime;
+  /** Why the runtime is not the one the model id asks for (e.g. llama.cpp is missing a browser feature). */
+  note?: string;
 }
 
 /** The preset of a model id, if it is one. */
@@ -121,16 +145,27 @@ function gpuDtype(gpu: GpuSupport, preset: GeneratorPreset | undefined): Generat
 }
 
 /**
- * Settles the device and dtype of a choice. `auto` device: WebGPU when there is an adapter (or `cpu` in Node,
- * `isNode`), else WASM. `auto` dtype: the preset's (q4f16 or its fallback on a GPU, q8 on the CPU); for any
- * other model the same rule by device. A CPU preset stays on the CPU even with a GPU (the user chose it).
+ * Settles the runtime, device and dtype of a choice. A GGUF file runs on llama.cpp on the CPU (`wasm`; its dtype
+ * is the file's quantisation); a browser that lacks what llama.cpp needs (`llamaCpp`) gets a `note` naming it,
+ * and the load fails with it (there is no other runtime for a GGUF file). An ONNX model, `auto` device: WebGPU
+ * when there is an adapter (or `cpu` in Node, `isNode`), else WASM. `auto` dtype: the preset's (q4f16 or its
+ * fallback on a GPU, q8 on the CPU); for any other model the same rule by device. A CPU preset stays on the CPU
+ * even with a GPU (the user chose it).
  */
 export function resolveRuntime(
   choice: GeneratorChoice,
   gpu: GpuSupport,
   isNode = false,
+  llamaCpp?: LlamaCppSupport,
 ): ResolvedGeneratorChoice {
   const preset = presetOf(choice.model);
+  if (isGgufModel(choice.model)) {
+    const resolved = { model: choice.model, device: 'wasm' as const, dtype: ggufQuant(choice.model) };
+    if (llamaCpp && !llamaCpp.ok) {
+      return { ...resolved, runtime: 'llama.cpp', note: `this browser lacks ${llamaCpp.missing.join(', ')}` };
+    }
+    return { ...resolved, runtime: 'llama.cpp' };
+  }
   let device: GenerationDevice;
   if (choice.device && choice.device !== 'auto') device = choice.device;
   else if (isNode) device = 'cpu';
@@ -139,7 +174,21 @@ export function resolveRuntime(
   if (choice.dtype && choice.dtype !== 'auto') dtype = choice.dtype;
   else if (device === 'webgpu') dtype = gpuDtype(gpu, preset);
   else dtype = preset?.tier === 'cpu' ? preset.dtype : 'q8';
-  return { model: choice.model, device, dtype };
+  return { model: choice.model, device, dtype, runtime: 'onnx' };
+}
+
+/** How a loaded model runs, for people: "llama.cpp, q8_0, 2 threads" or "ONNX Runtime, wasm, q8". */
+export function runtimeLabel(info: {
+  runtime?: GenerationRuntime;
+  device: string;
+  dtype: string;
+  threads?: number;
+}): string {
+  if (info.runtime === 'llama.cpp') {
+    const threads = info.threads ?? 1;
+    return `llama.cpp, ${info.dtype}, ${threads} thread${threads === 1 ? '' : 's'}`;
+  }
+  return `ONNX Runtime, ${info.device}, ${info.dtype}`;
 }
 
 /** What a tree records as the writer of its summaries (`SummarizerInfo.model`), e.g. `builtin:…@q8`. */
@@ -149,6 +198,6 @@ export function builtinModelTag(choice: { model: string; dtype: GenerationDtype 
 
 /** The model and dtype of a `builtinModelTag`, or undefined for any other model string. */
 export function parseBuiltinModelTag(tag: string): { model: string; dtype: string } | undefined {
-  const match = /^builtin:(.+)@([a-z0-9]+)$/.exec(tag);
+  const match = /^builtin:(.+)@([a-z0-9_]+)$/.exec(tag);
   return match ? { model: match[1], dtype: match[2] } : undefined;
 }

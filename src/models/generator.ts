@@ -24,6 +24,7 @@ import {
   builtinModelTag,
   type GenerationDevice,
   type GenerationDtype,
+  type OnnxDtype,
   type ResolvedGeneratorChoice,
 } from './generator-presets';
 import { fileProgress } from './load-progress';
@@ -41,6 +42,8 @@ export type GeneratorErrorCode =
   | 'OUT_OF_MEMORY'
   /** WebGPU was asked for and this browser has no adapter. */
   | 'NO_WEBGPU'
+  /** A GGUF model was asked for and this browser lacks what llama.cpp's WebAssembly needs (details.missing). */
+  | 'NO_LLAMA_CPP'
   /** The prompt and the answer do not fit in the model's context window. */
   | 'CONTEXT_TOO_LONG'
   /** A request the generator cannot serve (e.g. a token limit that is not a positive integer). */
@@ -97,6 +100,61 @@ export interface GenerationResult {
   /** `stop`: the model ended its turn; `length`: it reached `maxNewTokens`. */
   finishReason: 'stop' | 'length';
   timing: GenerationTiming;
+}
+
+/**
+ * A loaded language model of either runtime: `TransformersGenerator` (ONNX) or `LlamaCppGenerator` (GGUF,
+ * llama-cpp-generator.ts). The generate service holds one.
+ */
+export interface BuiltinGenerator {
+  readonly info: GeneratorInfo;
+  /** See `TransformersGenerator.generate`. */
+  generate(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult>;
+  /**
+   * Tokens of plain text in the model's vocabulary (no template, no special tokens), where the runtime has its
+   * tokenizer in JavaScript (ONNX models; llama.cpp's would cost a pass of the model over the text).
+   */
+  countTextTokens?(text: string): number;
+  /** Frees the model. */
+  dispose(): Promise<void>;
+}
+
+/** Refuses a token limit that is not a positive integer (INVALID_REQUEST), before a generation waits its turn. */
+export function checkMaxNewTokens(maxNewTokens: number): void {
+  if (!Number.isInteger(maxNewTokens) || maxNewTokens <= 0) {
+    throw new GeneratorError(
+      'INVALID_REQUEST',
+      `maxNewTokens must be a positive integer (got ${maxNewTokens}).`,
+      {
+        maxNewTokens,
+      },
+    );
+  }
+}
+
+/**
+ * Generations one at a time (an ONNX session and llama.cpp's context each run one inference at a time): later
+ * calls wait their turn and leave the queue when cancelled. Subclasses write one reply in `run`.
+ */
+export abstract class QueuedGenerator {
+  private readonly queue = new Limiter(1);
+
+  /**
+   * Writes the assistant's reply to `messages` (greedy unless `temperature` > 0), streaming it through
+   * `onText`. Waits for earlier generations to finish first.
+   * @throws GeneratorError (CONTEXT_TOO_LONG, OUT_OF_MEMORY, GENERATION_FAILED, INVALID_REQUEST), or an
+   *   AbortError when `signal` fires (while waiting, or between tokens).
+   */
+  async generate(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
+    checkMaxNewTokens(options.maxNewTokens);
+    return this.queue.run(() => this.run(messages, options), options.signal);
+  }
+
+  /** One reply, once it is this call's turn. */
+  protected abstract run(
+    messages: readonly ChatMessage[],
+    options: GenerateOptions,
+  ): Promise<GenerationResult>;
 }
 
 /** Error messages of ONNX Runtime, WebAssembly and WebGPU when memory runs out. */
@@ -188,8 +246,7 @@ function now(): number {
  * One loaded instruct model. Create with `TransformersGenerator.load`. Generations run one at a time (an ONNX
  * session runs one inference at a time); later calls wait their turn, and leave the queue when cancelled.
  */
-export class TransformersGenerator {
-  private readonly queue = new Limiter(1);
+export class TransformersGenerator extends QueuedGenerator implements BuiltinGenerator {
   private readonly eosIds: Set<number>;
 
   private constructor(
@@ -197,6 +254,7 @@ export class TransformersGenerator {
     private readonly tokenizer: PreTrainedTokenizer,
     readonly info: GeneratorInfo,
   ) {
+    super();
     const ids = [
       (model.generation_config as { eos_token_id?: number | number[] } | null)?.eos_token_id,
       (model.config as { eos_token_id?: number | number[] }).eos_token_id,
@@ -211,7 +269,7 @@ export class TransformersGenerator {
    * @throws GeneratorError (classifyLoadError's codes).
    */
   static async load(
-    choice: ResolvedGeneratorChoice,
+    choice: Omit<ResolvedGeneratorChoice, 'runtime'> & Partial<Pick<ResolvedGeneratorChoice, 'runtime'>>,
     options: { onProgress?: (p: ModelLoadProgress) => void } = {},
   ): Promise<TransformersGenerator> {
     const { model, device, dtype } = choice;
@@ -234,7 +292,11 @@ export class TransformersGenerator {
     };
     const [tokenizerLoad, modelLoad] = await Promise.allSettled([
       AutoTokenizer.from_pretrained(name, { progress_callback }),
-      AutoModelForCausalLM.from_pretrained(name, { dtype, device, progress_callback }),
+      AutoModelForCausalLM.from_pretrained(name, {
+        dtype: dtype as OnnxDtype,
+        device,
+        progress_callback,
+      }),
     ]);
     // The model's failure explains more (a missing tokenizer config surfaces as a bare TypeError).
     if (modelLoad.status === 'rejected') throw classifyLoadError(modelLoad.reason, model);
@@ -257,6 +319,8 @@ export class TransformersGenerator {
     const threads = device === 'wasm' ? Number(env.backends.onnx.wasm?.numThreads ?? 1) : 1;
     return new TransformersGenerator(lm, tokenizer, {
       model,
+      runtime: 'onnx',
+      ...(choice.note ? { note: choice.note } : {}),
       device: device as GenerationDevice,
       dtype: dtype as GenerationDtype,
       tag: builtinModelTag(choice),
@@ -283,27 +347,7 @@ export class TransformersGenerator {
     };
   }
 
-  /**
-   * Writes the assistant's reply to `messages` (greedy unless `temperature` > 0), streaming it through
-   * `onText`. Waits for earlier generations to finish first.
-   * @throws GeneratorError (CONTEXT_TOO_LONG, OUT_OF_MEMORY, GENERATION_FAILED, INVALID_REQUEST), or an
-   *   AbortError when `signal` fires (while waiting, or between tokens).
-   */
-  async generate(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
-    const { maxNewTokens } = options;
-    if (!Number.isInteger(maxNewTokens) || maxNewTokens <= 0) {
-      throw new GeneratorError(
-        'INVALID_REQUEST',
-        `maxNewTokens must be a positive integer (got ${maxNewTokens}).`,
-        {
-          maxNewTokens,
-        },
-      );
-    }
-    return this.queue.run(() => this.run(messages, options), options.signal);
-  }
-
-  private async run(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
+  protected async run(messages: readonly ChatMessage[], options: GenerateOptions): Promise<GenerationResult> {
     const { signal, maxNewTokens } = options;
     throwIfAborted(signal);
     const inputs = this.encode(messages);

@@ -7,6 +7,7 @@
  */
 import { throwIfAborted } from '../core/abort';
 import { BuildError, EMBED_BATCH } from '../core/build-shared';
+import type { EvalChat } from '../core/eval/chat';
 import type { EmbedFn, SummarizeFn } from '../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm/prompts';
 import type { LlmProtocol } from '../llm/types';
@@ -309,4 +310,49 @@ export function cachedSummarizer(
 
   const cached: SummarizeFn = (texts, options) => track(run(texts, options));
   return Object.assign(cached, { stats, flush });
+}
+
+/** Key parts of one evaluation request: each message as "role\ncontent" (roles hold no line break). */
+function evalHash(model: string, messages: Parameters<EvalChat>[0], maxTokens: number): Promise<string> {
+  return hashParts([
+    'eval',
+    CACHE_KEY_VERSION,
+    model,
+    maxTokens,
+    messages.map((m) => `${m.role}\n${m.content}`),
+  ]);
+}
+
+/**
+ * Wraps the evaluation's model call with the cache, so a stopped or failed evaluation (or question writing)
+ * resumed later pays for no reply twice, and running the same set again with the same model costs nothing. A
+ * reply is stored as soon as it returns; a blank one is not (it would be repeated on every resume).
+ * @param model what determines a reply besides its messages: the protocol, endpoint model and temperature, or
+ *   the built-in model's tag.
+ * @param treeId the tree these replies belong to (deleting it removes them).
+ * @throws whatever `chat` throws; StorageError QUOTA_EXCEEDED when the cache cannot grow.
+ */
+export function cachedEvalChat(
+  db: AerieDb,
+  chat: EvalChat,
+  model: string,
+  treeId: string,
+): EvalChat & { readonly stats: Readonly<CacheStats> } {
+  const stats: CacheStats = { hits: 0, misses: 0 };
+  const cached: EvalChat = async (messages, options) => {
+    const hash = await evalHash(model, messages, options.maxTokens);
+    const [entry] = await lookup(db, [hash], treeId);
+    if (entry?.kind === 'eval') {
+      stats.hits++;
+      return entry.value;
+    }
+    throwIfAborted(options.signal);
+    const reply = await chat(messages, options);
+    stats.misses++;
+    if (reply.trim()) {
+      await save(db, [{ key: hash, kind: 'eval', value: reply, treeIds: [treeId], createdAt: Date.now() }]);
+    }
+    return reply;
+  };
+  return Object.assign(cached, { stats });
 }

@@ -20,12 +20,28 @@ export {
   StorageError,
   type StorageErrorCode,
 } from './errors';
+export {
+  deleteEvalRun,
+  deleteEvalSet,
+  getEvalRun,
+  listAllEvalRuns,
+  listAllEvalSets,
+  listEvalRuns,
+  listEvalSets,
+  saveEvalRun,
+  saveEvalSet,
+} from './evaluations';
 export type {
   AerieDb,
   AerieSchema,
   CacheEntry,
   CheckpointRecord,
   DocumentRecord,
+  EvalRunOptions,
+  EvalRunRecord,
+  EvalRunStatus,
+  EvalSetRecord,
+  EvalSetSource,
   NodeRecord,
   PendingDocumentRecord,
   SettingsMap,
@@ -86,6 +102,7 @@ export {
 export { deleteSetting, getSetting, setSetting } from './settings';
 export {
   cachedEmbedder,
+  cachedEvalChat,
   cachedSummarizer,
   embeddingCacheKeyFor,
   summaryCacheKeyFor,

@@ -4,6 +4,8 @@
  * (structured clone): embeddings are Float32Array, never JSON arrays.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
+import type { EvalQuestion, RetrievalReport } from '../core/eval';
+import type { SearchMode } from '../core/retrieve';
 import type { BuildParams, NodeSource, RaptorTree, SummarizerInfo, TreeDocument } from '../core/types';
 import type { IngestType } from '../ingest/types';
 import type { LlmEndpoint } from '../llm/types';
@@ -144,7 +146,12 @@ export type CacheEntry = {
   treeIds: string[];
   /** Milliseconds since the epoch. */
   createdAt: number;
-} & ({ kind: 'embedding'; value: Float32Array } | { kind: 'summary'; value: string });
+} & (
+  | { kind: 'embedding'; value: Float32Array }
+  | { kind: 'summary'; value: string }
+  /** A reply of the evaluation's model: a written question, an answer or a verdict (src/storage/evaluations.ts). */
+  | { kind: 'eval'; value: string }
+);
 
 /**
  * A document the user added that is not part of a build yet (schema version 3). It is stored the moment it is
@@ -264,16 +271,61 @@ export interface ConversationRecord extends TreeHistoryRecord {
   turns: ConversationTurn[];
 }
 
+/** Where an evaluation question set came from. */
+export type EvalSetSource = 'typed' | 'imported' | 'generated';
+
 /** A set of evaluation questions for one tree (typed, imported or generated). */
 export interface EvalSetRecord extends TreeHistoryRecord {
   kind: 'eval-set';
-  [field: string]: unknown;
+  /** Shown in the lists: the file name, "Typed questions", "Generated (…)". */
+  name: string;
+  source: EvalSetSource;
+  questions: EvalQuestion[];
+  /** Imported sets: rows of the file that could not be read (each was shown when it was imported). */
+  skippedRows?: number;
+  /** Generated sets: the model that wrote them, how many of each kind were asked for, the sample's seed. */
+  generator?: { model: string; count: number; seed: number; calls: number; failures: number };
+}
+
+/** Where an evaluation run is. */
+export type EvalRunStatus = 'running' | 'stopped' | 'failed' | 'done';
+
+/** What a run compares and how. */
+export interface EvalRunOptions {
+  /** Every mode with each of these search settings. */
+  searches: SearchMode[];
+  /** Context budget of collapsed and leaves, cl100k tokens. */
+  maxTokens: number;
+  /** Nodes per layer in traversal. */
+  traversalTopK: number;
+  /** Answer with the answering model (the default search's modes). */
+  answers: boolean;
+  /** Ask the judge about every free answer. */
+  judge: boolean;
 }
 
 /** One evaluation run: every mode and search setting on every question of a set, with its results. */
 export interface EvalRunRecord extends TreeHistoryRecord {
   kind: 'eval-run';
-  [field: string]: unknown;
+  /** The set it ran (which may since have been deleted) and a copy of its questions, so the run stands alone. */
+  setId: string;
+  setName: string;
+  questions: EvalQuestion[];
+  options: EvalRunOptions;
+  /**
+   * The tree as it was when the run started: runs stay comparable after the tree is rebuilt (with another
+   * model or summariser) and its nodes change.
+   */
+  tree: { title: string; embedding: string; summarizer: string; nodes: number; createdAt: string };
+  /** The answering model, when answers were asked for. */
+  answerModel?: string;
+  status: EvalRunStatus;
+  /** Where the run got to (shown while it runs, and after a stop). */
+  progress?: { stage: 'embed' | 'retrieve' | 'answer'; done: number; total: number };
+  /** The results: retrieval once it finished, answers added once they are in. */
+  report?: RetrievalReport;
+  /** Why it failed or stopped short. */
+  error?: string;
 }
 
 /**

@@ -50,6 +50,18 @@ describe('generate service', () => {
     expect(await generate.info()).toEqual(info);
   });
 
+  it('runs ONNX models on ONNX Runtime, and refuses a GGUF file where llama.cpp cannot run (Node)', async () => {
+    const generate = service();
+    expect((await generate.load({ model: TINY })).runtime).toBe('onnx');
+    const gguf = 'local:aerie-tiny-qwen2/aerie-tiny-qwen2-q8_0.gguf';
+    await expect(generate.load({ model: gguf })).rejects.toMatchObject({
+      code: 'NO_LLAMA_CPP',
+      message: expect.stringContaining('runs only in a browser'),
+    });
+    // The failed load is forgotten: the ONNX model loads again.
+    expect((await generate.load({ model: TINY })).runtime).toBe('onnx');
+  });
+
   it('forgets a failed load so the next call retries', async () => {
     const generate = service();
     await expect(generate.load({ model: 'local:no-such-model' })).rejects.toMatchObject({

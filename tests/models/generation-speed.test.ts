@@ -20,6 +20,8 @@ import {
   GPU_PRESET_ID,
   parseBuiltinModelTag,
   resolveRuntime,
+  runtimeLabel,
+  TEST_GGUF_GENERATOR_ID,
 } from '../../src/models/generator-presets';
 
 const NO_GPU = { adapter: false, f16: false };
@@ -32,6 +34,7 @@ describe('resolveRuntime', () => {
       model: GPU_PRESET_ID,
       device: 'webgpu',
       dtype: 'q4f16',
+      runtime: 'onnx',
     });
     expect(resolveRuntime({ model: GPU_PRESET_ID }, GPU_NO_F16).dtype).toBe('q4');
   });
@@ -66,11 +69,51 @@ describe('resolveRuntime', () => {
     }
   });
 
+  it('runs a GGUF file on llama.cpp on the CPU with its own quantisation, even with a GPU', () => {
+    const hub = 'Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q4_k_m.gguf';
+    expect(resolveRuntime({ model: hub }, GPU_F16)).toEqual({
+      model: hub,
+      device: 'wasm',
+      dtype: 'q4_k_m',
+      runtime: 'llama.cpp',
+    });
+    const ok = { ok: true, missing: [], threads: true };
+    expect(resolveRuntime({ model: TEST_GGUF_GENERATOR_ID }, NO_GPU, false, ok)).toMatchObject({
+      runtime: 'llama.cpp',
+      dtype: 'q8_0',
+    });
+    expect(resolveRuntime({ model: TEST_GGUF_GENERATOR_ID }, NO_GPU, false, ok).note).toBeUndefined();
+  });
+
+  it('says which feature a browser lacks for llama.cpp, and keeps ONNX models on ONNX Runtime there', () => {
+    const lacking = { ok: false, missing: ['JavaScript Promise Integration (JSPI)'], threads: true };
+    expect(resolveRuntime({ model: TEST_GGUF_GENERATOR_ID }, NO_GPU, false, lacking).note).toBe(
+      'this browser lacks JavaScript Promise Integration (JSPI)',
+    );
+    expect(resolveRuntime({ model: CPU_PRESET_ID }, NO_GPU, false, lacking)).toMatchObject({
+      runtime: 'onnx',
+      device: 'wasm',
+      dtype: 'q8',
+    });
+  });
+
+  it('names how a model runs for people', () => {
+    expect(runtimeLabel({ runtime: 'llama.cpp', device: 'wasm', dtype: 'q8_0', threads: 2 })).toBe(
+      'llama.cpp, q8_0, 2 threads',
+    );
+    expect(runtimeLabel({ runtime: 'llama.cpp', device: 'wasm', dtype: 'f32', threads: 1 })).toBe(
+      'llama.cpp, f32, 1 thread',
+    );
+    expect(runtimeLabel({ runtime: 'onnx', device: 'wasm', dtype: 'q8' })).toBe('ONNX Runtime, wasm, q8');
+  });
+
   it('tags the writer of summaries with model and dtype, and reads the tag back', () => {
     const tag = builtinModelTag({ model: CPU_PRESET_ID, dtype: 'q8' });
     expect(tag).toBe('builtin:onnx-community/Qwen2.5-0.5B-Instruct@q8');
     expect(parseBuiltinModelTag(tag)).toEqual({ model: CPU_PRESET_ID, dtype: 'q8' });
     expect(parseBuiltinModelTag('gpt-4o-mini')).toBeUndefined();
+    const gguf = builtinModelTag({ model: TEST_GGUF_GENERATOR_ID, dtype: 'q8_0' });
+    expect(parseBuiltinModelTag(gguf)).toEqual({ model: TEST_GGUF_GENERATOR_ID, dtype: 'q8_0' });
   });
 });
 

@@ -31,6 +31,7 @@ describe('TransformersGenerator (tiny random Qwen2)', () => {
     const generator = await tiny();
     expect(generator.info).toEqual({
       model: TINY,
+      runtime: 'onnx',
       device: 'cpu',
       dtype: 'q8',
       tag: 'builtin:local:aerie-tiny-qwen2@q8',

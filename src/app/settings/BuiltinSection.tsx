@@ -3,7 +3,8 @@
  * when the built-in model is chosen for them — a preset (named with its size and what to expect), the offline
  * test model, or any Hugging Face id — and where it runs.
  */
-import { GENERATOR_PRESETS, TEST_GENERATOR_ID } from '../../models/generator-presets';
+import { GENERATOR_PRESETS, TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../../models/generator-presets';
+import { isGgufModel } from '../../models/gguf';
 import { formatCount } from '../format';
 import type { BuiltinSettings } from '../settings';
 import { CUSTOM_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';
@@ -11,6 +12,9 @@ import { Field, HubModelIdField } from './Field';
 
 /** The label of the offline test model in the picker. */
 export const TEST_MODEL_LABEL = 'Aerie tiny test model — offline, for tests (2.5 MB; writes gibberish)';
+/** The label of the offline test model's GGUF copy (llama.cpp) in the picker. */
+export const TEST_GGUF_MODEL_LABEL =
+  'Aerie tiny test model, GGUF for llama.cpp — offline, for tests (0.3 MB)';
 
 const DEVICE_OPTIONS: readonly { value: BuiltinSettings['device']; label: string }[] = [
   { value: 'auto', label: 'Auto (WebGPU when available)' },
@@ -21,20 +25,32 @@ const DEVICE_OPTIONS: readonly { value: BuiltinSettings['device']; label: string
 function describe(choice: string): string {
   const preset = GENERATOR_PRESETS.find((p) => p.id === choice);
   if (preset) return preset.description;
-  if (choice === TEST_GENERATOR_ID) {
+  if (choice === TEST_GENERATOR_ID || choice === TEST_GGUF_GENERATOR_ID) {
     return (
       'A tiny random-weight model served by Aerie itself, for trying the whole path offline and for tests. ' +
       'It writes nonsense: choose a real model for real summaries.'
     );
   }
+  if (isGgufModel(choice)) {
+    return (
+      'A GGUF file: it runs on the CPU with llama.cpp compiled to WebAssembly, in the weights the file holds. ' +
+      'Aerie measured llama.cpp slower than ONNX Runtime for summaries on the CPU: it reads long prompts ' +
+      'about ten times slower and writes about as fast. Needs a recent Chrome or Edge (WebAssembly memory64 ' +
+      'and JSPI).'
+    );
+  }
   return (
-    'Any text-generation (instruct) model with ONNX weights on the Hugging Face hub, e.g. from ' +
-    'onnx-community. Small models (under 2B parameters) are practical in a browser.'
+    'Any text-generation (instruct) model on the Hugging Face hub: a repository with ONNX weights, e.g. from ' +
+    'onnx-community (runs on ONNX Runtime: WebGPU or the CPU), or a GGUF file written ' +
+    'owner/repository/file.gguf (runs on llama.cpp, on the CPU). Small models (under 2B parameters) are ' +
+    'practical in a browser.'
   );
 }
 
 function whereFrom(choice: string): string {
-  if (choice === TEST_GENERATOR_ID) return 'Served by Aerie itself: nothing is downloaded.';
+  if (choice === TEST_GENERATOR_ID || choice === TEST_GGUF_GENERATOR_ID) {
+    return 'Served by Aerie itself: nothing is downloaded.';
+  }
   return (
     'Downloaded once from huggingface.co, then cached by this browser; your documents never leave it. ' +
     'Without the hub, builds fall back to the extractive summarizer.'
@@ -63,6 +79,7 @@ export function BuiltinSection({ draft, update, errorFor, idPrefix }: SectionPro
               </option>
             ))}
             <option value={TEST_GENERATOR_ID}>{TEST_MODEL_LABEL}</option>
+            <option value={TEST_GGUF_GENERATOR_ID}>{TEST_GGUF_MODEL_LABEL}</option>
             <option value={CUSTOM_MODEL_CHOICE}>Custom Hugging Face model…</option>
           </select>
         )}
@@ -73,6 +90,11 @@ export function BuiltinSection({ draft, update, errorFor, idPrefix }: SectionPro
           label="Language model id"
           error={errorFor('builtin.customId')}
           example="onnx-community/Qwen2.5-0.5B-Instruct"
+          help={
+            'Owner and name of a repository with ONNX weights on huggingface.co, e.g. ' +
+            'onnx-community/Qwen2.5-0.5B-Instruct; or a GGUF file as owner/repository/file.gguf, e.g. ' +
+            'Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q8_0.gguf (runs on llama.cpp).'
+          }
           value={customId}
           onChange={(value) => set({ customId: value })}
         />
@@ -80,7 +102,10 @@ export function BuiltinSection({ draft, update, errorFor, idPrefix }: SectionPro
       <Field
         id={`${idPrefix}-builtin-device`}
         label="Runs on"
-        help="WebGPU uses 4-bit weights; the CPU (WASM) uses 8-bit weights. The code is the same otherwise."
+        help={
+          'ONNX models: WebGPU uses 4-bit weights, the CPU (WASM) 8-bit weights. GGUF files always run on ' +
+          'the CPU with llama.cpp, in the weights the file holds.'
+        }
       >
         {(control) => (
           <select

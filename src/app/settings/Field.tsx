@@ -65,18 +65,20 @@ export interface HubModelIdFieldProps {
   error?: string;
   /** An example id, shown as the placeholder and in the help. */
   example: string;
+  /** Help in place of the default ("Owner and name as on huggingface.co, e.g. <example>."). */
+  help?: string;
   value: string;
   onChange: (value: string) => void;
 }
 
 /** A text field for a Hugging Face model id ("owner/name"), spanning the settings grid. */
-export function HubModelIdField({ id, label, error, example, value, onChange }: HubModelIdFieldProps) {
+export function HubModelIdField({ id, label, error, example, help, value, onChange }: HubModelIdFieldProps) {
   return (
     <Field
       id={id}
       label={label}
       error={error}
-      help={`Owner and name as on huggingface.co, e.g. ${example}.`}
+      help={help ?? `Owner and name as on huggingface.co, e.g. ${example}.`}
       className="settings-field-wide"
     >
       {(control) => (

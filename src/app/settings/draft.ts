@@ -7,7 +7,8 @@ import { DEFAULT_CONCURRENCY } from '../../core/types';
 import { DEFAULT_BUILD_PARAMS } from '../../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../../llm/prompts';
 import type { EmbeddingDevice } from '../../models/embedder';
-import { GENERATOR_PRESETS, TEST_GENERATOR_ID } from '../../models/generator-presets';
+import { GENERATOR_PRESETS, TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../../models/generator-presets';
+import { ggufUrl, isGgufModel } from '../../models/gguf';
 import { EMBEDDING_PRESETS, type EmbeddingPrecision } from '../../models/presets';
 import {
   DEFAULT_SETTINGS,
@@ -203,7 +204,11 @@ export function draftFromSettings(settings: AppSettings): SettingsDraft {
 
 /** The built-in models the picker lists by id: the presets and the offline test model. */
 export function isListedGenerator(model: string): boolean {
-  return model === TEST_GENERATOR_ID || GENERATOR_PRESETS.some((p) => p.id === model);
+  return (
+    model === TEST_GENERATOR_ID ||
+    model === TEST_GGUF_GENERATOR_ID ||
+    GENERATOR_PRESETS.some((p) => p.id === model)
+  );
 }
 
 function builtinDraft(builtin: BuiltinSettings): SettingsDraft['builtin'] {
@@ -318,6 +323,13 @@ function modelIdError(text: string, example = 'Xenova/bge-small-en-v1.5'): strin
   return undefined;
 }
 
+/** A GGUF id must name a file in a repository (owner/repository/file.gguf) or a file the app serves. */
+function ggufIdError(text: string): string | undefined {
+  const id = text.trim();
+  if (!isGgufModel(id) || ggufUrl(id, '/models/')) return undefined;
+  return 'A GGUF file is written owner/repository/file.gguf, e.g. Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q8_0.gguf.';
+}
+
 function trimmedEndpoint(endpoint: EndpointSettings): EndpointSettings {
   return {
     protocol: endpoint.protocol,
@@ -341,7 +353,7 @@ export function draftErrors(draft: SettingsDraft, strict = true): DraftErrors {
   }
   if (draft.builtin.choice === CUSTOM_MODEL_CHOICE) {
     const id = draft.builtin.customId;
-    const error = modelIdError(id, 'onnx-community/Qwen2.5-0.5B-Instruct');
+    const error = modelIdError(id, 'onnx-community/Qwen2.5-0.5B-Instruct') ?? ggufIdError(id);
     if (error && ((strict && usesBuiltin(draft)) || id.trim() !== '')) errors['builtin.customId'] = error;
   }
   const endpoint = (prefix: string, value: EndpointSettings, required: boolean, why: string) =>

@@ -17,6 +17,7 @@ import type { ModelLoadProgress } from '../../models/embedder';
 import type { ModelChoice } from '../../models/embed-service';
 import { connectGenerator } from '../../models/generate-client';
 import { speedOf } from '../../models/generation-speed';
+import { runtimeLabel } from '../../models/generator-presets';
 import { splitRows } from '../../models/rows';
 import type { TreeRecord } from '../../storage/schema';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
@@ -65,7 +66,7 @@ export function questionModelOf(
 }
 
 /** The remote embedding model name of a tree built with an API model (`openai:x` or the official `openai/x`). */
-function endpointModelOf(model: string): string | undefined {
+export function endpointModelOf(model: string): string | undefined {
   if (model.startsWith('openai:')) return model.slice('openai:'.length);
   if (model.startsWith('openai/')) return model.slice('openai/'.length);
   return undefined;
@@ -160,8 +161,8 @@ async function answerWithModel(
   return {
     ...result,
     writer:
-      `written in this browser by ${builtinModelName(model.generator.model)} (${generator.info.device}, ` +
-      `${generator.info.dtype}) at ${rateText(rate)}`,
+      `written in this browser by ${builtinModelName(model.generator.model)} ` +
+      `(${runtimeLabel(generator.info)}) at ${rateText(rate)}`,
   };
 }
 

@@ -29,7 +29,7 @@ import { conversationFileName, conversationMarkdown } from '../conversations/mar
 import { earlierTurns, treeStampOf, turnFromResults, turnsBefore } from '../conversations/turns';
 import type { ConversationProps } from '../ask/AskPanel';
 import { answerModelOf, toLlmEndpoint, type AnswerModel, type AppSettings } from '../settings';
-import { downloadText } from './download';
+import { download } from '../download';
 import { randomId } from './ids';
 import { errorMessage, isCancel } from './messages';
 import type { AskResults, RetrievalSettings } from './types';
@@ -244,11 +244,7 @@ export function useConversation(
 
   const exportMarkdown = useCallback(() => {
     if (!active || !tree) return;
-    downloadText(
-      conversationFileName(active),
-      conversationMarkdown(active, tree.title, stamp),
-      'text/markdown',
-    );
+    download(conversationFileName(active), conversationMarkdown(active, tree.title, stamp), 'text/markdown');
   }, [active, tree, stamp]);
 
   return {

@@ -3,7 +3,6 @@
  * ask for persistent storage, test an endpoint. Every failure becomes a notice; nothing else breaks.
  */
 import { useCallback } from 'react';
-import { downloadText } from './download';
 import { testConnection as testLlm } from '../../llm';
 import type { BuildRequest } from '../../pipeline/types';
 import {
@@ -19,6 +18,7 @@ import {
   type AerieDb,
   type BuildDraft,
 } from '../../storage';
+import { download, safeFileBase } from '../download';
 import { toLlmEndpoint, isConfigured, type EndpointSettings } from '../settings';
 import { randomId } from './ids';
 import { errorMessage } from './messages';
@@ -37,14 +37,7 @@ export interface LibraryCallbacks {
 
 /** A safe file name from a tree title. */
 export function exportFileName(title: string): string {
-  const base =
-    title
-      // eslint-disable-next-line no-control-regex -- control characters are not allowed in file names
-      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 80) || 'tree';
-  return `${base}.raptor.json`;
+  return `${safeFileBase(title, 'tree')}.raptor.json`;
 }
 
 /** The actions, bound to the database. */
@@ -89,7 +82,7 @@ export function useLibraryActions(
     (id: string) => {
       if (!db) return;
       Promise.all([getTree(db, id), exportTree(db, id)]).then(
-        ([record, json]) => downloadText(exportFileName(record?.title ?? 'tree'), json),
+        ([record, json]) => download(exportFileName(record?.title ?? 'tree'), json),
         (e: unknown) => report('The tree could not be exported', e),
       );
     },
