@@ -31,8 +31,8 @@ import type { LlmPageConfig, LlmPageResult } from './browser/llm-page';
 import { timeNative, type NativeRun, type NativeTiming } from './llm-native';
 import { nodeLlamaCppEntry, timeNativeLlama } from './llm-native-llama';
 import { wllamaAssets } from '../build/wllama-assets';
-import type { BenchRow } from './report';
-import { runPython } from './support';
+import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { incompleteModel, runPython } from './support';
 
 const MODELS_DIR = join(ROOT, '.bench-cache', 'models');
 const MODELS_URL_PATH = '/.bench-cache/models/';
@@ -119,9 +119,8 @@ function strictCsp(): Plugin {
   };
 }
 
-function skipped(reason: string): BenchRow[] {
-  const row = { name: 'Built-in model generation', value: NaN, unit: 'tokens/s', higherIsBetter: true };
-  return [{ ...row, referenceLabel: `skipped: ${reason}` }];
+function skipped(reason: string): BenchLine[] {
+  return [notMeasured('Built-in model generation (prompt processing and generation, every dtype)', reason)];
 }
 
 /** Makes sure the bench model exists; the reason when it is missing and cannot be generated. */
@@ -136,7 +135,7 @@ function ensureModel(): string | undefined {
     const made = runPython([script, '--qwen2.5-0.5b', folder], PYTHON_TIMEOUT_MS);
     if ('reason' in made) return made.reason;
   }
-  return complete() ? undefined : `${MAKE_SCRIPTS.join(' and ')} wrote no complete model`;
+  return complete() ? undefined : incompleteModel(folder, MODEL_FILES);
 }
 
 /** The bench's prompt: its messages, their token ids, and the tokenizer's decoder (for the native ids). */
@@ -313,6 +312,8 @@ function rowsOf(m: Measured): BenchRow[] {
   const runs = result.runs;
   const ours = bestRates(runs);
   const reference = nativeRates(m);
+  // A native twin that could not run is a missing reference (bench/gaps.ts), never a figure.
+  const referenceMissing = 'reason' in native ? native.reason : undefined;
   const referenceLabel =
     'reason' in native
       ? native.reason
@@ -331,6 +332,7 @@ function rowsOf(m: Measured): BenchRow[] {
       higherIsBetter: true,
       reference: reference?.prefill,
       referenceLabel,
+      referenceMissing,
       target: TARGET_RATIO,
       note: [
         `crossOriginIsolated=${result.pageCrossOriginIsolated}`,
@@ -347,6 +349,7 @@ function rowsOf(m: Measured): BenchRow[] {
       higherIsBetter: true,
       reference: reference?.decode,
       referenceLabel,
+      referenceMissing,
       target: TARGET_RATIO,
       note: [
         `greedy text ${m.sameText}`,
@@ -361,6 +364,7 @@ function rowsOf(m: Measured): BenchRow[] {
       higherIsBetter: false,
       reference: reference && projectedMinutes(reference, promptTokens),
       referenceLabel,
+      referenceMissing,
     },
   ];
 }
@@ -401,7 +405,7 @@ function verdictRows(measured: readonly Measured[]): BenchRow[] {
  * Generation in Chromium (WASM, 2 threads) through each runtime and weights file beside its native twin, each
  * one's projection of a long document's summaries, and the fastest against today's path and the goal.
  */
-export async function benchLlm(): Promise<BenchRow[]> {
+export async function benchLlm(): Promise<BenchLine[]> {
   if (!existsSync(CHROMIUM_PATH)) return skipped(`no Chromium at ${CHROMIUM_PATH} (set AERIE_CHROMIUM)`);
   const missing = ensureModel();
   if (missing) return skipped(missing);

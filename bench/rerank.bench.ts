@@ -19,7 +19,7 @@ import { DEFAULT_RERANK_DEPTH } from '../src/core/retrieve';
 import { configureRuntime } from '../src/models/embedder';
 import { CrossEncoder, RERANK_BATCH_SIZE } from '../src/models/reranker';
 import type { EmbeddingDtype } from '../src/models/presets';
-import type { BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './report';
 import { ROOT, runPython } from './support';
 
 const MODELS = join(ROOT, '.bench-cache', 'models');
@@ -107,11 +107,15 @@ async function timeNative(
 }
 
 /** Reranking latency per question, ours beside native ONNX Runtime, q8 and fp32. */
-export async function benchRerank(): Promise<BenchRow[]> {
+export async function benchRerank(): Promise<BenchLine[]> {
   const missing = ensureModel();
   if (missing) {
-    console.log(`rerank: skipped (${missing}; run: python3 ${MAKE} --minilm ${join(MODELS, FOLDER)})`);
-    return [];
+    return [
+      notMeasured(
+        'Rerank latency per question, ms-marco-MiniLM-L-6 architecture',
+        `${missing}; run: python3 ${MAKE} --minilm ${join(MODELS, FOLDER)}`,
+      ),
+    ];
   }
   const { questions, passages } = inputs();
   const rows: BenchRow[] = [];

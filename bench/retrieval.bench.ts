@@ -29,7 +29,7 @@ import { DEFAULT_SEARCH, retrieve, retrieveReranked, SEARCH_MODES } from '../src
 import type { RaptorTree } from '../src/core/types';
 import { configureRuntime } from '../src/models/embedder';
 import { CrossEncoder } from '../src/models/reranker';
-import type { BenchRow } from './report';
+import { notMeasured, type BenchLine } from './report';
 import { bookTree } from './retrieval/trees';
 import { benchModels, loadEmbed, type BenchModel } from './shape/inputs';
 import { ROOT } from './support';
@@ -156,8 +156,8 @@ async function benchModel(model: BenchModel, reranker: CrossEncoder | undefined)
 }
 
 /** Evidence recall per mode × search on the gold sets; rows: the default beside plain BM25 and meaning alone. */
-export async function benchRetrieval(): Promise<BenchRow[]> {
-  const rows: BenchRow[] = [];
+export async function benchRetrieval(): Promise<BenchLine[]> {
+  const rows: BenchLine[] = [];
   const reranker = await loadReranker();
   if (!reranker) {
     console.log(
@@ -167,7 +167,7 @@ export async function benchRetrieval(): Promise<BenchRow[]> {
   }
   for (const model of benchModels()) {
     if (!('id' in model)) {
-      console.log(`${model.label}: skipped (${model.skipped})`);
+      rows.push(notMeasured(`${model.label}: evidence recall per mode and search`, model.skipped));
       continue;
     }
     const pool = await benchModel(model, reranker);

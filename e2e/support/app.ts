@@ -199,3 +199,40 @@ export async function pasteDocument(page: Page, name: string, text: string): Pro
   await dialog.getByLabel('Name').fill(name);
   await dialog.getByRole('button', { name: 'Add' }).click();
 }
+
+/** Records in each IndexedDB store of Aerie's database, read in the page (a real browser's IndexedDB). */
+export function storedRecords(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(
+    () =>
+      new Promise<Record<string, number>>((resolve, reject) => {
+        const open = indexedDB.open('aerie');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const names = [...db.objectStoreNames].filter((n) => n !== 'settings');
+          const tx = db.transaction(names, 'readonly');
+          const counts: Record<string, number> = {};
+          for (const name of names) {
+            const request = tx.objectStore(name).count();
+            request.onsuccess = () => (counts[name] = request.result);
+          }
+          tx.oncomplete = () => {
+            db.close();
+            resolve(counts);
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
+}
+
+/** Deletes the tree titled `title` from its library row, confirming in the dialog. */
+export async function deleteFromLibrary(page: Page, title: string): Promise<void> {
+  await libraryRow(page, title)
+    .getByRole('button', { name: `Delete ${title}` })
+    .click();
+  await page
+    .getByRole('alertdialog', { name: `Delete “${title}”?` })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+}

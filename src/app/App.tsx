@@ -53,7 +53,7 @@ const VIEW_LABELS: Record<View, string> = {
 export function App() {
   const { notices, notify, dismiss } = useNotices();
   const { db, error: dbError } = useDatabase(notify);
-  const { settings, save: saveSettings } = useSettings(db, notify);
+  const { settings, save: saveSettings, saveOrReport: saveSettingsOrReport } = useSettings(db, notify);
   useTheme(settings.theme);
   const library = useLibrary(db, notify);
   const docs = useDocuments(db, notify);
@@ -92,7 +92,7 @@ export function App() {
     onOpen: setOpenId,
     onDeleted: (id) => id === openId && setOpenId(undefined),
     onDraft: async (draft) => {
-      await saveSettings({ ...settings, params: { ...settings.params, ...draft.params } });
+      await saveSettingsOrReport({ ...settings, params: { ...settings.params, ...draft.params } });
       for (const d of draft.documents) docs.addPaste(d.text, d.name ?? 'Document');
     },
   });
@@ -181,6 +181,8 @@ export function App() {
       progress={build.progress}
       onCancel={() => void build.cancel()}
       onResume={() => void build.resume(build.progress!.treeId, build.progress!.title)}
+      onBuildAgain={() => build.buildAgain(build.progress!.treeId)}
+      onKeepData={actions.persist}
     />
   );
 
@@ -244,7 +246,7 @@ export function App() {
             <select
               value={settings.theme}
               onChange={(e) =>
-                void saveSettings({ ...settings, theme: e.target.value as typeof settings.theme })
+                void saveSettingsOrReport({ ...settings, theme: e.target.value as typeof settings.theme })
               }
             >
               <option value="system">System</option>
@@ -368,6 +370,7 @@ export function App() {
                   layerTopics={topicsByLayer}
                   summarizer={tree.summarizer}
                   embeddingModel={tree.embedding.model}
+                  summaryCuts={open.record?.summarizer.cuts}
                 />
               </div>
             </>
@@ -463,7 +466,7 @@ export function App() {
       <SettingsDialog
         open={settingsOpen}
         settings={settings}
-        onSave={(next) => void saveSettings(next)}
+        onSave={saveSettings}
         onClose={() => setSettingsOpen(false)}
         testConnection={actions.testConnection}
       />

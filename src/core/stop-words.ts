@@ -34,7 +34,9 @@ one two three four five six seven eight nine ten eleven twelve second third four
 
 /** Archaic function words (Early Modern English: the KJV, Shakespeare). */
 const ARCHAIC = `thee thou thy thine thyself ye hath hast doth dost didst shalt wilt art unto saith thereof hither thither
-whither yea nay lo behold ere wherefore verily`;
+whither yea nay lo behold ere wherefore verily wast wert hadst canst couldest shouldest wouldest mayest mightest
+knowest knoweth seest seeth sayest sayeth saidst comest cometh goest goeth makest maketh givest giveth takest taketh
+thinkest thinketh hearest heareth whereof whereon wherewith thereon therewith thereto forth`;
 
 /** Every stop word, lower case. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(

@@ -42,6 +42,11 @@ export interface AnswerResult {
   usage: UsageTotals;
   model: string;
   finishReason?: string;
+  /**
+   * Set when the server wrote past `maxTokens` (ignoring the limit): Aerie stopped reading at `maxChars`
+   * characters, and `text` ends there.
+   */
+  overLimit?: { maxTokens: number; maxChars: number };
 }
 
 /** A bracket holding citation numbers: [2], [1, 3], [2-4], [Passage 2], [1; 5]. */
@@ -98,6 +103,8 @@ export async function answerWith(chat: ChatFn, options: AnswerOptions): Promise<
     model: result.model,
   };
   if (result.finishReason !== undefined) answer.finishReason = result.finishReason;
+  if (result.overLimit)
+    answer.overLimit = { maxTokens: request.maxTokens, maxChars: result.overLimit.maxChars };
   return answer;
 }
 

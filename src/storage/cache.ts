@@ -8,6 +8,7 @@
 import { throwIfAborted } from '../core/abort';
 import { BuildError, EMBED_BATCH } from '../core/build-shared';
 import type { EvalChat } from '../core/eval/chat';
+import { hasVisibleText } from '../core/visible';
 import type { EmbedFn, SummarizeFn } from '../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm/prompts';
 import type { LlmProtocol } from '../llm/types';
@@ -255,10 +256,27 @@ export function cachedEmbedder(
   return Object.assign(cached, { stats, flush });
 }
 
+/** Options of `cachedSummarizer`. */
+export interface CachedSummarizerOptions {
+  /**
+   * Whether a summary the model just returned was cut to its budget (the model wrote more): recorded with the
+   * entry, so a resumed or repeated build still knows which of its summaries were cut.
+   */
+  isCut?: (summary: string) => boolean;
+  /** Called each time a summary this build uses (new or from the cache) was cut, with the count so far. */
+  onCut?: (cut: number) => void;
+}
+
+/** Hits and misses, and how many summaries used were cut to their budget. */
+export interface SummaryCacheStats extends CacheStats {
+  cut: number;
+}
+
 /**
  * Wraps a summariser with the cache: a cached summary answers without calling the model; a new one is stored
  * as soon as it returns (before the call resolves); a failed call stores nothing. Concurrent calls for the
- * same cluster share one model call.
+ * same cluster share one model call. Summaries the model wrote past their budget (see `options.isCut`) are
+ * marked in their entries and counted in `stats.cut`.
  * @param key what determines a summary (see `summaryCacheKeyFor`).
  * @param treeId the tree that uses these entries.
  * @throws whatever the summariser throws; StorageError QUOTA_EXCEEDED when the cache cannot grow.
@@ -268,47 +286,58 @@ export function cachedSummarizer(
   summarize: SummarizeFn,
   key: SummaryCacheKey,
   treeId: string,
-): SummarizeFn & CachedModel {
-  const stats: CacheStats = { hits: 0, misses: 0 };
+  options: CachedSummarizerOptions = {},
+): SummarizeFn & CachedModel & { readonly stats: Readonly<SummaryCacheStats> } {
+  const stats: SummaryCacheStats = { hits: 0, misses: 0, cut: 0 };
   const { track, flush } = tracker();
-  const inFlight = new Map<string, Promise<string>>();
+  const inFlight = new Map<string, Promise<{ summary: string; cut: boolean }>>();
 
-  async function fromCacheOrModel(hash: string, texts: string[], options: Parameters<SummarizeFn>[1]) {
+  async function fromCacheOrModel(hash: string, texts: string[], callOptions: Parameters<SummarizeFn>[1]) {
     const [entry] = await lookup(db, [hash], treeId);
     if (entry?.kind === 'summary') {
       stats.hits++;
-      return entry.value;
+      return { summary: entry.value, cut: entry.cut === true };
     }
-    throwIfAborted(options.signal);
-    const summary = await summarize(texts, options);
+    throwIfAborted(callOptions.signal);
+    const summary = await summarize(texts, callOptions);
     stats.misses++;
+    const cut = typeof summary === 'string' && (options.isCut?.(summary) ?? false);
     // A blank summary is an error the build reports; caching it would repeat the error on every resume.
-    if (typeof summary === 'string' && summary.trim()) {
-      await save(db, [
-        { key: hash, kind: 'summary', value: summary, treeIds: [treeId], createdAt: Date.now() },
-      ]);
+    if (typeof summary === 'string' && hasVisibleText(summary)) {
+      const entry: CacheEntry = {
+        key: hash,
+        kind: 'summary',
+        value: summary,
+        treeIds: [treeId],
+        createdAt: Date.now(),
+      };
+      if (cut) entry.cut = true;
+      await save(db, [entry]);
     }
-    return summary;
+    return { summary, cut };
   }
 
-  async function run(texts: string[], options: Parameters<SummarizeFn>[1]): Promise<string> {
-    const hash = await summaryHash(key, texts, options.maxTokens);
+  async function run(texts: string[], callOptions: Parameters<SummarizeFn>[1]): Promise<string> {
+    const hash = await summaryHash(key, texts, callOptions.maxTokens);
     const shared = inFlight.get(hash);
+    let result: { summary: string; cut: boolean };
     if (shared) {
-      const summary = await shared;
+      result = await shared;
       stats.hits++;
-      return summary;
+    } else {
+      const work = fromCacheOrModel(hash, texts, callOptions);
+      inFlight.set(hash, work);
+      try {
+        result = await work;
+      } finally {
+        inFlight.delete(hash);
+      }
     }
-    const work = fromCacheOrModel(hash, texts, options);
-    inFlight.set(hash, work);
-    try {
-      return await work;
-    } finally {
-      inFlight.delete(hash);
-    }
+    if (result.cut) options.onCut?.(++stats.cut);
+    return result.summary;
   }
 
-  const cached: SummarizeFn = (texts, options) => track(run(texts, options));
+  const cached: SummarizeFn = (texts, callOptions) => track(run(texts, callOptions));
   return Object.assign(cached, { stats, flush });
 }
 

@@ -52,6 +52,7 @@ export type {
   StoredSummarizerChoice,
   RecordedSummarizer,
   StoreName,
+  SummaryCuts,
   TreeDocumentEntry,
   TreeOrigin,
   TreeRecord,
@@ -90,7 +91,15 @@ export {
   type TreePatch,
   type TreeSummary,
 } from './trees';
-export { completeTree, getNode, loadTree, saveNodeLabels, saveTreeNodes, type NodeLabel } from './nodes';
+export {
+  completeTree,
+  getNode,
+  loadTree,
+  saveNodeLabels,
+  saveTreeNodes,
+  type CompleteTreeOptions,
+  type NodeLabel,
+} from './nodes';
 export { deletePendingDocuments, listPendingDocuments, putPendingDocument } from './pending';
 export {
   duplicateTreeSettings,
@@ -99,7 +108,7 @@ export {
   type BuildDraft,
   type RestoreOptions,
 } from './requests';
-export { deleteSetting, getSetting, setSetting } from './settings';
+export { deleteSetting, getSetting, setSetting, setSettings } from './settings';
 export {
   cachedEmbedder,
   cachedEvalChat,
@@ -107,7 +116,9 @@ export {
   embeddingCacheKeyFor,
   summaryCacheKeyFor,
   type CachedModel,
+  type CachedSummarizerOptions,
   type CacheStats,
+  type SummaryCacheStats,
   type EmbeddingCacheKey,
   type SummaryCacheKey,
 } from './cache';

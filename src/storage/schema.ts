@@ -57,7 +57,24 @@ export type StoredSummarizerChoice =
  * What wrote a tree's summaries, as its record keeps it: `fallbackFrom` is the built-in model the user chose
  * when it could not be loaded (the hub was unreachable) and the extractive summariser wrote them instead.
  */
-export type RecordedSummarizer = SummarizerInfo & { fallbackFrom?: string };
+export type RecordedSummarizer = SummarizerInfo & { fallbackFrom?: string; cuts?: SummaryCuts };
+
+/**
+ * Summaries of a tree that its model wrote past the summary budget, each cut at the last sentence end within it
+ * (absent when none was). `endpoint` is the endpoint's origin (absent for the built-in model).
+ */
+export interface SummaryCuts {
+  /** Summaries cut. */
+  cut: number;
+  /** Summaries in the tree. */
+  of: number;
+  /** The budget in cl100k tokens (the build's `summaryTokens`). */
+  budget: number;
+  /** The model that wrote them (as the tree records it). */
+  model: string;
+  /** The endpoint's origin, e.g. `http://localhost:11434`. */
+  endpoint?: string;
+}
 
 /** A document of a stored build request: a reference to its text in the documents store. */
 export interface StoredDocumentRef {
@@ -148,7 +165,8 @@ export type CacheEntry = {
   createdAt: number;
 } & (
   | { kind: 'embedding'; value: Float32Array }
-  | { kind: 'summary'; value: string }
+  /** `cut`: the model wrote more than the summary budget and `value` is its cut (see `fitToTokenBudget`). */
+  | { kind: 'summary'; value: string; cut?: boolean }
   /** A reply of the evaluation's model: a written question, an answer or a verdict (src/storage/evaluations.ts). */
   | { kind: 'eval'; value: string }
 );

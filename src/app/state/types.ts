@@ -5,7 +5,7 @@ import type { SearchMode } from '../../core/retrieve-options';
 import type { RetrievalMode } from '../modes';
 import type { UsageTotals } from '../../llm/usage';
 import type { GenerationSpeed } from '../../models/generation-speed';
-import type { SummaryEstimate } from '../../pipeline/types';
+import type { SummaryCutNotice, SummaryEstimate } from '../../pipeline/types';
 
 /** A document added by the user, before or while it is being read. */
 export interface PendingDocument {
@@ -88,6 +88,8 @@ export interface AnswerState {
   status?: string;
   /** Who wrote it, once done, e.g. "Written in this browser by … at 8.1 tokens/s". */
   writer?: string;
+  /** Set when the model wrote past the answer's limit and Aerie stopped reading: says so. */
+  notice?: string;
 }
 
 /** The results of the last question. */
@@ -140,8 +142,14 @@ export interface BuildProgressState {
   generation?: GenerationSpeed;
   /** The built-in model could not be loaded; the extractive summariser writes the summaries (why). */
   summarizerFallback?: string;
+  /** Summaries the model wrote past the summary budget so far, cut at a sentence end within it. */
+  summaryCuts?: SummaryCutNotice;
   /** A sentence the user can act on when the build failed or was paused. */
   message?: string;
+  /** The build could not be recorded (nothing is stored): it cannot be resumed, only built again. */
+  unrecorded?: boolean;
+  /** It stopped because the browser's storage for the site is full. */
+  storageFull?: boolean;
   /** Once done: embeddings and summaries found in the cache (earlier runs) vs computed by this run. */
   reuse?: { embedHits: number; embedMisses: number; summaryHits: number; summaryMisses: number };
 }

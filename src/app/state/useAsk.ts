@@ -21,6 +21,7 @@ import { runtimeLabel } from '../../models/generator-presets';
 import { splitRows } from '../../models/rows';
 import type { TreeRecord } from '../../storage/schema';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
+import { answerLimitText } from '../build/budget-text';
 import { formatDecimal } from '../format';
 import {
   answerModelOf,
@@ -310,6 +311,7 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
               citations: answer.citations.map((i) => ({ n: i + 1, nodeId: passages[i].id })),
               usage: answer.usage,
               ...(answer.writer ? { writer: answer.writer } : {}),
+              ...(answer.overLimit ? { notice: answerLimitText(answer.overLimit) } : {}),
             },
           };
           setResults(done);

@@ -3,7 +3,9 @@
  * ask for persistent storage, test an endpoint. Every failure becomes a notice; nothing else breaks.
  */
 import { useCallback } from 'react';
+import { importInWorker } from '../../client/import';
 import { testConnection as testLlm } from '../../llm';
+import { whileBuildStopped } from '../../pipeline/build-stop';
 import type { BuildRequest } from '../../pipeline/types';
 import {
   checkImportSize,
@@ -12,7 +14,6 @@ import {
   duplicateTreeSettings,
   exportTree,
   getTree,
-  importTree,
   renameTree,
   requestPersistence,
   type AerieDb,
@@ -64,10 +65,14 @@ export function useLibraryActions(
     [db, changed, report],
   );
 
+  /**
+   * Deletes a tree. Its build, if one runs in this tab or another, stops first (no request after the delete),
+   * and the delete holds the build's lock, so nothing of the tree is written after it.
+   */
   const remove = useCallback(
     (id: string) => {
       if (!db) return;
-      deleteTree(db, id).then(
+      whileBuildStopped(id, () => deleteTree(db, id)).then(
         async () => {
           callbacks.onDeleted(id);
           await changed();
@@ -94,7 +99,9 @@ export function useLibraryActions(
       if (!db) return;
       (async () => {
         checkImportSize(file.size);
-        const id = await importTree(db, await file.text()); // the tree's own title, not the file name
+        // Read, parsed and checked in a worker: a large file must not freeze the page. The tree keeps its own
+        // title, not the file name.
+        const id = await importInWorker(file);
         await changed();
         callbacks.onOpen(id);
         notify({ kind: 'success', title: `Imported “${file.name}”` });
