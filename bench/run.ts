@@ -2,8 +2,8 @@
  * `npm run bench [section …] [-- --allow-missing-references]`: performance figures, each printed beside a
  * reference measured in the same run (scikit-learn, native ONNX Runtime, the paper's Table 10, spherical
  * k-means) with the ratio. Sections: gmm, cluster, shape, embed, storage, llm, build, query, view, eval (the gold
- * sets' evaluation tables), labels (how well topic labels tell siblings apart, beside plain c-TF-IDF).
- * Default: all.
+ * sets' evaluation tables), labels (how well topic labels tell siblings apart, beside plain c-TF-IDF),
+ * retrieval (evidence recall per mode and search), rerank, keywords. Default: all.
  * Anything that could not be measured is printed as NOT MEASURED, summarised at the end, and fails the run
  * unless allowed (bench/gaps.ts); a section that throws fails the run, after the other sections ran
  * (bench/sections.ts). See bench/README.md.
@@ -19,6 +19,9 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   llm: async () => (await import('./llm.bench')).benchLlm,
   build: async () => (await import('./build.bench')).benchBuild,
   query: async () => (await import('./query.bench')).benchQuery,
+  retrieval: async () => (await import('./retrieval.bench')).benchRetrieval,
+  rerank: async () => (await import('./rerank.bench')).benchRerank,
+  keywords: async () => (await import('./keywords.bench')).benchKeywords,
   view: async () => (await import('./view.bench')).benchView,
   eval: async () => (await import('./eval.bench')).benchEval,
   labels: async () => (await import('./labels.bench')).benchLabels,

@@ -33,6 +33,7 @@ import { useOpenTree } from './state/useOpenTree';
 import { defaultRetrievalSettings, queryBlocker, questionModelOf, useAsk } from './state/useAsk';
 import { modelToWarm, useBuildWorkerWarmup, useModelWarmup } from './state/useModelWarmup';
 import { useLibraryActions } from './state/useLibraryActions';
+import { conversationPanel, useConversation } from './state/useConversation';
 import { useTheme } from './state/useTheme';
 import { answerModelOf, summarizerLine } from './settings';
 import { embeddingModelLabel } from './library/model-label';
@@ -71,6 +72,15 @@ export function App() {
   const tree = open.tree;
   const maxLayer = tree ? Math.max(0, ...tree.nodes.map((n) => n.layer)) : 0;
   const ask = useAsk(tree, open.record, settings);
+  const conversation = useConversation(
+    db,
+    open.tree ? openId : undefined,
+    tree,
+    settings,
+    ask,
+    notify,
+    library.trees,
+  );
   const evaluation = useEvaluation(db, tree ? openId : undefined, tree, open.record, settings, notify);
   const answerModel = answerModelOf(settings);
   const [retrieval, setRetrieval] = useState<RetrievalSettings>(() => defaultRetrievalSettings(0));
@@ -177,13 +187,17 @@ export function App() {
   );
 
   const blocker = dbError ? `Storage is unavailable: ${dbError}` : queryBlocker(tree, settings);
-  const onAsk = (question: string) =>
-    void ask
-      .ask(question, retrieval)
+  const onAsk = (question: string, followUp: boolean) =>
+    void conversation
+      .submit(question, retrieval, 'ask', followUp)
       .catch((e: unknown) => actions.report('The question could not be answered', e));
-  const onCompare = (question: string) =>
-    void ask
-      .compare(question, retrieval)
+  const onCompare = (question: string, followUp: boolean) =>
+    void conversation
+      .submit(question, retrieval, 'compare', followUp)
+      .catch((e: unknown) => actions.report('The question could not be answered', e));
+  const onConfirmSearch = (search: string) =>
+    void conversation
+      .confirm(search)
       .catch((e: unknown) => actions.report('The question could not be answered', e));
   // The ARIA tabs pattern: arrow keys move between tabs (and select them), Home/End go to the ends.
   const onTabKey = (event: KeyboardEvent) => {
@@ -405,7 +419,7 @@ export function App() {
             settings={retrieval}
             maxLayer={maxLayer}
             onSettingsChange={setRetrieval}
-            busy={ask.busy}
+            busy={ask.busy || conversation.pending?.status === 'rewriting'}
             onAsk={onAsk}
             onCompare={onCompare}
             onStop={ask.stop}
@@ -413,6 +427,7 @@ export function App() {
             onOpenNode={openNode}
             hasAnswerModel={!!answerModel}
             activeNodeId={inspected}
+            conversation={tree && db ? conversationPanel(conversation, ask, onConfirmSearch) : undefined}
           />
           {tree && inspected !== undefined && tree.nodes[inspected] && (
             <div className="inspector-wrap">

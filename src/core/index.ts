@@ -84,18 +84,22 @@ export {
 
 export {
   retrieve,
+  retrieveReranked,
   formatContext,
   prepareRetrieval,
   RetrievalError,
   DEFAULT_MAX_TOKENS,
   DEFAULT_TRAVERSAL_TOP_K,
   DEFAULT_SEARCH,
+  DEFAULT_RERANK_DEPTH,
   SEARCH_MODES,
   type SearchMode,
+  type Reranker,
   type RetrieveOptions,
   type RetrievalResult,
   type RetrievedNode,
 } from './retrieve';
+export { keywordIndex, keywordTerms, prepareKeywordIndex, type KeywordIndex } from './keywords';
 export {
   parseTree,
   serializeTree,

@@ -44,6 +44,14 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 /**
+ * The function words alone, modern and archaic (no common prose): what keyword search (`keywords.ts`) leaves out
+ * of its index and of questions. Prose words such as "lady", "captain" or "answer" stay searchable there.
+ */
+export const FUNCTION_WORD_SET: ReadonlySet<string> = new Set(
+  `${FUNCTION_WORDS} ${ARCHAIC}`.split(/\s+/).filter(Boolean),
+);
+
+/**
  * Titles that may open a two-word name ("Mr. Darcy", "Miss Bingley", "Sir William") but are never a label
  * term alone. The abbreviated ones also keep their full stop from ending a sentence.
  */

@@ -60,6 +60,17 @@ export type {
   TreeStatus,
 } from './schema';
 export { DEFAULT_EMBEDDING_DTYPE } from './schema';
+export type { ConversationRecord, ConversationTurn, TurnPassage, TurnSettings } from './schema';
+export {
+  conversationTitle,
+  CONVERSATION_TITLE_CHARS,
+  deleteConversation,
+  deleteConversations,
+  getConversation,
+  listConversations,
+  saveTurn,
+} from './conversations';
+export { moveTreeHistory } from './history';
 export { documentIdOf, getDocument, getDocuments, saveDocument, type NewDocument } from './documents';
 export {
   createTree,

@@ -223,10 +223,70 @@ export interface TreeHistoryRecord {
   updatedAt: number;
 }
 
-/** A conversation with one tree: its turns (questions, answers, retrieved ids, settings). */
+/** A passage as a conversation keeps it: enough to show and cite it after the tree was rebuilt. */
+export interface TurnPassage {
+  /** Node id in the tree as it was when the turn was asked (`ConversationTurn.treeStamp`). */
+  id: number;
+  layer: number;
+  /** The text that went into the context (the node's, or its excerpt when some sentences were left out). */
+  text: string;
+}
+
+/** The retrieval settings a turn ran with (the Ask panel's, at that moment). */
+export interface TurnSettings {
+  /** The mode whose passages were the answer's context. */
+  mode: 'collapsed' | 'traversal' | 'leaves';
+  search: 'meaning' | 'keywords' | 'both';
+  rerank: boolean;
+  distinct: boolean;
+  /** Collapsed / leaves: token budget; traversal: top-k per layer. */
+  maxTokens?: number;
+  topK?: number;
+}
+
+/** One question and what came of it. */
+export interface ConversationTurn {
+  /** Random, unique within the conversation. */
+  id: string;
+  /** The question as the user typed it. */
+  question: string;
+  /**
+   * What was searched: the question itself, or a follow-up made standalone (`rewrite` says how) and possibly
+   * edited by the user before it ran.
+   */
+  search: string;
+  /** How `search` came from `question`: unchanged, rewritten by the answering LLM, or joined with earlier questions. */
+  rewrite: 'none' | 'llm' | 'joined';
+  /** Milliseconds since the epoch. */
+  askedAt: number;
+  settings: TurnSettings;
+  /** Node ids each mode selected (one mode after "Ask", all three after "Compare modes"). */
+  retrieved: Partial<Record<TurnSettings['mode'], number[]>>;
+  /** The answer's context, numbered [1] … in this order. */
+  passages: TurnPassage[];
+  /** The answer, when an answering model wrote one (or failed to). */
+  answer?: {
+    text: string;
+    /** Passage number n (as written "[n]") → node id. */
+    citations: { n: number; nodeId: number }[];
+    /** Who wrote it, e.g. the endpoint's model. */
+    writer?: string;
+    /** Why it stopped short: the model failed or the user stopped it. */
+    error?: string;
+  };
+  /**
+   * Which build of the tree the ids refer to (`treeStampOf`): after a rebuild the same tree id holds other
+   * nodes, so older turns show their stored passages and do not open nodes by id.
+   */
+  treeStamp: string;
+}
+
+/** A conversation with one tree: its turns (questions, answers, retrieved ids, settings), oldest first. */
 export interface ConversationRecord extends TreeHistoryRecord {
   kind: 'conversation';
-  [field: string]: unknown;
+  /** The first question, shortened: what the list of conversations shows. */
+  title: string;
+  turns: ConversationTurn[];
 }
 
 /** Where an evaluation question set came from. */

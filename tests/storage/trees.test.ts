@@ -289,8 +289,8 @@ describe('deleting a tree (fake IndexedDB)', () => {
     await createTree(db, makeRequest('other'));
     const at = 1_700_000_000_000;
     const record = (id: string, tree: string) => ({ id, treeId: tree, createdAt: at, updatedAt: at });
-    await db.put('conversations', { ...record('c1', treeId), kind: 'conversation' });
-    await db.put('conversations', { ...record('c2', 'other'), kind: 'conversation' });
+    await db.put('conversations', { ...record('c1', treeId), kind: 'conversation', title: 'c1', turns: [] });
+    await db.put('conversations', { ...record('c2', 'other'), kind: 'conversation', title: 'c2', turns: [] });
     const evalSet = (id: string, tree: string): EvalSetRecord => ({
       ...record(id, tree),
       kind: 'eval-set',

@@ -10,6 +10,7 @@ import type { BuildRequest } from '../../pipeline/types';
 import {
   checkImportSize,
   deleteTree,
+  moveTreeHistory,
   duplicateTreeSettings,
   exportTree,
   getTree,
@@ -167,6 +168,8 @@ export function useLibraryActions(
         );
         const record = await getTree(db, newId);
         if (record?.status === 'ready') {
+          // The conversations (and evaluations) go with the documents to the tree that replaces this one.
+          await moveTreeHistory(db, treeId, newId);
           await deleteTree(db, treeId);
           await changed();
         }

@@ -1,5 +1,6 @@
 /** The tree the user opened: its nodes and embeddings, its record, and the text of its documents. */
 import { useEffect, useState } from 'react';
+import { prepareKeywordIndex } from '../../core/keywords';
 import { computeLabelsInWorker } from '../../client/labels';
 import { applyLabels, lacksLabels } from '../../core/labels';
 import { prepareRetrieval } from '../../core/retrieve';
@@ -46,6 +47,9 @@ export function useOpenTree(db: AerieDb | undefined, treeId: string | undefined,
       } catch {
         // Reported by the first question (retrieve throws the same error there).
       }
+      // The keyword index, a few hundred nodes at a time so the page stays responsive (trees of every version
+      // get it here; a question asked before it is done builds it at once).
+      void prepareKeywordIndex(tree.nodes);
       const ids = record.documents.map((d) => d.documentId ?? '');
       const texts = await getDocuments(db, ids.filter(Boolean));
       const byId = new Map(texts.filter((t) => t).map((t) => [t!.id, t!.text]));

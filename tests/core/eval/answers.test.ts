@@ -1,3 +1,4 @@
+import { DEFAULT_SEARCH } from '../../../src/core/retrieve-options';
 import { describe, expect, it } from 'vitest';
 import type { EvalChatMessage } from '../../../src/core/eval/prompts';
 import {
@@ -86,8 +87,9 @@ function fakeChat(log: EvalChatMessage[][]) {
 
 describe('evaluateAnswers', () => {
   const variants: EvalVariant[] = [
-    { mode: 'leaves', search: 'meaning' },
-    { mode: 'collapsed', search: 'meaning' },
+    // The default search's variants: the ones `evaluateAnswers` answers when given no keys.
+    { mode: 'leaves', search: DEFAULT_SEARCH },
+    { mode: 'collapsed', search: DEFAULT_SEARCH },
   ];
   const leaves = variantKey(variants[0]);
   const collapsed = variantKey(variants[1]);
