@@ -6,6 +6,22 @@ import globals from 'globals';
 /** Packages the pure core must never import: it runs in Node and in workers. */
 const NOT_IN_CORE = ['react', 'react-dom', 'd3', 'd3-*', 'idb', 'comlink', '@huggingface/transformers'];
 
+/** The import rule of src/core files: no package of NOT_IN_CORE, and nothing outside src/core (`outside`). */
+function coreImports(...outside) {
+  return [
+    'error',
+    {
+      patterns: [
+        {
+          group: NOT_IN_CORE,
+          message: 'src/core is pure TypeScript: no UI, storage, worker or model packages.',
+        },
+        { group: outside, message: 'src/core must not import from the rest of the app.' },
+      ],
+    },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -46,18 +62,7 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: NOT_IN_CORE,
-              message: 'src/core is pure TypeScript: no UI, storage, worker or model packages.',
-            },
-            { group: ['../*', '!../core/*'], message: 'src/core must not import from the rest of the app.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': coreImports('../*', '!../core/*'),
       'no-restricted-globals': [
         'error',
         { name: 'window', message: 'src/core runs in Node and workers: no DOM.' },
@@ -71,23 +76,7 @@ export default tseslint.config(
     // Folders inside src/core (e.g. src/core/eval) reach the core's own modules as '../x': only leaving the core
     // is forbidden there.
     files: ['src/core/*/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: NOT_IN_CORE,
-              message: 'src/core is pure TypeScript: no UI, storage, worker or model packages.',
-            },
-            {
-              group: ['../../*', '!../../core/*'],
-              message: 'src/core must not import from the rest of the app.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': coreImports('../../*', '!../../core/*') },
   },
   {
     files: ['src/llm/**/*.ts'],

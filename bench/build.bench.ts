@@ -39,7 +39,7 @@ import { nativeBuild } from './build/native';
 import { stageEnds } from './build/stages';
 import { pairedBuildRows } from './build/paired';
 import { ensureBenchModel, MODELS_DIR, MODEL_FOLDER } from './embed.bench';
-import type { BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './report';
 import { ROOT, startPreviewServer } from './support';
 
 const OUT_DIR = join(ROOT, '.bench-cache', 'build-dist');
@@ -134,7 +134,9 @@ export async function buildBundle(root = ROOT, outDir = OUT_DIR): Promise<void> 
       rolldownOptions: { input: join(root, 'bench', 'browser', 'build.html') },
     },
   });
-  linkTree(join(MODELS_DIR, MODEL_FOLDER), join(outDir, 'models', MODEL_FOLDER));
+  // The MiniLM configurations' model (absent when only GloVe configurations run and it could not be made).
+  const model = join(MODELS_DIR, MODEL_FOLDER);
+  if (existsSync(model)) linkTree(model, join(outDir, 'models', MODEL_FOLDER));
 }
 
 export function request(config: BuildConfig, text: string): BuildRequest {
@@ -253,24 +255,50 @@ export async function runOne(
   }
 }
 
-/** Whole builds in the production app, per configuration: the total beside the issue's target. */
-export async function benchBuild(): Promise<BenchRow[]> {
-  const skipped = (reason: string): BenchRow[] => [
-    {
-      name: 'Whole build',
-      value: NaN,
-      unit: 's',
-      higherIsBetter: false,
-      referenceLabel: `skipped: ${reason}`,
-    },
-  ];
-  if (!existsSync(CHROMIUM_PATH)) return skipped(`no Chromium at ${CHROMIUM_PATH} (set AERIE_CHROMIUM)`);
-  const picked = process.env.AERIE_BENCH_BUILD?.split(',');
-  const configs = CONFIGS.filter((c) => !picked || picked.includes(c.name));
+/** What a configuration's rows are called (the build row, its floor, its reference rows). */
+function configLabel(config: BuildConfig): string {
+  return `${(config.tokens / 1000).toFixed(0)}k tokens, ${config.label}${config.warm ? ', model warm' : ''}`;
+}
+
+/**
+ * Whole builds in the production app, per configuration: the total beside the issue's target. A configuration
+ * that cannot run (no Chromium; the MiniLM model cannot be generated) is NOT MEASURED; the others still run.
+ */
+export async function benchBuild(): Promise<BenchLine[]> {
+  const picked = process.env.AERIE_BENCH_BUILD?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = picked?.filter((name) => !CONFIGS.some((c) => c.name === name)) ?? [];
+  if (unknown.length) {
+    throw new Error(
+      `AERIE_BENCH_BUILD names no configuration "${unknown.join('", "')}"; known: ${CONFIGS.map((c) => c.name).join(', ')}`,
+    );
+  }
+  const wanted = CONFIGS.filter((c) => !picked || picked.includes(c.name));
+  const notRun = (configs: BuildConfig[], reason: string): BenchLine[] =>
+    configs.map((c) => notMeasured(`Build ${configLabel(c)}, production build`, reason));
+  if (!existsSync(CHROMIUM_PATH))
+    return notRun(wanted, `no Chromium at ${CHROMIUM_PATH} (set AERIE_CHROMIUM)`);
+  const skipped: BenchLine[] = [];
+  let configs = wanted;
   if (configs.some((c) => c.model === MINILM_ID)) {
     const missing = ensureBenchModel();
-    if (missing) return skipped(missing);
+    if (missing) {
+      skipped.push(
+        ...notRun(
+          configs.filter((c) => c.model === MINILM_ID),
+          `no MiniLM bench model: ${missing}`,
+        ),
+      );
+      configs = configs.filter((c) => c.model !== MINILM_ID);
+    }
   }
+  if (!configs.length) return skipped;
+  return [...skipped, ...(await benchConfigs(configs))];
+}
+
+/** The production bundle served by `vite preview`, a browser, and each configuration's build (or pairs). */
+async function benchConfigs(configs: BuildConfig[]): Promise<BenchRow[]> {
   console.log(`Building the bench page (vite build) into ${relative(ROOT, OUT_DIR)}/…`);
   await buildBundle();
   const { server, origin } = await startPreviewServer(OUT_DIR);
@@ -285,7 +313,7 @@ export async function benchBuild(): Promise<BenchRow[]> {
         configs,
         browser,
         origin,
-        label: (c) => `${(c.tokens / 1000).toFixed(0)}k tokens, ${c.label}${c.warm ? ', model warm' : ''}`,
+        label: configLabel,
         tokens: (c) => c.tokens,
         run: (b, o, c, text) => runOne(b, o, { request: request(c, text), warm: c.warm }),
         buildBundle,
@@ -404,14 +432,13 @@ async function nativeRows(config: BuildConfig, tokens: number, result: BuildRunR
   try {
     native = await nativeBuild(benchDocument(config.tokens).text, config.model, modelsDir);
   } catch (error) {
-    const reason = `native unavailable: ${(error as Error).message}`;
     return [
       {
-        name: `Build ${name}`,
+        name: `Build ${name}, browser vs Node`,
         value: result.totalMs / MS_PER_S,
         unit: 's',
         higherIsBetter: false,
-        referenceLabel: reason,
+        referenceMissing: `the same build in Node (native ONNX Runtime) failed: ${(error as Error).message}`,
       },
     ];
   }

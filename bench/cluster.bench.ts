@@ -20,7 +20,7 @@ import {
 } from '../src/core/select-k';
 import { reduceDimensions } from '../src/core/umap';
 import { runSync } from '../src/core/yield';
-import { timeReference } from './gmm.bench';
+import { sweepRow, timeReference } from './gmm.bench';
 import type { BenchRow } from './report';
 import { join } from 'node:path';
 import { chunkText } from '../src/core/chunk';
@@ -262,7 +262,8 @@ export async function benchCluster(): Promise<BenchRow[]> {
       name: `clusterNodes N=${n}, ${DIM}-d random vectors`,
       value: run.seconds,
       unit: 's',
-      referenceLabel: 'umap-learn is not installable here; see the sweep row below for the mixture part',
+      noReference:
+        'umap-learn is not installable here; the sweep row below times the mixture part against scikit-learn',
       higherIsBetter: false,
       note: `UMAP ${run.umap.toFixed(1)} s, mixtures ${run.gmm.toFixed(1)} s, ${run.clusters} clusters`,
     });
@@ -285,29 +286,9 @@ export async function benchCluster(): Promise<BenchRow[]> {
     const t0 = performance.now();
     const ours = selectClusterCount(points, { seed: SEED });
     const seconds = (performance.now() - t0) / 1000;
-    const reference = timeReference(points);
-    const name = `global BIC sweep on our UMAP output, N=${n}`;
-    if (typeof reference === 'string') {
-      rows.push({
-        name,
-        value: seconds,
-        unit: 's',
-        referenceLabel: reference,
-        higherIsBetter: false,
-        note: `k ${ours.k}`,
-      });
-    } else {
-      rows.push({
-        name,
-        value: seconds,
-        unit: 's',
-        reference: reference.seconds,
-        referenceLabel: `scikit-learn ${reference.sklearn}`,
-        higherIsBetter: false,
-        target: 0.5,
-        note: `chosen k: ours ${ours.k}, scikit-learn ${reference.k}${ours.k === reference.k ? ' (same)' : ''}`,
-      });
-    }
+    rows.push(
+      sweepRow(`global BIC sweep on our UMAP output, N=${n}`, seconds, ours.k, timeReference(points)),
+    );
   }
   return rows;
 }

@@ -27,13 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "models"))
 import pyenv  # noqa: E402
 
-pyenv.ensure(
-    {
-        "numpy": "numpy",
-        "onnxruntime": "onnxruntime",
-        "tokenizers": "tokenizers",
-    }
-)
+pyenv.ensure(["numpy", "onnxruntime", "tokenizers"])
 
 import numpy as np  # noqa: E402
 

@@ -25,8 +25,8 @@ import type { EmbeddingDtype } from '../src/models/presets';
 import { ROOT, startBrowserBench, type BrowserBench } from './browser/embed-harness';
 import type { PageRunResult } from './browser/embed-page';
 import { sweepRows } from './browser/embed-sweep';
-import type { BenchRow } from './report';
-import { runPython, shuffled, type PythonRun } from './support';
+import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { incompleteModel, runPython, shuffled, type PythonRun } from './support';
 
 /** Folder of the bench models, and its URL path on the bench server (which serves the repository root). */
 export const MODELS_DIR = join(ROOT, '.bench-cache', 'models');
@@ -106,7 +106,7 @@ export function ensureBenchModel(): string | undefined {
   console.log(`Generating ${folder} (random MiniLM-L6, fp32 + q8)…`);
   const made = runBenchPython([MAKE_MODEL_SCRIPT, folder]);
   if ('reason' in made) return made.reason;
-  return complete() ? undefined : `${MAKE_MODEL_SCRIPT} wrote no complete model`;
+  return complete() ? undefined : incompleteModel(folder, MODEL_FILES);
 }
 
 /** What bench/embed-native.py prints (the fields used here). */
@@ -141,9 +141,8 @@ function firstRowDifference(result: PageRunResult, vectorsFile: string): number 
 const rate = (count: number, ms: number): number => (count * MS_PER_S) / ms;
 const threadsLabel = (n: number): string => `${n} thread${n > 1 ? 's' : ''}`;
 
-function skipped(reason: string): BenchRow[] {
-  const row = { name: 'Embedding throughput', value: NaN, unit: 'chunks/s', higherIsBetter: true };
-  return [{ ...row, referenceLabel: `skipped: ${reason}` }];
+function skipped(reason: string): BenchLine[] {
+  return [notMeasured('Embedding throughput, MiniLM-L6 random, WASM (every dtype and thread count)', reason)];
 }
 
 /** What every configuration shares: the server and browser, the texts (and their file for Python). */
@@ -205,9 +204,10 @@ async function measure(
     higherIsBetter: false,
   };
   if (typeof native === 'string') {
+    const referenceMissing = `native ONNX Runtime (bench/embed-native.py): ${native}`;
     return [
-      { ...row, referenceLabel: native, note: facts.join(', ') },
-      { ...documentRow, referenceLabel: 'native unavailable' },
+      { ...row, referenceMissing, note: facts.join(', ') },
+      { ...documentRow, referenceMissing },
     ];
   }
   facts.push(
@@ -228,7 +228,7 @@ async function measure(
 }
 
 /** Browser vs native throughput for each dtype at 1 thread and at all threads, and projected document times. */
-export async function benchEmbed(): Promise<BenchRow[]> {
+export async function benchEmbed(): Promise<BenchLine[]> {
   if (!existsSync(CHROMIUM_PATH)) return skipped(`no Chromium at ${CHROMIUM_PATH} (set AERIE_CHROMIUM)`);
   const missing = ensureBenchModel();
   if (missing) return skipped(missing);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { seededRandom, type RandomFn } from '../src/core/random';
 import { selectClusterCount } from '../src/core/select-k';
 import type { BenchRow } from './report';
-import { runPython } from './support';
+import { EXIT_PYTHON_LACKS, runPython } from './support';
 
 const SIZES = [1000, 3000];
 const DIM = 10;
@@ -26,8 +26,6 @@ const TARGET_RATIO = 0.5;
 const WARMUP_POINTS = 200;
 /** scikit-learn's sweep at N = 3,000 took ~37 s on an idle machine; allow for a loaded one. */
 const REFERENCE_TIMEOUT_MS = 20 * 60 * 1000;
-/** gmm_sweep_timing.py's exit status when scikit-learn is missing. */
-const EXIT_NO_SKLEARN = 3;
 
 const SCRIPT = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -84,12 +82,40 @@ export function timeReference(points: readonly ArrayLike<number>[]): ReferenceTi
     const file = join(dir, 'points.json');
     writeFileSync(file, JSON.stringify(points.map((p) => Array.from(p))));
     const run = runPython([SCRIPT, file], REFERENCE_TIMEOUT_MS, (status, python) =>
-      status === EXIT_NO_SKLEARN ? `no scikit-learn in ${python}` : undefined,
+      status === EXIT_PYTHON_LACKS ? `no scikit-learn in ${python}` : undefined,
     );
     return 'stdout' in run ? (JSON.parse(run.stdout) as ReferenceTiming) : run.reason;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Our BIC sweep's seconds beside scikit-learn's on the same points (`reference`), or, when the reference could
+ * not run (`reference` is the reason), our seconds with the reference NOT MEASURED.
+ */
+export function sweepRow(
+  name: string,
+  seconds: number,
+  oursK: number,
+  reference: ReferenceTiming | string,
+): BenchRow {
+  const row = { name, value: seconds, unit: 's', higherIsBetter: false };
+  if (typeof reference === 'string') {
+    return {
+      ...row,
+      referenceMissing: `scikit-learn's sweep: ${reference}`,
+      note: `chosen k: ours ${oursK}`,
+    };
+  }
+  const same = reference.k === oursK ? 'same' : 'DIFFERENT';
+  return {
+    ...row,
+    reference: reference.seconds,
+    referenceLabel: `scikit-learn ${reference.sklearn} GaussianMixture`,
+    target: TARGET_RATIO,
+    note: `chosen k: ours ${oursK}, scikit-learn ${reference.k} (${same})`,
+  };
 }
 
 /** One row per N: our sweep's seconds beside scikit-learn's on the same points, with both chosen k. */
@@ -102,30 +128,8 @@ export async function benchGmm(): Promise<BenchRow[]> {
     const start = performance.now();
     const ours = selectClusterCount(points, { seed: SEED });
     const seconds = (performance.now() - start) / 1000;
-    const reference = timeReference(points);
     const name = `GMM BIC sweep k=1..${ours.bic.length}, N=${n}, d=${DIM}`;
-    if (typeof reference === 'string') {
-      rows.push({
-        name,
-        value: seconds,
-        unit: 's',
-        referenceLabel: reference,
-        higherIsBetter: false,
-        note: `chosen k: ours ${ours.k}`,
-      });
-      continue;
-    }
-    const same = reference.k === ours.k ? 'same' : 'DIFFERENT';
-    rows.push({
-      name,
-      value: seconds,
-      unit: 's',
-      reference: reference.seconds,
-      referenceLabel: `scikit-learn ${reference.sklearn} GaussianMixture`,
-      higherIsBetter: false,
-      target: TARGET_RATIO,
-      note: `chosen k: ours ${ours.k}, scikit-learn ${reference.k} (${same})`,
-    });
+    rows.push(sweepRow(name, seconds, ours.k, timeReference(points)));
   }
   return rows;
 }

@@ -31,8 +31,8 @@ import type { LlmPageConfig, LlmPageResult } from './browser/llm-page';
 import { timeNative, type NativeRun, type NativeTiming } from './llm-native';
 import { nodeLlamaCppEntry, timeNativeLlama } from './llm-native-llama';
 import { wllamaAssets } from '../build/wllama-assets';
-import type { BenchRow } from './report';
-import { runPython } from './support';
+import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { incompleteModel, runPython } from './support';
 import {
   BATCH_SIZES,
   batchPrompts,
@@ -139,9 +139,8 @@ function strictCsp(): Plugin {
   };
 }
 
-function skipped(reason: string): BenchRow[] {
-  const row = { name: 'Built-in model generation', value: NaN, unit: 'tokens/s', higherIsBetter: true };
-  return [{ ...row, referenceLabel: `skipped: ${reason}` }];
+function skipped(reason: string): BenchLine[] {
+  return [notMeasured('Built-in model generation (prompt processing and generation, every dtype)', reason)];
 }
 
 /** Makes sure the bench model exists; the reason when it is missing and cannot be generated. */
@@ -156,7 +155,7 @@ function ensureModel(): string | undefined {
     const made = runPython([script, '--qwen2.5-0.5b', folder], PYTHON_TIMEOUT_MS);
     if ('reason' in made) return made.reason;
   }
-  return complete() ? undefined : `${MAKE_SCRIPTS.join(' and ')} wrote no complete model`;
+  return complete() ? undefined : incompleteModel(folder, MODEL_FILES);
 }
 
 /** The bench's prompt: its messages, their token ids, and the tokenizer's decoder (for the native ids). */
@@ -372,6 +371,8 @@ function rowsOf(m: Measured): BenchRow[] {
   const runs = result.runs;
   const ours = bestRates(runs);
   const reference = nativeRates(m);
+  // A native twin that could not run is a missing reference (bench/gaps.ts), never a figure.
+  const referenceMissing = 'reason' in native ? native.reason : undefined;
   const referenceLabel =
     'reason' in native
       ? native.reason
@@ -389,6 +390,7 @@ function rowsOf(m: Measured): BenchRow[] {
       higherIsBetter: true,
       reference: reference?.prefill,
       referenceLabel,
+      referenceMissing,
       target: TARGET_RATIO,
       note: [
         `crossOriginIsolated=${result.pageCrossOriginIsolated}`,
@@ -405,6 +407,7 @@ function rowsOf(m: Measured): BenchRow[] {
       higherIsBetter: true,
       reference: reference?.decode,
       referenceLabel,
+      referenceMissing,
       target: TARGET_RATIO,
       note: [
         `greedy text ${m.sameText}`,
@@ -419,6 +422,7 @@ function rowsOf(m: Measured): BenchRow[] {
       higherIsBetter: false,
       reference: reference && projectedMinutes(reference, promptTokens),
       referenceLabel,
+      referenceMissing,
     },
   ];
 }
@@ -446,6 +450,8 @@ function batchRowsOf(m: Measured, label: string): BenchRow[] {
   return browser.flatMap((run) => {
     const twin = native.find((r) => r.rows === run.rows);
     const referenceLabel = `the same generator on onnxruntime-node, ${run.rows} at a time, same file`;
+    // A batch size the native run did not measure is a missing reference (bench/gaps.ts), never a figure.
+    const referenceMissing = twin ? undefined : `onnxruntime-node measured no run of ${run.rows} at a time`;
     const cacheMb = (run.rows * (m.promptTokens + NEW_TOKENS) * CACHE_BYTES_PER_POSITION) / BYTES_PER_MB;
     const same =
       run.rows > 1 && aloneBrowser
@@ -463,6 +469,7 @@ function batchRowsOf(m: Measured, label: string): BenchRow[] {
         higherIsBetter: true,
         reference: twin?.decode,
         referenceLabel,
+        referenceMissing,
         note: [
           `prompt reading ${run.prefill.toFixed(0)} tokens/s (native ${twin ? twin.prefill.toFixed(0) : 'n/a'})`,
           same,
@@ -477,6 +484,7 @@ function batchRowsOf(m: Measured, label: string): BenchRow[] {
         higherIsBetter: false,
         reference: twin ? batchMinutes(native, twin, m.promptTokens) : undefined,
         referenceLabel,
+        referenceMissing,
       },
     ];
   });
@@ -528,7 +536,7 @@ function verdictRows(measured: readonly Measured[]): BenchRow[] {
  * Generation in Chromium (WASM, 2 threads) through each runtime and weights file beside its native twin, each
  * one's projection of a long document's summaries, and the fastest against today's path and the goal.
  */
-export async function benchLlm(): Promise<BenchRow[]> {
+export async function benchLlm(): Promise<BenchLine[]> {
   if (!existsSync(CHROMIUM_PATH)) return skipped(`no Chromium at ${CHROMIUM_PATH} (set AERIE_CHROMIUM)`);
   const missing = ensureModel();
   if (missing) return skipped(missing);

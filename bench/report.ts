@@ -1,19 +1,33 @@
 /**
- * Prints benchmark figures beside a reference measured in the same run, with the ratio.
+ * Prints benchmark figures beside a reference measured in the same run, with the ratio. A figure or reference
+ * that could not be measured is printed as NOT MEASURED with the reason, never as a number (bench/gaps.ts
+ * collects them, and `npm run bench` then fails unless told to allow it).
  */
+import { gapOf } from './gaps';
 
 /** One printed line of the benchmark. */
 export interface BenchRow {
   /** What was measured, e.g. "BIC sweep k=1..49, N=1000, d=10". */
   name: string;
-  /** Our figure. */
+  /** Our figure. Must be a finite number: a figure that could not be measured is a `SkippedRow`. */
   value: number;
   /** Unit of both figures, e.g. "s" or "chunks/s". */
   unit: string;
-  /** The reference's figure on the same data in the same run (undefined when it could not be measured). */
+  /** The reference's figure on the same data in the same run. */
   reference?: number;
   /** What the reference is, e.g. "scikit-learn 1.9 GaussianMixture". */
   referenceLabel?: string;
+  /**
+   * Why the reference of this row could not be measured in this run (e.g. "no scikit-learn in python3"): the
+   * row is printed with our figure and "reference NOT MEASURED", and the run fails unless missing references
+   * are allowed (bench/gaps.ts).
+   */
+  referenceMissing?: string;
+  /**
+   * Why this row has no same-run reference by design (e.g. "the whole app path; nothing else does it"). A row
+   * with neither `reference`, `referenceMissing` nor `noReference` counts as a missing reference.
+   */
+  noReference?: string;
   /** Whether a larger value is better (throughput) or a smaller one (time). */
   higherIsBetter: boolean;
   /** Optional target ratio ours/reference (for times: at most; for throughputs: at least). */
@@ -22,18 +36,37 @@ export interface BenchRow {
   note?: string;
 }
 
+/** A figure a section could not measure at all (no Chromium, no model, no Python), and why. */
+export interface SkippedRow {
+  /** What would have been measured, e.g. "Whole build, 78k tokens, MiniLM-L6 random (q8)". */
+  name: string;
+  /** Why it was not, with what to do about it where that is known. */
+  skipped: string;
+}
+
+/** What a bench section returns: measured rows, and the figures it could not measure. */
+export type BenchLine = BenchRow | SkippedRow;
+
+/** A figure that could not be measured: printed as NOT MEASURED with `reason`, and counted as a gap. */
+export function notMeasured(name: string, reason: string): SkippedRow {
+  return { name, skipped: reason };
+}
+
 function fmt(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
   const a = Math.abs(x);
   return a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : a >= 1 ? x.toFixed(2) : x.toPrecision(3);
 }
 
-/** Formats a row as one line: name, ours, reference, ratio, target verdict. */
-export function formatRow(row: BenchRow): string {
+/** Formats a line: name, ours, reference, ratio, target verdict; or what could not be measured and why. */
+export function formatRow(line: BenchLine): string {
+  const gap = gapOf(line);
+  if ('skipped' in line || gap?.kind === 'figure') return `NOT MEASURED ${line.name}: ${gap?.reason}`;
+  const row = line;
+  const note = row.note ? ` — ${row.note}` : '';
   const ours = `${fmt(row.value)} ${row.unit}`;
-  if (row.reference === undefined) {
-    return `${row.name}: ${ours} (reference: unavailable${row.referenceLabel ? `, ${row.referenceLabel}` : ''})${row.note ? ` — ${row.note}` : ''}`;
-  }
+  if (gap) return `${row.name}: ${ours} — reference NOT MEASURED: ${gap.reason}${note}`;
+  if (row.reference === undefined)
+    return `${row.name}: ${ours} (no same-run reference: ${row.noReference})${note}`;
   const ratio = row.value / row.reference;
   let verdict = '';
   if (row.target !== undefined) {
@@ -42,11 +75,6 @@ export function formatRow(row: BenchRow): string {
   }
   return (
     `${row.name}: ${ours} vs ${fmt(row.reference)} ${row.unit} (${row.referenceLabel ?? 'reference'}) ` +
-    `ratio ${ratio.toFixed(2)}×${verdict}${row.note ? ` — ${row.note}` : ''}`
+    `ratio ${ratio.toFixed(2)}×${verdict}${note}`
   );
-}
-
-/** Prints rows to stdout. */
-export function printRows(rows: BenchRow[]): void {
-  for (const row of rows) console.log(formatRow(row));
 }

@@ -1,11 +1,14 @@
 /**
- * `npm run bench [section …]`: performance figures, each printed beside a reference measured in the same run
- * (scikit-learn, native ONNX Runtime, the paper's Table 10, spherical k-means) with the ratio. Sections: gmm,
- * cluster, shape, embed, storage, llm, build, query, view. Default: all.
+ * `npm run bench [section …] [-- --allow-missing-references]`: performance figures, each printed beside a
+ * reference measured in the same run (scikit-learn, native ONNX Runtime, the paper's Table 10, spherical
+ * k-means) with the ratio. Sections: gmm, cluster, shape, embed, storage, llm, build, query, view, eval (the gold
+ * sets' evaluation tables), labels (how well topic labels tell siblings apart, beside plain c-TF-IDF),
+ * retrieval (evidence recall per mode and search), rerank, keywords. Default: all.
+ * Anything that could not be measured is printed as NOT MEASURED, summarised at the end, and fails the run
+ * unless allowed (bench/gaps.ts); a section that throws fails the run, after the other sections ran
+ * (bench/sections.ts). See bench/README.md.
  */
-import { printRows, type BenchRow } from './report';
-
-type Section = () => Promise<BenchRow[]>;
+import { runSections, type Section } from './sections';
 
 const SECTIONS: Record<string, () => Promise<Section>> = {
   gmm: async () => (await import('./gmm.bench')).benchGmm,
@@ -16,24 +19,12 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   llm: async () => (await import('./llm.bench')).benchLlm,
   build: async () => (await import('./build.bench')).benchBuild,
   query: async () => (await import('./query.bench')).benchQuery,
+  retrieval: async () => (await import('./retrieval.bench')).benchRetrieval,
+  rerank: async () => (await import('./rerank.bench')).benchRerank,
+  keywords: async () => (await import('./keywords.bench')).benchKeywords,
   view: async () => (await import('./view.bench')).benchView,
+  eval: async () => (await import('./eval.bench')).benchEval,
+  labels: async () => (await import('./labels.bench')).benchLabels,
 };
 
-async function main(): Promise<void> {
-  const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-  const names = requested.length ? requested : Object.keys(SECTIONS);
-  for (const name of names) {
-    const load = SECTIONS[name];
-    if (!load) {
-      console.error(`Unknown bench section "${name}". Known: ${Object.keys(SECTIONS).join(', ')}.`);
-      process.exitCode = 2;
-      return;
-    }
-    console.log(`\n== ${name} ==`);
-    const started = Date.now();
-    printRows(await (await load())());
-    console.log(`(${name}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  }
-}
-
-await main();
+process.exitCode = await runSections(SECTIONS, process.argv.slice(2), process.env);

@@ -14,7 +14,7 @@ import { LOCAL_MIN_CLUSTER_SIZE } from '../src/core/cluster';
 import { PAPER_TABLE_10, type SummaryFigures } from '../src/core/stats';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { purity } from './baselines/purity';
-import type { BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './report';
 import { benchModels, corpora, loadEmbed, type BenchModel, type Corpus } from './shape/inputs';
 import {
   buildFigures,
@@ -213,17 +213,13 @@ async function benchModel(model: BenchModel): Promise<BenchRow[]> {
 }
 
 /** Rows: per model and collection, children per parent beside the paper, build time; purity beside k-means. */
-export async function benchShape(): Promise<BenchRow[]> {
-  const rows: BenchRow[] = [];
+export async function benchShape(): Promise<BenchLine[]> {
+  const rows: BenchLine[] = [];
   for (const model of benchModels()) {
     if ('skipped' in model) {
-      rows.push({
-        name: `shape, ${model.label}`,
-        value: NaN,
-        unit: '',
-        higherIsBetter: false,
-        referenceLabel: `skipped: ${model.skipped}`,
-      });
+      rows.push(
+        notMeasured(`shape, purity and clustering time of every collection, ${model.label}`, model.skipped),
+      );
       continue;
     }
     rows.push(...(await benchModel(model)));

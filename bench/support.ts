@@ -21,7 +21,7 @@ const SKEWING_ENV = ['OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE'];
 
 /**
  * Interpreters to try, in order: `AERIE_PYTHON`, the repository's own environment (`.venv/`, made by
- * scripts/models/pyenv.py), then `python3`.
+ * scripts/python-env.sh), then `python3`.
  */
 export function pythonCandidates(): string[] {
   const list = [process.env.AERIE_PYTHON, join(ROOT, '.venv', 'bin', 'python'), 'python3'].filter(
@@ -31,29 +31,62 @@ export function pythonCandidates(): string[] {
 }
 
 /** What a Python run returned: its stdout, or why no interpreter could run it. */
-export type PythonRun = { stdout: string } | { reason: string; status?: number | null; python?: string };
+export type PythonRun = { stdout: string } | { reason: string };
 
 /**
- * Runs a Python script with the first interpreter that succeeds, numpy's BLAS left at its fair defaults.
+ * Exit status of a bench or model script whose interpreter lacks a package it needs (scripts/models/pyenv.py,
+ * scripts/reference/gmm_sweep_timing.py): the next interpreter is tried. Any other failure is the script's own
+ * and is reported at once.
+ */
+export const EXIT_PYTHON_LACKS = 3;
+
+/** What to do when no interpreter has what the references and test models need. */
+export const PYTHON_SETUP_HINT = "set up the bench's Python: bash scripts/python-env.sh (README, Benchmarks)";
+
+const shortPath = (path: string): string =>
+  path.startsWith(ROOT + '/') ? path.slice(ROOT.length + 1) : path;
+
+/**
+ * Runs a Python script with the first interpreter of `pythonCandidates()` that has what it needs, numpy's BLAS
+ * left at its fair defaults. An interpreter that lacks a package (exit status EXIT_PYTHON_LACKS) or cannot
+ * start makes way for the next; the reason of a failed run names the script, what each interpreter said, and
+ * PYTHON_SETUP_HINT.
  * @param explain turns a failed run's exit status into a reason (e.g. "no scikit-learn").
+ * @param candidates the interpreters, in order (default `pythonCandidates()`).
  */
 export function runPython(
   args: string[],
   timeoutMs: number,
   explain: (status: number | null, python: string, stderr: string) => string | undefined = () => undefined,
+  candidates: readonly string[] = pythonCandidates(),
 ): PythonRun {
   const env = { ...process.env };
   for (const name of SKEWING_ENV) delete env[name];
-  let failure: PythonRun = { reason: 'no Python interpreter found (set AERIE_PYTHON)' };
-  for (const python of pythonCandidates()) {
+  const failures: string[] = [];
+  for (const python of candidates) {
     const run = spawnSync(python, args, { env, encoding: 'utf8', timeout: timeoutMs, cwd: ROOT });
     if (run.status === 0) return { stdout: run.stdout };
-    const why =
-      explain(run.status, python, run.stderr) ??
-      `${python} ${args[0]} failed: ${run.error?.message ?? run.stderr.trim().split('\n').slice(-2).join(' | ')}`;
-    failure = { reason: why, status: run.status, python };
+    const lacks = run.status === EXIT_PYTHON_LACKS || (run.error as NodeJS.ErrnoException)?.code === 'ENOENT';
+    // A script that lacks a package says what on its last line (scripts/models/pyenv.py); a crash, on its last two.
+    const said =
+      run.error?.message ??
+      (lacks
+        ? run.stderr.trim().split('\n').at(-1)
+        : `exit status ${run.status}, ${run.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+    failures.push(`${shortPath(python)}: ${explain(run.status, python, run.stderr) ?? said}`);
+    if (!lacks) break;
   }
-  return failure;
+  const tried = failures.length ? failures.join('; ') : 'no Python interpreter found';
+  return { reason: `${shortPath(args[0])} did not run (${tried}): ${PYTHON_SETUP_HINT}` };
+}
+
+/**
+ * Why a generated model folder is not usable after its generator ran: the files still missing (e.g. the q8
+ * file, which needs ONNX Runtime's Python package) and what to do.
+ */
+export function incompleteModel(folder: string, files: readonly string[]): string {
+  const missing = files.filter((f) => !existsSync(join(folder, f)));
+  return `${shortPath(folder)} lacks ${missing.join(', ')} after its generator ran: ${PYTHON_SETUP_HINT}`;
 }
 
 /** Options of `startViteServer`. */

@@ -46,6 +46,9 @@ const DEFAULT_SETTINGS: RetrievalSettings = {
   traversalStartLayer: MAX_LAYER,
   traversalLayers: MAX_LAYER + 1,
   leavesMaxTokens: 2000,
+  search: 'both',
+  rerank: false,
+  distinct: true,
 };
 
 const LONG_LEAF =

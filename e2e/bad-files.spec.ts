@@ -6,6 +6,7 @@ import { mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
+import { bombStream, docxParts, makeZip } from '../tests/support/zip';
 import {
   configure,
   expectOnlyLocalRequests,
@@ -24,6 +25,22 @@ test('every bad file gets a clear message; the page keeps working', async ({ pag
   try {
     writeFileSync(join(dir, 'empty.txt'), '');
     writeFileSync(join(dir, 'blank.txt'), '   \n\n\t  \n');
+    // Issue 24: a Word "zip bomb", 1 GB of text in a 1 MB file.
+    const [types, rels, document] = docxParts('');
+    const bomb = bombStream(1000, {
+      prefix: '<w:document><w:body><w:p><w:r><w:t>',
+      suffix: '</w:t></w:r></w:p>',
+    });
+    writeFileSync(
+      join(dir, 'bomb.docx'),
+      makeZip([
+        types,
+        rels,
+        { name: document.name, data: bomb.data, deflated: true, declaredSize: bomb.size },
+      ]),
+    );
+    // Issue 24: 120,000 zero-width and direction marks, nothing a reader (or a model) can see.
+    writeFileSync(join(dir, 'invisible.txt'), '\u200b\u200c\u200d\u200e\u200f\u2060'.repeat(20_000));
     // A 200 MB file, sparse on disk: it must be refused from its size, never read.
     const huge = join(dir, 'huge.txt');
     const fd = openSync(huge, 'w');
@@ -37,12 +54,14 @@ test('every bad file gets a clear message; the page keeps working', async ({ pag
     const cases: [string, RegExp][] = [
       [join(dir, 'empty.txt'), /empty \(0 bytes\)/],
       [join(dir, 'blank.txt'), /no text, only blank space/],
+      [join(dir, 'invisible.txt'), /contains no visible text: its 120,000 characters are all invisible/],
       [`${FIXTURES}/binary.txt`, /not a text file/],
       [huge, /more than the 100 MB/],
       [`${FIXTURES}/encrypted.pdf`, /password-protected/],
       [`${FIXTURES}/scanned.pdf`, /no text layer/],
       [`${FIXTURES}/corrupt.pdf`, /could not be read as a PDF|not a valid PDF/],
       [`${FIXTURES}/corrupt.docx`, /could not be read as a Word document|not a valid Word/],
+      [join(dir, 'bomb.docx'), /would expand to 1 GB when unpacked, more than the 200 MB .* “zip bomb”/],
     ];
     for (const [file, message] of cases) {
       await input.setInputFiles(file);
@@ -57,12 +76,14 @@ test('every bad file gets a clear message; the page keeps working', async ({ pag
     for (const name of [
       'empty.txt',
       'blank.txt',
+      'invisible.txt',
       'binary.txt',
       'huge.txt',
       'encrypted.pdf',
       'scanned.pdf',
       'corrupt.pdf',
       'corrupt.docx',
+      'bomb.docx',
     ]) {
       await documents.getByRole('button', { name: `Remove ${name}` }).click();
     }

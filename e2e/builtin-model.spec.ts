@@ -138,7 +138,11 @@ for (const model of RUNTIMES) {
       libraryRow(page, 'cinderella').getByText(`Summaries: ${model.name} (built-in model, ${model.weights})`),
     ).toBeVisible();
     const stored = await storedTree(page);
-    expect(stored.summarizer).toEqual({ kind: 'llm', model: `builtin:${model.id}@${model.weights}` });
+    // A random-weight model often writes past the 100-token budget in cl100k tokens: those summaries are cut
+    // at a sentence end, and the tree counts them (issue 24).
+    expect(stored.summarizer).toMatchObject({ kind: 'llm', model: `builtin:${model.id}@${model.weights}` });
+    const cuts = (stored.summarizer as { cuts?: { of: number; budget: number } }).cuts;
+    if (cuts) expect(cuts).toMatchObject({ of: stored.summaries.length, budget: 100 });
     expect(stored.summaries.length).toBeGreaterThan(0);
     for (const text of stored.summaries) {
       expect(text.trim().length).toBeGreaterThan(0);

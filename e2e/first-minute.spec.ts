@@ -89,7 +89,9 @@ for (const viewport of VIEWPORTS) {
       await look('built', page.getByRole('region', { name: 'Tree' }));
 
       await ask(page, 'What did Cinderella lose at the palace?');
-      await expect(page.getByRole('button', { name: /^Citation 1: open node/ })).toBeVisible({
+      await expect(
+        page.getByRole('region', { name: /^Answer/ }).getByRole('button', { name: /^Citation 1: open node/ }),
+      ).toBeVisible({
         timeout: 60_000,
       });
       await look('asked', page.getByLabel('Question', { exact: true }));

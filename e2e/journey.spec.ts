@@ -91,7 +91,9 @@ test('sample → build → reload → ask each mode → inspect → export/impor
 
   // The streamed answer cites passage [1]; the citation opens the node inspector.
   await ask(page, QUESTION, 'Collapsed tree');
-  const citation = page.getByRole('button', { name: /^Citation 1: open node \d+/ });
+  const citation = page
+    .getByRole('region', { name: /^Answer/ })
+    .getByRole('button', { name: /^Citation 1: open node \d+/ });
   await expect(citation).toBeVisible({ timeout: 60_000 });
   const cited = Number((await citation.getAttribute('aria-label'))!.match(/node (\d+)/)![1]);
   await citation.click();

@@ -100,6 +100,8 @@ test('questions on the official tree retrieve exactly the ids an independent ref
   await expect(page.getByText(/^Imported/)).toBeVisible();
   await expect(await treeItems(page)).toHaveCount(40);
   await setEmbeddingsEndpoint(page, llm.openaiBaseUrl);
+  // The official TreeRetriever ranks by meaning alone; each question starts a topic of its own.
+  await page.getByRole('radio', { name: 'Meaning' }).check();
 
   const questions: [string, string][] = [
     ['random-0', 'Who helped Cinderella go to the ball?'],
@@ -129,6 +131,8 @@ test('questions on the official tree retrieve exactly the ids an independent ref
       }),
     });
     await page.getByLabel('Question', { exact: true }).fill(question);
+    const followUp = page.getByRole('checkbox', { name: /Follow-up to the questions before/ });
+    if (await followUp.isVisible()) await followUp.uncheck();
     await page.getByRole('button', { name: 'Compare modes' }).click();
     await expect(page.locator('.ask-results-question')).toHaveText(question);
 

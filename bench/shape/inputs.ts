@@ -10,7 +10,7 @@ import type { EmbedFn } from '../../src/core/types';
 import { configureRuntime, TransformersEmbedder } from '../../src/models/embedder';
 import { splitRows } from '../../src/models/rows';
 import { OFFLINE_MODEL_ID, type EmbeddingDtype } from '../../src/models/presets';
-import { ROOT, runPython } from '../support';
+import { incompleteModel, ROOT, runPython } from '../support';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures');
 
@@ -60,14 +60,17 @@ const MAKE_MINILM = join(ROOT, 'scripts', 'models', 'make_minilm_random.py');
 /** Exporting the model takes well under a minute; allow for a loaded machine. */
 const MAKE_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** The offline GloVe model the app ships, as the app loads it. */
+export const GLOVE_MODEL: Readonly<BenchModel> = Object.freeze({
+  label: 'GloVe (offline)',
+  id: OFFLINE_MODEL_ID,
+  dtype: 'q8',
+  folder: join(ROOT, 'public', 'models'),
+});
+
 /** GloVe, and random MiniLM (generated when missing); a reason instead of a model that cannot be had. */
 export function benchModels(): (BenchModel | { label: string; skipped: string })[] {
-  const glove: BenchModel = {
-    label: 'GloVe (offline)',
-    id: OFFLINE_MODEL_ID,
-    dtype: 'q8',
-    folder: join(ROOT, 'public', 'models'),
-  };
+  const glove: BenchModel = { ...GLOVE_MODEL };
   const minilmLabel = 'MiniLM-L6 (random weights)';
   const target = join(MINILM_FOLDER, MINILM_NAME);
   const complete = () => MINILM_FILES.every((f) => existsSync(join(target, f)));
@@ -75,8 +78,8 @@ export function benchModels(): (BenchModel | { label: string; skipped: string })
     console.log(`Generating ${target} (random MiniLM-L6, fp32)…`);
     const made = runPython([MAKE_MINILM, target], MAKE_TIMEOUT_MS);
     if ('reason' in made || !complete()) {
-      const why = 'reason' in made ? made.reason : 'no complete model written';
-      return [glove, { label: minilmLabel, skipped: `${why} (run: bash scripts/python-env.sh)` }];
+      const why = 'reason' in made ? made.reason : incompleteModel(target, MINILM_FILES);
+      return [glove, { label: minilmLabel, skipped: `no MiniLM bench model: ${why}` }];
     }
   }
   return [glove, { label: minilmLabel, id: `local:${MINILM_NAME}`, dtype: 'fp32', folder: MINILM_FOLDER }];

@@ -71,10 +71,15 @@ export async function buildAndWait(page: Page, timeout = 180_000): Promise<void>
   await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({ timeout });
 }
 
-/** Asks a question in one mode (by its radio label) and waits for the retrieved passages. */
+/**
+ * Asks a question in one mode (by its radio label) as a question of its own (not a follow-up of the ones
+ * before it in the conversation).
+ */
 export async function ask(page: Page, question: string, modeLabel?: string): Promise<void> {
   if (modeLabel) await page.getByRole('radio', { name: modeLabel }).check();
   await page.getByLabel('Question', { exact: true }).fill(question);
+  const followUp = page.getByRole('checkbox', { name: /Follow-up to the questions before/ });
+  if (await followUp.isVisible()) await followUp.uncheck();
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
 }
 
@@ -183,5 +188,51 @@ export async function reloadAtStage(page: Page, title: string, label: string, ti
 export async function resumeFromLibrary(page: Page, title: string): Promise<void> {
   await libraryRow(page, title)
     .getByRole('button', { name: `Resume ${title}` })
+    .click();
+}
+
+/** Adds a document through "Paste text" (its text and file name). */
+export async function pasteDocument(page: Page, name: string, text: string): Promise<void> {
+  await page.getByRole('button', { name: 'Paste text' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Paste text' });
+  await dialog.getByLabel('Text').fill(text);
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Add' }).click();
+}
+
+/** Records in each IndexedDB store of Aerie's database, read in the page (a real browser's IndexedDB). */
+export function storedRecords(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(
+    () =>
+      new Promise<Record<string, number>>((resolve, reject) => {
+        const open = indexedDB.open('aerie');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const names = [...db.objectStoreNames].filter((n) => n !== 'settings');
+          const tx = db.transaction(names, 'readonly');
+          const counts: Record<string, number> = {};
+          for (const name of names) {
+            const request = tx.objectStore(name).count();
+            request.onsuccess = () => (counts[name] = request.result);
+          }
+          tx.oncomplete = () => {
+            db.close();
+            resolve(counts);
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
+}
+
+/** Deletes the tree titled `title` from its library row, confirming in the dialog. */
+export async function deleteFromLibrary(page: Page, title: string): Promise<void> {
+  await libraryRow(page, title)
+    .getByRole('button', { name: `Delete ${title}` })
+    .click();
+  await page
+    .getByRole('alertdialog', { name: `Delete “${title}”?` })
+    .getByRole('button', { name: 'Delete' })
     .click();
 }

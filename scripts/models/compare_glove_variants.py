@@ -17,12 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pyenv  # noqa: E402
 
-pyenv.ensure(
-    {
-        "numpy": "numpy",
-        "tokenizers": "tokenizers",
-    }
-)
+pyenv.ensure(["numpy", "tokenizers"])
 
 import numpy as np  # noqa: E402
 

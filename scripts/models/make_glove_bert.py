@@ -34,16 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pyenv  # noqa: E402
 
 if __name__ == "__main__":  # compare_glove_variants.py imports this module and sets up its own
-    pyenv.ensure(
-        {
-            "numpy": "numpy",
-            "torch": "torch",
-            "onnx": "onnx",
-            "onnxruntime": "onnxruntime",
-            "tokenizers": "tokenizers",
-            "transformers": "transformers",
-        }
-    )
+    pyenv.ensure(["numpy", "torch", "onnx", "ml_dtypes", "onnxruntime", "tokenizers", "transformers"])
 
 import numpy as np  # noqa: E402
 

@@ -1,12 +1,13 @@
 """Builds a random-weight model with exactly multi-qa-MiniLM-L6-cos-v1's architecture (BERT, 6 layers, hidden 384,
 12 heads, intermediate 1536, vocabulary 30522, 512 positions), for benchmarks: it costs what the real model costs per
 token, but its vectors carry no meaning learnt from language (see scripts/models/README.md for what they still
-carry). About 90 MB in fp32 (+ 23 MB q8 when ONNX Runtime's Python package is present): never commit it.
+carry). About 90 MB in fp32 + 23 MB q8: never commit it.
 
-Needs only numpy, torch and onnx (Debian: python3-numpy, python3-torch, python3-onnx; `scripts/python-env.sh` sets
-up an interpreter with them). The BERT encoder is written out in plain torch (the same layers, shapes and
-initialisation as transformers' BertModel: weights N(0, 0.02), biases 0, LayerNorm 1 and 0) and the tokenizer.json
-is written directly in the `tokenizers` library's format, so neither library is needed.
+Needs numpy, torch, onnx and onnxruntime (its quantisation, for the q8 file the app and the benches load), at the
+versions of scripts/python-packages.txt (`bash scripts/python-env.sh` makes an environment with them). The BERT
+encoder is written out in plain torch (the same layers, shapes and initialisation as transformers' BertModel:
+weights N(0, 0.02), biases 0, LayerNorm 1 and 0) and the tokenizer.json is written directly in the `tokenizers`
+library's format, so neither transformers nor tokenizers is needed.
 
 Usage (reads the committed public/models/aerie-glove-100d/tokenizer.json for its word list; needs no download):
     python3 scripts/models/make_minilm_random.py .bench-cache/models/minilm-random
@@ -15,7 +16,6 @@ Usage (reads the committed public/models/aerie-glove-100d/tokenizer.json for its
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import inspect
 import json
 import math
@@ -25,13 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pyenv  # noqa: E402
 
-pyenv.ensure(
-    {
-        "numpy": "numpy",
-        "torch": "torch",
-        "onnx": "onnx",
-    }
-)
+pyenv.ensure(["numpy", "torch", "onnx", "ml_dtypes", "onnxruntime"])
 
 import common  # noqa: E402
 
@@ -175,12 +169,9 @@ def main() -> None:
     common.write_tokenizer_config(out, MAX_POSITIONS)
     export_onnx(build_model(), out / common.FP32_FILE)
     report = {"folder": str(out), "vocab": VOCAB_SIZE, "fp32": common.file_size(out / common.FP32_FILE)}
-    if importlib.util.find_spec("onnxruntime"):
-        # Gather too: the 30522 x 384 table is 47 MB in fp32, and the published q8 files quantise it (23 MB).
-        common.quantize_q8(out / common.FP32_FILE, out / common.Q8_FILE, ["MatMul", "Gather"], matmul_const_b_only=True)
-        report["q8"] = common.file_size(out / common.Q8_FILE)
-    else:
-        report["q8"] = "not written: needs ONNX Runtime's Python package (onnxruntime.quantization)"
+    # Gather too: the 30522 x 384 table is 47 MB in fp32, and the published q8 files quantise it (23 MB).
+    common.quantize_q8(out / common.FP32_FILE, out / common.Q8_FILE, ["MatMul", "Gather"], matmul_const_b_only=True)
+    report["q8"] = common.file_size(out / common.Q8_FILE)
     print(json.dumps(report, indent=2))
 
 

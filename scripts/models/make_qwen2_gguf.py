@@ -14,8 +14,8 @@ and GGUF copies of a model are one model in two formats.
 
 Quantisation is gguf-py's (numpy): Q8_0 (blocks of 32 int8 with an fp16 scale) or Q4_0 (blocks of 32 4-bit values)
 for every weight matrix and the embedding table (tied to the output layer, as in Qwen2.5-0.5B); norms and biases
-stay f32. Needs numpy, gguf, tokenizers and torch (scripts/models/pyenv.py sets them up: PIP_FIND_LINKS names
-the wheel folders). Deterministic: same environment, same files.
+stay f32. Needs numpy, gguf, tokenizers and torch at the versions of scripts/python-packages.txt
+(`bash scripts/python-env.sh` makes an environment with them). Deterministic: same environment, same files.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pyenv  # noqa: E402, F401
+import pyenv  # noqa: E402
 
 # make_qwen2_random sets up the environment it needs (pyenv.ensure) and holds the models' names, shapes and seeds.
 import make_qwen2_random as source  # noqa: E402
 
-pyenv.ensure({"gguf": "gguf"})
+pyenv.ensure(["gguf"])
 
 import numpy as np  # noqa: E402
 

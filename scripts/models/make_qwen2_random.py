@@ -11,9 +11,9 @@ benchmark's stand-in for Qwen2.5-0.5B-Instruct (the WASM preset).
         vocabulary 151,936, tied embeddings) with random weights, in q8 (631 MB) and q4 (about 800 MB); never
         committed.
 
-The script sets up its own Python (scripts/models/pyenv.py): it uses torch, onnx, onnxruntime, tokenizers and
-transformers when they import (e.g. Debian's python3-torch and python3-onnx), else installs them into .venv/ with
-pip --no-index from the wheel folder named by PIP_FIND_LINKS. Deterministic: same environment, same files.
+It needs torch, onnx, onnxruntime, onnx-ir, tokenizers, transformers and jinja2 at the versions of
+scripts/python-packages.txt (scripts/models/pyenv.py checks them and re-runs the script under .venv/ when that is
+where they are; `bash scripts/python-env.sh` makes it). Deterministic: same environment, same files.
 """
 
 from __future__ import annotations
@@ -25,18 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pyenv  # noqa: E402
 
-pyenv.ensure(
-    {
-        "numpy": "numpy",
-        "torch": "torch",
-        "onnx": "onnx",
-        "onnxruntime": "onnxruntime",
-        "onnx_ir": "onnx-ir",
-        "tokenizers": "tokenizers",
-        "transformers": "transformers",
-        "jinja2": "jinja2",
-    }
-)
+pyenv.ensure(["numpy", "torch", "onnx", "ml_dtypes", "onnxruntime", "onnx-ir", "tokenizers", "transformers", "jinja2"])
 
 import numpy as np  # noqa: E402
 

@@ -16,16 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pyenv  # noqa: E402
 
-pyenv.ensure(
-    {
-        "numpy": "numpy",
-        "torch": "torch",
-        "onnx": "onnx",
-        "onnxruntime": "onnxruntime",
-        "tokenizers": "tokenizers",
-        "transformers": "transformers",
-    }
-)
+pyenv.ensure(["numpy", "torch", "onnx", "ml_dtypes", "onnxruntime", "tokenizers", "transformers"])
 
 import common  # noqa: E402
 

@@ -18,6 +18,9 @@ import { TreeStatsPanel } from './build/TreeStatsPanel';
 import { LibraryPanel } from './library/LibraryPanel';
 import { AskPanel } from './ask/AskPanel';
 import { IngestPanel } from './ingest/IngestPanel';
+import { EvaluateView } from './eval/EvaluateView';
+import { evalModelName } from './eval/eval-model';
+import { useEvaluation } from './eval/useEvaluation';
 import { DropOverlay } from './ingest/DropOverlay';
 import { NoticeStack } from './notices/Notice';
 import { useNotices } from './state/useNotices';
@@ -30,6 +33,7 @@ import { useOpenTree } from './state/useOpenTree';
 import { defaultRetrievalSettings, queryBlocker, questionModelOf, useAsk } from './state/useAsk';
 import { modelToWarm, useBuildWorkerWarmup, useModelWarmup } from './state/useModelWarmup';
 import { useLibraryActions } from './state/useLibraryActions';
+import { conversationPanel, useConversation } from './state/useConversation';
 import { useTheme } from './state/useTheme';
 import { answerModelOf, summarizerLine } from './settings';
 import { embeddingModelLabel } from './library/model-label';
@@ -37,14 +41,19 @@ import { embeddingChoiceOf, titleFor } from './state/request';
 import type { RetrievalSettings } from './state/types';
 import './app.css';
 
-type View = 'tree' | 'document' | 'stats';
+type View = 'tree' | 'document' | 'stats' | 'eval';
 
-const VIEW_LABELS: Record<View, string> = { tree: 'Tree', document: 'Document', stats: 'Statistics' };
+const VIEW_LABELS: Record<View, string> = {
+  tree: 'Tree',
+  document: 'Document',
+  stats: 'Statistics',
+  eval: 'Evaluate',
+};
 
 export function App() {
   const { notices, notify, dismiss } = useNotices();
   const { db, error: dbError } = useDatabase(notify);
-  const { settings, save: saveSettings } = useSettings(db, notify);
+  const { settings, save: saveSettings, saveOrReport: saveSettingsOrReport } = useSettings(db, notify);
   useTheme(settings.theme);
   const library = useLibrary(db, notify);
   const docs = useDocuments(db, notify);
@@ -63,6 +72,17 @@ export function App() {
   const tree = open.tree;
   const maxLayer = tree ? Math.max(0, ...tree.nodes.map((n) => n.layer)) : 0;
   const ask = useAsk(tree, open.record, settings);
+  const conversation = useConversation(
+    db,
+    open.tree ? openId : undefined,
+    tree,
+    settings,
+    ask,
+    notify,
+    library.trees,
+  );
+  const evaluation = useEvaluation(db, tree ? openId : undefined, tree, open.record, settings, notify);
+  const answerModel = answerModelOf(settings);
   const [retrieval, setRetrieval] = useState<RetrievalSettings>(() => defaultRetrievalSettings(0));
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [inspected, setInspected] = useState<number>();
@@ -72,7 +92,7 @@ export function App() {
     onOpen: setOpenId,
     onDeleted: (id) => id === openId && setOpenId(undefined),
     onDraft: async (draft) => {
-      await saveSettings({ ...settings, params: { ...settings.params, ...draft.params } });
+      await saveSettingsOrReport({ ...settings, params: { ...settings.params, ...draft.params } });
       for (const d of draft.documents) docs.addPaste(d.text, d.name ?? 'Document');
     },
   });
@@ -161,17 +181,23 @@ export function App() {
       progress={build.progress}
       onCancel={() => void build.cancel()}
       onResume={() => void build.resume(build.progress!.treeId, build.progress!.title)}
+      onBuildAgain={() => build.buildAgain(build.progress!.treeId)}
+      onKeepData={actions.persist}
     />
   );
 
   const blocker = dbError ? `Storage is unavailable: ${dbError}` : queryBlocker(tree, settings);
-  const onAsk = (question: string) =>
-    void ask
-      .ask(question, retrieval)
+  const onAsk = (question: string, followUp: boolean) =>
+    void conversation
+      .submit(question, retrieval, 'ask', followUp)
       .catch((e: unknown) => actions.report('The question could not be answered', e));
-  const onCompare = (question: string) =>
-    void ask
-      .compare(question, retrieval)
+  const onCompare = (question: string, followUp: boolean) =>
+    void conversation
+      .submit(question, retrieval, 'compare', followUp)
+      .catch((e: unknown) => actions.report('The question could not be answered', e));
+  const onConfirmSearch = (search: string) =>
+    void conversation
+      .confirm(search)
       .catch((e: unknown) => actions.report('The question could not be answered', e));
   // The ARIA tabs pattern: arrow keys move between tabs (and select them), Home/End go to the ends.
   const onTabKey = (event: KeyboardEvent) => {
@@ -220,7 +246,7 @@ export function App() {
             <select
               value={settings.theme}
               onChange={(e) =>
-                void saveSettings({ ...settings, theme: e.target.value as typeof settings.theme })
+                void saveSettingsOrReport({ ...settings, theme: e.target.value as typeof settings.theme })
               }
             >
               <option value="system">System</option>
@@ -325,6 +351,17 @@ export function App() {
                   <p className="empty">This tree was imported without its documents’ text.</p>
                 )}
               </div>
+              <div id="panel-eval" role="tabpanel" aria-labelledby="tab-eval" hidden={view !== 'eval'}>
+                {view === 'eval' && (
+                  <EvaluateView
+                    evaluation={evaluation}
+                    tree={tree}
+                    answerModel={answerModel ? evalModelName(answerModel) : undefined}
+                    blocker={blocker}
+                    onOpenNode={openNode}
+                  />
+                )}
+              </div>
               <div id="panel-stats" role="tabpanel" aria-labelledby="tab-stats" hidden={view !== 'stats'}>
                 <TreeStatsPanel
                   stats={stats}
@@ -333,6 +370,7 @@ export function App() {
                   layerTopics={topicsByLayer}
                   summarizer={tree.summarizer}
                   embeddingModel={tree.embedding.model}
+                  summaryCuts={open.record?.summarizer.cuts}
                 />
               </div>
             </>
@@ -381,14 +419,15 @@ export function App() {
             settings={retrieval}
             maxLayer={maxLayer}
             onSettingsChange={setRetrieval}
-            busy={ask.busy}
+            busy={ask.busy || conversation.pending?.status === 'rewriting'}
             onAsk={onAsk}
             onCompare={onCompare}
             onStop={ask.stop}
             results={ask.results}
             onOpenNode={openNode}
-            hasAnswerModel={!!answerModelOf(settings)}
+            hasAnswerModel={!!answerModel}
             activeNodeId={inspected}
+            conversation={tree && db ? conversationPanel(conversation, ask, onConfirmSearch) : undefined}
           />
           {tree && inspected !== undefined && tree.nodes[inspected] && (
             <div className="inspector-wrap">
@@ -427,7 +466,7 @@ export function App() {
       <SettingsDialog
         open={settingsOpen}
         settings={settings}
-        onSave={(next) => void saveSettings(next)}
+        onSave={saveSettings}
         onClose={() => setSettingsOpen(false)}
         testConnection={actions.testConnection}
       />

@@ -14,6 +14,7 @@ import {
   type GenerationDevice,
 } from '../models/generator-presets';
 import type { BuiltinModelChoice } from '../pipeline/types';
+import { DEFAULT_RERANKER_ID } from '../models/reranker-presets';
 
 /** One endpoint as the user types it. Empty `baseUrl` or `model` means "not configured". */
 export interface EndpointSettings {
@@ -57,6 +58,8 @@ export interface AppSettings {
   answer: { sameAsSummarizer: boolean; endpoint: EndpointSettings; llm?: LlmSource };
   /** The built-in model, used where `llm` is `builtin`. */
   builtin: BuiltinSettings;
+  /** The cross-encoder that reorders candidates when the Ask panel's "Rerank" is on (src/models/reranker.ts). */
+  reranker: { model: string };
   params: BuildSettings;
   prompt: { system: string; user: string };
   theme: 'system' | 'light' | 'dark';
@@ -77,6 +80,7 @@ export const DEFAULT_SETTINGS: AppSettings = Object.freeze({
   summarizer: { useLlm: false, endpoint: { ...EMPTY_ENDPOINT } },
   answer: { sameAsSummarizer: true, endpoint: { ...EMPTY_ENDPOINT } },
   builtin: { model: CPU_PRESET_ID, device: 'auto' },
+  reranker: { model: DEFAULT_RERANKER_ID },
   params: { ...DEFAULT_BUILD_PARAMS, concurrency: DEFAULT_CONCURRENCY },
   prompt: { system: SUMMARY_SYSTEM_PROMPT, user: SUMMARY_USER_TEMPLATE },
   theme: 'system',
@@ -154,6 +158,7 @@ export function withDefaults(stored: Partial<AppSettings> | undefined): AppSetti
       ...(s.answer?.llm ? { llm: s.answer.llm } : {}),
     },
     builtin: { ...DEFAULT_SETTINGS.builtin, ...s.builtin },
+    reranker: { ...DEFAULT_SETTINGS.reranker, ...s.reranker },
     params: { ...DEFAULT_SETTINGS.params, ...s.params },
     prompt: { ...DEFAULT_SETTINGS.prompt, ...s.prompt },
     theme: s.theme ?? 'system',

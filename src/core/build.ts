@@ -5,7 +5,7 @@
  * in a worker and with fakes in tests.
  */
 import { throwIfAborted, type AbortSignalLike } from './abort';
-import { chunkText } from './chunk';
+import { chunkTextAsync } from './chunk';
 import {
   clusterNodesAsync,
   DEFAULT_MAX_CLUSTERS,
@@ -18,6 +18,7 @@ import { computeLabels } from './labels';
 import { mapWithConcurrency } from './pool';
 import { deriveSeed } from './random';
 import { countTokens } from './tokens';
+import { hasVisibleText } from './visible';
 import {
   DEFAULT_BUILD_PARAMS,
   DEFAULT_CONCURRENCY,
@@ -91,6 +92,7 @@ export interface BuildOptions extends Partial<BuildParams> {
 
 /** Progress of a build, stage by stage, with counts. */
 export type BuildProgress =
+  /** Chunking: characters of all documents done, of `total`. */
   | { stage: 'chunk'; done: number; total: number }
   | { stage: 'embed-leaves'; done: number; total: number }
   | { stage: 'cluster'; layer: number; done: number; total: number; detail?: ClusterProgress }
@@ -162,6 +164,9 @@ function pageOf(pageStarts: number[] | undefined, offset: number): number | unde
   for (const start of pageStarts) if (offset >= start) page++;
   return page;
 }
+
+/** Chunking progress is reported each time this share of all documents' characters is done. */
+const CHUNK_PROGRESS_STEP = 0.005;
 
 /**
  * Batches `embedAll` keeps asked for at once: the next batch is already with the embedder while the previous
@@ -302,7 +307,7 @@ export async function summarizeAndEmbed(
     async (c) => {
       if (stopped !== undefined) throw stopped;
       const text = await models.summarize(clusterTexts[c], { maxTokens: options.maxTokens, signal });
-      if (typeof text !== 'string' || !text.trim()) {
+      if (typeof text !== 'string' || !hasVisibleText(text)) {
         throw new BuildError(
           'EMPTY_SUMMARY',
           `The summariser returned an empty summary for a cluster of ${clusterTexts[c].length} nodes.`,
@@ -380,8 +385,26 @@ export async function buildTree(
   const docs = normalizeInput(input);
   const documents: TreeDocument[] = docs.map((d) => ({ id: d.id, name: d.name, chars: d.text.length }));
   const nodes: TreeNode[] = [];
-  docs.forEach((doc, i) => {
-    for (const chunk of chunkText(doc.text, { maxTokens: params.chunkTokens })) {
+  // Chunking a long text takes a while (a minute for 15 MB of unbroken text): report it in characters, every
+  // CHUNK_PROGRESS_STEP of the whole, and let a cancel through.
+  const totalChars = docs.reduce((sum, d) => sum + d.text.length, 0);
+  const step = Math.max(1, Math.floor(totalChars * CHUNK_PROGRESS_STEP));
+  let before = 0;
+  let reported = 0;
+  onProgress?.({ stage: 'chunk', done: 0, total: totalChars });
+  for (const doc of docs) {
+    const chunks = await chunkTextAsync(doc.text, {
+      maxTokens: params.chunkTokens,
+      signal,
+      onProgress: (done) => {
+        if (before + done - reported < step) return;
+        reported = before + done;
+        onProgress?.({ stage: 'chunk', done: reported, total: totalChars });
+      },
+    });
+    for (const chunk of chunks) {
+      // A chunk a reader cannot see (zero-width or format characters only) is neither embedded nor summarised.
+      if (!hasVisibleText(chunk.text)) continue;
       const page = pageOf(doc.pageStarts, chunk.start);
       nodes.push({
         id: nodes.length,
@@ -393,10 +416,12 @@ export async function buildTree(
         source: { doc: doc.id, start: chunk.start, end: chunk.end, ...(page ? { page } : {}) },
       });
     }
-    onProgress?.({ stage: 'chunk', done: i + 1, total: docs.length });
-  });
+    before += doc.text.length;
+    if (reported !== before) onProgress?.({ stage: 'chunk', done: before, total: totalChars });
+    reported = before;
+  }
   if (nodes.length === 0) {
-    throw new BuildError('EMPTY_INPUT', 'The documents contain no text to build a tree from.', {
+    throw new BuildError('EMPTY_INPUT', 'The documents contain no visible text to build a tree from.', {
       documents: docs.length,
     });
   }

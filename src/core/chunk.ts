@@ -11,11 +11,13 @@
  * Sentences are those of `splitSentences` (sentences.ts): `Intl.Segmenter` sentences inside blocks, read
  * across hard-wrapped lines.
  */
+import { throwIfAborted, type AbortSignalLike } from './abort';
 import { AerieError } from './errors';
 import { isWhitespaceCode, skipWhitespace, trimEnd } from './code-units';
 import { pushTrimmed, splitSentences, type TextSpan } from './sentences';
 import { countTokens, countTokensUpTo, tokenPrefixEnd } from './tokens';
 import { DEFAULT_BUILD_PARAMS } from './types';
+import { runAsync, runSync } from './yield';
 
 export { splitSentences, type TextSpan } from './sentences';
 
@@ -44,6 +46,17 @@ export interface ChunkOptions {
  */
 export class ChunkingError extends AerieError<'INVALID_MAX_TOKENS' | 'MAX_TOKENS_TOO_SMALL'> {}
 
+/** Options of {@link chunkTextAsync}. */
+export interface AsyncChunkOptions extends ChunkOptions {
+  /** Stops chunking with an AbortError (checked between steps, at least every ~50 ms). */
+  signal?: AbortSignalLike;
+  /**
+   * Called as the work advances, with how far it is in characters of the text (0 … text.length, never going
+   * back): the first half of the range while sentences are measured, the second while chunks are packed.
+   */
+  onProgress?: (done: number) => void;
+}
+
 /**
  * Splits `text` into chunks of whole sentences of at most `maxTokens` tokens (see the module comment for
  * what counts as a sentence and how an over-long sentence is split). Returns [] for empty or whitespace-only
@@ -54,13 +67,36 @@ export function chunkText(
   text: string,
   { maxTokens = DEFAULT_BUILD_PARAMS.chunkTokens }: ChunkOptions = {},
 ): Chunk[] {
+  return runSync(chunkSteps(text, maxTokens));
+}
+
+/**
+ * `chunkText` that returns to the event loop every ~50 ms, reports how far it is and stops when `signal`
+ * fires: a 15 MB text takes a minute to chunk, and a worker doing it must still hear a cancel. The same chunks
+ * as `chunkText`.
+ * @throws ChunkingError as `chunkText`; an AbortError when `signal` fires.
+ */
+export function chunkTextAsync(text: string, options: AsyncChunkOptions = {}): Promise<Chunk[]> {
+  const { maxTokens = DEFAULT_BUILD_PARAMS.chunkTokens, signal, onProgress } = options;
+  return runAsync(chunkSteps(text, maxTokens, onProgress), () => throwIfAborted(signal));
+}
+
+/** The chunker as steps (see `runSync`/`runAsync`): it yields after each sentence, piece and chunk. */
+function* chunkSteps(
+  text: string,
+  maxTokens: number,
+  onProgress?: (done: number) => void,
+): Generator<undefined, Chunk[], unknown> {
   if (!Number.isInteger(maxTokens) || maxTokens < 1) {
     const message = `maxTokens must be a whole number ≥ 1, got ${maxTokens}.`;
     throw new ChunkingError('INVALID_MAX_TOKENS', message, { maxTokens });
   }
+  const half = (offset: number) => Math.floor(offset / 2);
   const units = new Units();
-  for (const sentence of splitSentences(text)) addSentence(text, sentence, maxTokens, units);
-  return pack(text, units, maxTokens);
+  for (const sentence of splitSentences(text)) {
+    yield* addSentence(text, sentence, maxTokens, units, (end) => onProgress?.(half(end)));
+  }
+  return yield* pack(text, units, maxTokens, (end) => onProgress?.(half(text.length) + half(end)));
 }
 
 // ---- Units: the pieces chunks are packed from -------------------------------------------------------------
@@ -80,23 +116,40 @@ class Units {
   }
 }
 
-function addSentence(text: string, s: TextSpan, maxTokens: number, units: Units): void {
+/** Adds a sentence's units; reports (`at`) and yields after the sentence and after each piece of a long one. */
+function* addSentence(
+  text: string,
+  s: TextSpan,
+  maxTokens: number,
+  units: Units,
+  at: (offset: number) => void,
+): Generator<undefined, void, unknown> {
   const tokens = countTokensUpTo(text.slice(s.start, s.end), maxTokens);
   if (tokens <= maxTokens) {
     units.push(s.start, s.end, tokens, false);
+    at(s.end);
+    yield;
     return;
   }
   let first = true;
   for (const clause of clauseSpans(text, s.start, s.end)) {
     const clauseTokens = countTokensUpTo(text.slice(clause.start, clause.end), maxTokens);
     if (clauseTokens <= maxTokens) units.push(clause.start, clause.end, clauseTokens, first);
-    else splitLong(text, clause, maxTokens, units);
+    else yield* splitLong(text, clause, maxTokens, units, at);
     first = false;
+    at(clause.end);
+    yield;
   }
 }
 
 /** Cuts a clause that alone exceeds the budget into longest-fitting pieces (words, then finer). */
-function splitLong(text: string, clause: TextSpan, maxTokens: number, units: Units): void {
+function* splitLong(
+  text: string,
+  clause: TextSpan,
+  maxTokens: number,
+  units: Units,
+  at: (offset: number) => void,
+): Generator<undefined, void, unknown> {
   let first = true;
   for (let p = clause.start; p < clause.end; p = skipWhitespace(text, p, clause.end)) {
     const cut = tokenPrefixEnd(text, p, clause.end, maxTokens);
@@ -109,6 +162,8 @@ function splitLong(text: string, clause: TextSpan, maxTokens: number, units: Uni
     units.push(p, end, countTokens(text.slice(p, end)), first);
     first = false;
     p = cut;
+    at(end);
+    yield;
   }
 }
 
@@ -117,7 +172,12 @@ function splitLong(text: string, clause: TextSpan, maxTokens: number, units: Uni
  * is estimated by adding unit counts (token counts are nearly, not exactly, additive across a join), then the
  * chunk is counted exactly and corrected, so each chunk costs about two counts of its own length.
  */
-function pack(text: string, units: Units, maxTokens: number): Chunk[] {
+function* pack(
+  text: string,
+  units: Units,
+  maxTokens: number,
+  at: (offset: number) => void,
+): Generator<undefined, Chunk[], unknown> {
   const { starts, ends, tokens, breakBefore } = units;
   const n = starts.length;
   const countRange = (first: number, stop: number): number =>
@@ -149,7 +209,10 @@ function pack(text: string, units: Units, maxTokens: number): Chunk[] {
       tokens: total,
     });
     i = stop;
+    at(ends[stop - 1]);
+    yield;
   }
+  at(text.length);
   return chunks;
 }
 

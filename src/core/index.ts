@@ -11,12 +11,17 @@ export { cosineSimilarity, dot, norm, normalized } from './vector';
 export { countTokens, truncateToTokens, TokenBudgetError } from './tokens';
 export {
   chunkText,
+  chunkTextAsync,
   splitSentences,
   ChunkingError,
+  type AsyncChunkOptions,
   type Chunk,
   type ChunkOptions,
   type TextSpan,
 } from './chunk';
+export { estimateChunkCount } from './chunk-estimate';
+export { fitToTokenBudget, type FittedText } from './budget';
+export { hasVisibleText } from './visible';
 
 export { kmeans, kmeansPlusPlus, type KMeansOptions, type KMeansResult } from './kmeans';
 export {
@@ -65,29 +70,36 @@ export {
 } from './build';
 export { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from './extractive';
 export {
+  applyLabels,
   computeLabels,
   fillMissingLabels,
   lacksLabels,
   MAX_LABEL_TERMS,
   MIN_LABEL_TERMS,
+  PLAIN_C_TF_IDF,
   type LabelNode,
   type LabelOptions,
+  type LabelPasses,
 } from './labels';
 
 export {
   retrieve,
+  retrieveReranked,
   formatContext,
   prepareRetrieval,
   RetrievalError,
   DEFAULT_MAX_TOKENS,
   DEFAULT_TRAVERSAL_TOP_K,
   DEFAULT_SEARCH,
+  DEFAULT_RERANK_DEPTH,
   SEARCH_MODES,
   type SearchMode,
+  type Reranker,
   type RetrieveOptions,
   type RetrievalResult,
   type RetrievedNode,
 } from './retrieve';
+export { keywordIndex, keywordTerms, prepareKeywordIndex, type KeywordIndex } from './keywords';
 export {
   parseTree,
   serializeTree,

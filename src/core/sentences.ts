@@ -9,7 +9,11 @@
  *   markdown block: a heading (`# …`), list item (`- `, `* `, `+ `, `•`, `1.`, `1)`), table row (`|`), code
  *   fence or thematic break; a heading, fence or thematic break also ends its block, and inside a fenced code
  *   block every line is its own block. So a heading or list item without a full stop is never glued to the
- *   sentence that follows it.
+ *   sentence that follows it;
+ * - a segment that ends with a title or an initial ("Mrs.", "Dr.", "St.", "J.") does not end the sentence:
+ *   UAX #29 breaks after any full stop followed by a space and a capital, so "Mrs. Bennet said so." would be
+ *   two sentences, "Mrs." and "Bennet said so." (V8's segmenter ignores ICU's `ss` abbreviation suppressions).
+ *   In a novel that made an extractive summary of "Mrs. Mrs. Mrs." and cut chunks inside names.
  */
 import { isPairMiddle, skipWhitespace, trimEnd } from './code-units';
 
@@ -95,12 +99,84 @@ const SEGMENTS_PER_WINDOW = 32;
 
 let sentenceSegmenter: Intl.Segmenter | undefined;
 
+/**
+ * Words written with a full stop that precede a name or a number and so never end a sentence by themselves
+ * (compared lower-case, without the stop): English titles and ranks, and "St." / "Mt." of place names.
+ * Abbreviations that often do end a sentence ("etc.", "Inc.", "Co.") are left out on purpose.
+ */
+const NAME_ABBREVIATIONS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'messrs',
+  'mmes',
+  'mme',
+  'mlle',
+  'dr',
+  'prof',
+  'rev',
+  'revd',
+  'hon',
+  'st',
+  'ste',
+  'mt',
+  'ft',
+  'jr',
+  'sr',
+  'capt',
+  'cpt',
+  'col',
+  'gen',
+  'lt',
+  'sgt',
+  'maj',
+  'cmdr',
+  'adm',
+  'brig',
+  'cpl',
+  'pvt',
+  'gov',
+  'sen',
+  'rep',
+  'pres',
+  'supt',
+  'insp',
+  'det',
+  'fr',
+  'br',
+  'sr',
+  'no',
+  'nos',
+  'vol',
+  'fig',
+  'cf',
+  'vs',
+  'viz',
+]);
+/** The last word of a segment and the full stop after it, e.g. "Mrs." at the end of "…said Mrs. ". */
+const LAST_WORD_WITH_STOP = /(?:^|[\s([“‘"'])([\p{L}]+)\.\s*$/u;
+
+/**
+ * Whether a sentence segment ends with a title or an initial rather than with the end of a sentence: its last
+ * word is in NAME_ABBREVIATIONS, or a single capital letter other than "I" (an initial, "J. K."), followed by
+ * the full stop the segmenter broke after.
+ */
+export function endsWithNameAbbreviation(segment: string): boolean {
+  const match = LAST_WORD_WITH_STOP.exec(segment);
+  if (!match) return false;
+  const word = match[1];
+  if (word.length === 1) return word !== 'I' && word === word.toUpperCase() && word !== word.toLowerCase();
+  return NAME_ABBREVIATIONS.has(word.toLowerCase());
+}
+
 /** Appends the trimmed sentences of one block, read with its line breaks as spaces. */
 function segmentBlock(text: string, block: TextSpan, out: TextSpan[]): void {
   // Same length as the block (each line-break character becomes one space), so offsets carry over.
   const flat = text.slice(block.start, block.end).replace(LINE_BREAK_CHAR, ' ');
   sentenceSegmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' });
   let size = SENTENCE_WINDOW;
+  // Start (in `flat`) of a sentence whose segments so far ended with a title or an initial, or −1.
+  let openStart = -1;
   for (let pos = 0; pos < flat.length;) {
     let end = Math.min(flat.length, pos + size);
     if (end < flat.length && isPairMiddle(flat, end)) end++;
@@ -110,7 +186,12 @@ function segmentBlock(text: string, block: TextSpan, out: TextSpan[]): void {
     for (const { index, segment } of sentenceSegmenter.segment(flat.slice(pos, end))) {
       const segmentEnd = pos + index + segment.length;
       if (!isLast && segmentEnd > end - WINDOW_LOOKAHEAD) break;
-      pushTrimmed(text, block.start + pos + index, block.start + segmentEnd, out);
+      const start = openStart >= 0 ? openStart : pos + index;
+      if (segmentEnd < flat.length && endsWithNameAbbreviation(segment)) openStart = start;
+      else {
+        pushTrimmed(text, block.start + start, block.start + segmentEnd, out);
+        openStart = -1;
+      }
       taken = segmentEnd;
       if (++count === SEGMENTS_PER_WINDOW) break;
     }

@@ -34,11 +34,21 @@ one two three four five six seven eight nine ten eleven twelve second third four
 
 /** Archaic function words (Early Modern English: the KJV, Shakespeare). */
 const ARCHAIC = `thee thou thy thine thyself ye hath hast doth dost didst shalt wilt art unto saith thereof hither thither
-whither yea nay lo behold ere wherefore verily`;
+whither yea nay lo behold ere wherefore verily wast wert hadst canst couldest shouldest wouldest mayest mightest
+knowest knoweth seest seeth sayest sayeth saidst comest cometh goest goeth makest maketh givest giveth takest taketh
+thinkest thinketh hearest heareth whereof whereon wherewith thereon therewith thereto forth`;
 
 /** Every stop word, lower case. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   `${FUNCTION_WORDS} ${COMMON_PROSE} ${ARCHAIC}`.split(/\s+/).filter(Boolean),
+);
+
+/**
+ * The function words alone, modern and archaic (no common prose): what keyword search (`keywords.ts`) leaves out
+ * of its index and of questions. Prose words such as "lady", "captain" or "answer" stay searchable there.
+ */
+export const FUNCTION_WORD_SET: ReadonlySet<string> = new Set(
+  `${FUNCTION_WORDS} ${ARCHAIC}`.split(/\s+/).filter(Boolean),
 );
 
 /**

@@ -8,7 +8,7 @@
  */
 import { throwIfAborted } from '../core/abort';
 import { decodeTextFile } from './decode';
-import { extractDocxText, loadMammoth, type MammothModule } from './docx';
+import { checkUnpackedSize, extractDocxText, loadMammoth, type MammothModule } from './docx';
 import { IngestError, quoted } from './errors';
 import { declaredCharset, htmlToText, type HtmlParser } from './html';
 import { MAX_TEXT_CHARS, SNIFF_BYTES } from './limits';
@@ -17,7 +17,7 @@ import { preflight } from './preflight';
 import { loadPdfjs } from './pdfjs-runtime';
 import { readBytes } from './read';
 import { routeFile, sniffSignature, type Route } from './sniff';
-import { checkText, cleanText, nulWarning, utf8Length } from './text';
+import { checkText, cleanText, largeTextWarning, nulWarning, utf8Length } from './text';
 import type { IngestedDocument, IngestFile, IngestOptions, IngestType } from './types';
 
 /** The parsers ingestion uses, injectable so each environment (worker, Node test) supplies its own. */
@@ -65,15 +65,16 @@ function refusal(name: string, route: Exclude<Route, { read: unknown }>): Ingest
   }
 }
 
-function finish(
+async function finish(
   file: IngestFile,
   type: IngestType,
   text: string,
   warnings: string[],
   maxChars: number,
   pageStarts?: number[],
-): IngestedDocument {
-  const large = checkText(file.name, text, maxChars);
+): Promise<IngestedDocument> {
+  checkText(file.name, text, maxChars);
+  const large = await largeTextWarning(file.name, text);
   return {
     name: file.name,
     type,
@@ -122,9 +123,10 @@ export async function ingestFile(
   }
 
   if (route.read === 'docx') {
-    const mammoth = await (deps.loadMammoth ?? loadMammoth)();
     const data = await readBytes(file, 0, file.size);
     onProgress?.({ stage: 'read', done: file.size, total: file.size });
+    checkUnpackedSize(data.buffer as ArrayBuffer, file.name); // a zip bomb is refused before mammoth loads
+    const mammoth = await (deps.loadMammoth ?? loadMammoth)();
     onProgress?.({ stage: 'convert', done: 0, total: 1 });
     const docx = await extractDocxText(data.buffer as ArrayBuffer, mammoth, file.name, deps.htmlParser);
     throwIfAborted(signal);
@@ -155,18 +157,19 @@ export async function ingestFile(
 
 /**
  * Pasted text as a document: line breaks normalised, byte-order mark and NULs removed.
- * @throws IngestError `EMPTY` (nothing pasted), `NO_TEXT` (blank), `TOO_LARGE` (above `maxChars`).
+ * @throws IngestError `EMPTY` (nothing pasted), `NO_TEXT` (blank or invisible), `TOO_LARGE` (above `maxChars`).
  */
-export function ingestText(
+export async function ingestText(
   text: string,
   name: string = PASTED_TEXT_NAME,
   options: Pick<IngestOptions, 'maxChars'> = {},
-): IngestedDocument {
+): Promise<IngestedDocument> {
   if (text.length === 0)
     throw new IngestError('EMPTY', 'Nothing was pasted. Paste some text first.', { name });
   const cleaned = cleanText(text);
   const warnings = cleaned.nul > 0 ? [nulWarning(name, cleaned.nul)] : [];
-  const large = checkText(name, cleaned.text, options.maxChars ?? MAX_TEXT_CHARS);
+  checkText(name, cleaned.text, options.maxChars ?? MAX_TEXT_CHARS);
+  const large = await largeTextWarning(name, cleaned.text);
   return {
     name,
     type: 'paste',

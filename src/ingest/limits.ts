@@ -22,6 +22,13 @@ export const MAX_TEXT_CHARS = 20_000_000;
  */
 export const LARGE_TEXT_CHARS = 2_000_000;
 
+/**
+ * Most bytes a Word file may unpack to (its ZIP package's parts together, as declared): 200 MB, ten times the
+ * XML of a document at the text limit with heavy formatting. A "zip bomb" declares gigabytes; unpacking one
+ * would take the worker's memory before its text could be checked.
+ */
+export const MAX_DOCX_UNPACKED_BYTES = 200_000_000;
+
 /** Bytes at the start of a file examined to recognise its format and tell text from binary data. */
 export const SNIFF_BYTES = 8192;
 
@@ -58,8 +65,12 @@ export const MIN_PDF_CHARS_PER_PAGE = 16;
 /** Bytes in a megabyte, as the messages count them. */
 const MEGABYTE = 1_000_000;
 
-/** "12.3 MB", "950 kB" or "120 bytes": a size as a person reads it. */
+/** Bytes in a gigabyte. */
+const GIGABYTE = 1_000_000_000;
+
+/** "1.2 GB", "12.3 MB", "950 kB" or "120 bytes": a size as a person reads it. */
 export function formatBytes(bytes: number): string {
+  if (bytes >= GIGABYTE) return `${(bytes / GIGABYTE).toFixed(1).replace(/\.0$/, '')} GB`;
   if (bytes >= MEGABYTE) return `${(bytes / MEGABYTE).toFixed(1).replace(/\.0$/, '')} MB`;
   if (bytes >= 1000) return `${Math.round(bytes / 1000)} kB`;
   return `${bytes} byte${bytes === 1 ? '' : 's'}`;

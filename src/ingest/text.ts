@@ -3,14 +3,11 @@
  * breaks become "\n" (leaf offsets index the text returned here, so this cannot wait until the build), a
  * leading byte-order mark and NUL characters go; then the text is checked against the limits.
  */
+import { hasVisibleText } from '../core/visible';
 import { IngestError, quoted } from './errors';
 import { formatCount, LARGE_TEXT_CHARS } from './limits';
 
 const BYTE_ORDER_MARK = '\ufeff';
-/** Approximate characters per cl100k token in English prose, for estimates shown to the user. */
-const CHARS_PER_TOKEN = 4;
-/** Leaf chunk size of the paper, in tokens, for the same estimates. */
-const TOKENS_PER_LEAF = 100;
 
 /** A cleaned text and what was removed from it. */
 export interface CleanText {
@@ -38,15 +35,23 @@ export function nulWarning(name: string, nul: number): string {
 }
 
 /**
- * Checks a finished text: throws `NO_TEXT` when it is blank and `TOO_LARGE` above `maxChars`; returns the
- * warning for a long text (above `LARGE_TEXT_CHARS`), if any.
+ * Checks a finished text: throws `NO_TEXT` when it is blank or has nothing visible (only zero-width, format or
+ * control characters: see `hasVisibleText`) and `TOO_LARGE` above `maxChars`.
  */
-export function checkText(name: string, text: string, maxChars: number): string | undefined {
+export function checkText(name: string, text: string, maxChars: number): void {
   if (!/\S/.test(text)) {
     throw new IngestError('NO_TEXT', `${quoted(name)} contains no text, only blank space.`, {
       name,
       chars: text.length,
     });
+  }
+  if (!hasVisibleText(text)) {
+    throw new IngestError(
+      'NO_TEXT',
+      `${quoted(name)} contains no visible text: its ${formatCount(text.length)} characters are all invisible ` +
+        '(zero-width, formatting or control characters, or blank space).',
+      { name, chars: text.length, invisible: true },
+    );
   }
   if (text.length > maxChars) {
     throw new IngestError(
@@ -55,11 +60,18 @@ export function checkText(name: string, text: string, maxChars: number): string 
       { name, chars: text.length, maxChars },
     );
   }
-  if (text.length > LARGE_TEXT_CHARS) {
-    const leaves = Math.round(text.length / CHARS_PER_TOKEN / TOKENS_PER_LEAF);
-    return `${quoted(name)} is long (${formatCount(text.length)} characters, about ${formatCount(leaves)} leaf chunks): building its tree will take a long time and many summarisation calls.`;
-  }
-  return undefined;
+}
+
+/**
+ * The warning for a long text (above `LARGE_TEXT_CHARS`), with the leaf chunks a build at the default chunk
+ * size will make, estimated by chunking samples of it (`estimateChunkCount`); undefined for other texts. The
+ * chunker (and its token tables, a megabyte of script) is loaded only for such a text.
+ */
+export async function largeTextWarning(name: string, text: string): Promise<string | undefined> {
+  if (text.length <= LARGE_TEXT_CHARS) return undefined;
+  const { estimateChunkCount } = await import('../core/chunk-estimate');
+  const leaves = estimateChunkCount(text);
+  return `${quoted(name)} is long (${formatCount(text.length)} characters, about ${leaves.toLocaleString('en-US')} leaf chunks of 100 tokens): building its tree will take a long time and many summarisation calls.`;
 }
 
 /** Length of `text` in UTF-8 bytes (lone surrogates count as the 3 bytes of U+FFFD). */

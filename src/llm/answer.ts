@@ -7,7 +7,7 @@ import {
   checkTemplate,
   DEFAULT_ANSWER_MAX_TOKENS,
 } from './prompts';
-import type { ChatFn, LlmEndpoint, StreamOptions } from './types';
+import type { ChatFn, ChatMessage, LlmEndpoint, StreamOptions } from './types';
 import { UsageAccumulator, type UsageTotals } from './usage';
 
 /** Options of `answerQuestion`. */
@@ -25,6 +25,11 @@ export interface AnswerOptions extends StreamOptions {
   userTemplate?: string;
   /** Sampling temperature; the endpoint's (or the server's default) when unset. */
   temperature?: number;
+  /**
+   * Earlier turns of the conversation (user questions and assistant answers, oldest first), sent between the
+   * instructions and this question; see `historyMessages` for the token budget.
+   */
+  history?: readonly ChatMessage[];
 }
 
 /** A finished answer. */
@@ -37,6 +42,11 @@ export interface AnswerResult {
   usage: UsageTotals;
   model: string;
   finishReason?: string;
+  /**
+   * Set when the server wrote past `maxTokens` (ignoring the limit): Aerie stopped reading at `maxChars`
+   * characters, and `text` ends there.
+   */
+  overLimit?: { maxTokens: number; maxChars: number };
 }
 
 /** A bracket holding citation numbers: [2], [1, 3], [2-4], [Passage 2], [1; 5]. */
@@ -79,6 +89,7 @@ export async function answerWith(chat: ChatFn, options: AnswerOptions): Promise<
       options.passages,
       options.systemPrompt ?? ANSWER_SYSTEM_PROMPT,
       userTemplate,
+      options.history,
     ),
     maxTokens: options.maxTokens ?? DEFAULT_ANSWER_MAX_TOKENS,
     temperature: options.temperature,
@@ -92,6 +103,8 @@ export async function answerWith(chat: ChatFn, options: AnswerOptions): Promise<
     model: result.model,
   };
   if (result.finishReason !== undefined) answer.finishReason = result.finishReason;
+  if (result.overLimit)
+    answer.overLimit = { maxTokens: request.maxTokens, maxChars: result.overLimit.maxChars };
   return answer;
 }
 

@@ -1,8 +1,10 @@
 /** The Anthropic Messages format (POST /v1/messages), non-streamed and streamed. */
+import { boundedFinishReason, boundedModelName, boundedTokenCount } from './limits';
 import {
   asRecord,
   interrupted,
   malformed,
+  modelIds,
   parseEventJson,
   streamError,
   type ProtocolAdapter,
@@ -20,8 +22,7 @@ function textOfBlocks(content: unknown): string {
 }
 
 function tokens(record: Record<string, unknown> | undefined, field: string): number | undefined {
-  const value = record?.[field];
-  return typeof value === 'number' ? value : undefined;
+  return boundedTokenCount(record?.[field]);
 }
 
 /** The Anthropic Messages protocol adapter. */
@@ -52,13 +53,14 @@ export const anthropicProtocol: ProtocolAdapter = {
     const output = tokens(usage, 'output_tokens');
     const result: ChatResult = {
       text: textOfBlocks(reply.content),
-      model: typeof reply.model === 'string' && reply.model ? reply.model : ep.model,
+      model: boundedModelName(reply.model, ep.model),
       usage:
         input !== undefined && output !== undefined
           ? { promptTokens: input, completionTokens: output }
           : undefined,
     };
-    if (typeof reply.stop_reason === 'string') result.finishReason = reply.stop_reason;
+    const stopReason = boundedFinishReason(reply.stop_reason);
+    if (stopReason !== undefined) result.finishReason = stopReason;
     return result;
   },
 
@@ -78,7 +80,7 @@ export const anthropicProtocol: ProtocolAdapter = {
         switch (data.type ?? event.event) {
           case 'message_start': {
             const message = asRecord(data.message);
-            if (typeof message?.model === 'string') model = message.model;
+            model = boundedModelName(message?.model, model ?? ep.model);
             const usage = asRecord(message?.usage);
             input = tokens(usage, 'input_tokens') ?? input;
             output = tokens(usage, 'output_tokens') ?? output;
@@ -90,7 +92,7 @@ export const anthropicProtocol: ProtocolAdapter = {
           }
           case 'message_delta': {
             const delta = asRecord(data.delta);
-            if (typeof delta?.stop_reason === 'string') stopReason = delta.stop_reason;
+            stopReason = boundedFinishReason(delta?.stop_reason) ?? stopReason;
             // output_tokens in message_delta is cumulative.
             const usage = asRecord(data.usage);
             input = tokens(usage, 'input_tokens') ?? input;
@@ -125,6 +127,6 @@ export const anthropicProtocol: ProtocolAdapter = {
   parseModels(json) {
     const data = asRecord(json)?.data;
     if (!Array.isArray(data)) malformed('the model list has no data array');
-    return data.map((m) => asRecord(m)?.id).filter((id): id is string => typeof id === 'string');
+    return modelIds(data);
   },
 };

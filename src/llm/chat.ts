@@ -2,6 +2,7 @@
 import { anthropicProtocol } from './anthropic';
 import { endpointUrl, requestHeaders, resolveEndpoint, type ResolvedEndpoint } from './endpoint';
 import { AttemptFailure, LlmError } from './errors';
+import { MAX_MODEL_LIST_BYTES, maxReplyChars } from './limits';
 import { openaiProtocol } from './openai';
 import { malformed, type ProtocolAdapter } from './protocol';
 import type { AttemptIo } from './transport';
@@ -34,8 +35,8 @@ function checkRequest(request: ChatRequest): void {
     throw new LlmError('INVALID_CONFIG', 'A chat request needs a message.', {});
 }
 
-async function readJson(io: AttemptIo, response: Response): Promise<unknown> {
-  const text = await io.text(response);
+async function readJson(io: AttemptIo, response: Response, maxBytes?: number): Promise<unknown> {
+  const text = await io.text(response, maxBytes);
   try {
     return JSON.parse(text);
   } catch {
@@ -49,6 +50,19 @@ function requireText(result: ChatResult, options: ChatCallOptions): ChatResult {
     throw new AttemptFailure({ kind: 'empty', finishReason: result.finishReason });
   }
   return result;
+}
+
+/** The reply held to its request's limit: text past `maxReplyChars(maxTokens)` is dropped and marked. */
+function withinLimit(result: ChatResult, maxTokens: number): ChatResult {
+  const maxChars = maxReplyChars(maxTokens);
+  if (result.text.length <= maxChars) return result;
+  return { ...result, text: sliceWhole(result.text, maxChars), overLimit: { maxChars } };
+}
+
+/** The first `length` UTF-16 units of `text`, one fewer when that would split a surrogate pair. */
+function sliceWhole(text: string, length: number): string {
+  const last = text.charCodeAt(length - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
 }
 
 /**
@@ -71,7 +85,8 @@ export async function chat(
     options,
     async (io) => {
       const response = await io.send('POST', body);
-      return requireText(protocol.parseChat(await readJson(io, response), ep), options);
+      const parsed = protocol.parseChat(await readJson(io, response), ep);
+      return requireText(withinLimit(parsed, request.maxTokens), options);
     },
   );
   options.usage?.add(result.usage);
@@ -80,8 +95,10 @@ export async function chat(
 
 /**
  * Sends one chat request with `stream: true`, passing each piece of text to `onDelta`; resolves with the whole
- * reply. Failures before the first piece are retried; after it they are final (STREAM_INTERRUPTED, TIMEOUT…).
- * A server that ignores `stream` and answers with JSON is accepted (one delta).
+ * reply. Failures before the first piece are retried; after it they are final (CLOSED_MID_REPLY, TIMEOUT…).
+ * A server that ignores `stream` and answers with JSON is accepted (one delta). A server that writes on past
+ * the limit is stopped there: reading ends at `maxReplyChars(maxTokens)` characters and the result says so
+ * (`overLimit`).
  */
 export async function streamChat(
   endpoint: LlmEndpoint,
@@ -100,7 +117,8 @@ export async function streamChat(
     async (io) => {
       const response = await io.send('POST', body);
       if ((response.headers.get('content-type') ?? '').includes('json')) {
-        const whole = requireText(protocol.parseChat(await readJson(io, response), ep), options);
+        const parsed = protocol.parseChat(await readJson(io, response), ep);
+        const whole = requireText(withinLimit(parsed, request.maxTokens), options);
         if (whole.text) {
           io.markOutput(whole.text.length);
           options.onDelta?.(whole.text);
@@ -108,9 +126,17 @@ export async function streamChat(
         return whole;
       }
       const decoder = protocol.streamDecoder(ep);
+      const maxChars = maxReplyChars(request.maxTokens);
       let text = '';
       for await (const event of io.events(response)) {
-        const delta = decoder.onEvent(event);
+        let delta = decoder.onEvent(event);
+        if (delta && text.length + delta.length > maxChars) {
+          // The server ignores the limit: stop reading (leaving the loop releases the connection).
+          delta = sliceWhole(delta, maxChars - text.length);
+          text += delta;
+          if (delta) options.onDelta?.(delta);
+          return { text, model: ep.model, overLimit: { maxChars } };
+        }
         if (delta) {
           text += delta;
           io.markOutput(text.length);
@@ -153,6 +179,6 @@ export async function listModels(endpoint: LlmEndpoint, options: CallOptions = {
   const ep = resolveEndpoint(endpoint, false);
   const protocol = adapterOf(ep);
   return withRetries(ep, endpointUrl(ep, 'models'), requestHeaders(ep, false), options, async (io) =>
-    protocol.parseModels(await readJson(io, await io.send('GET'))),
+    protocol.parseModels(await readJson(io, await io.send('GET'), MAX_MODEL_LIST_BYTES)),
   );
 }

@@ -6,6 +6,7 @@ import type { AbortSignalLike } from '../core/abort';
 import type { EmbedFn } from '../core/types';
 import { endpointUrl, requestHeaders, resolveEndpoint } from './endpoint';
 import { LlmError } from './errors';
+import { boundedTokenCount, maxEmbeddingReplyBytes, MAX_EMBEDDING_DIM } from './limits';
 import { asRecord, malformed } from './protocol';
 import { onAbort } from './signal';
 import { withRetries } from './transport';
@@ -47,10 +48,14 @@ function parseEmbeddings(json: unknown, count: number): { vectors: Float32Array[
     if (!Array.isArray(embedding) || !embedding.every((x) => typeof x === 'number')) {
       malformed(`embedding ${index} is not an array of numbers (base64 replies are not supported)`);
     }
+    if (embedding.length > MAX_EMBEDDING_DIM) {
+      malformed(
+        `embedding ${index} has ${embedding.length} dimensions, more than the ${MAX_EMBEDDING_DIM} any model has`,
+      );
+    }
     vectors[index] = Float32Array.from(embedding as number[]);
   }
-  const tokens = asRecord(asRecord(json)?.usage)?.prompt_tokens;
-  return { vectors, promptTokens: typeof tokens === 'number' ? tokens : undefined };
+  return { vectors, promptTokens: boundedTokenCount(asRecord(asRecord(json)?.usage)?.prompt_tokens) };
 }
 
 /**
@@ -77,7 +82,7 @@ export function createOpenAiEmbedder(
       { signal, onRetry: options.onRetry },
       async (io) => {
         const response = await io.send('POST', body);
-        const text = await io.text(response);
+        const text = await io.text(response, maxEmbeddingReplyBytes(input.length, options.dimensions));
         let json: unknown;
         try {
           json = JSON.parse(text);

@@ -15,7 +15,7 @@ export type LlmErrorCode =
   | 'QUOTA_EXCEEDED'
   /** 404: unknown model or wrong base URL. */
   | 'NOT_FOUND'
-  /** fetch failed: server down, wrong host, or cross-origin requests blocked (CORS). */
+  /** fetch failed, no response at all: server down, wrong host, or cross-origin requests blocked (CORS). */
   | 'UNREACHABLE'
   /** No response, or a stalled stream, within the timeout. */
   | 'TIMEOUT'
@@ -27,12 +27,15 @@ export type LlmErrorCode =
   | 'SERVER_ERROR'
   /** Any other HTTP error status. */
   | 'HTTP_ERROR'
-  /** A response that is not JSON or lacks the fields of the protocol. */
+  /** A response that is not JSON, lacks the fields of the protocol, or is far larger than any reply can be. */
   | 'BAD_RESPONSE'
   /** A well-formed response with no text. */
   | 'EMPTY_RESPONSE'
-  /** The connection broke after part of a streamed answer had arrived. */
-  | 'STREAM_INTERRUPTED';
+  /**
+   * The server answered (status and headers arrived), then closed the connection before the reply was complete:
+   * after every retry, or after part of a streamed answer had already reached the caller.
+   */
+  | 'CLOSED_MID_REPLY';
 
 /** An error talking to an LLM endpoint. `details` holds status, model, URL (never the key). */
 export class LlmError extends AerieError<LlmErrorCode> {
@@ -44,6 +47,8 @@ export class LlmError extends AerieError<LlmErrorCode> {
   }
 }
 
+/** Bytes in the megabytes messages count in. */
+const MEGABYTE = 1_000_000;
 /** Keys shorter than this are not treated as secrets (redacting "ab" would garble every message). */
 const MIN_REDACTED_KEY_LENGTH = 4;
 /** Longest excerpt of a server's error message we show. */
@@ -81,7 +86,10 @@ export type Failure =
   | { kind: 'timeout'; phase: 'response' | 'stream' }
   | { kind: 'malformed'; reason: string }
   | { kind: 'empty'; finishReason?: string }
-  | { kind: 'interrupted'; receivedChars: number };
+  /** The response's headers came (`status`), then the body broke off after `receivedChars` of output. */
+  | { kind: 'interrupted'; receivedChars: number; status?: number }
+  /** A body longer than anything the request could produce. */
+  | { kind: 'too-large'; limitBytes: number };
 
 /** Thrown inside an attempt; the retry loop decides whether to retry and then builds the `LlmError`. */
 export class AttemptFailure extends Error {
@@ -202,11 +210,29 @@ function describe(
           `Model "${ctx.model}" returned an empty reply${f.finishReason ? ` (finish reason: ${f.finishReason})` : ''}. ` +
           'Try again or choose another model; reasoning models may need a larger token limit.',
       };
-    case 'interrupted':
+    case 'interrupted': {
+      const answered = f.status === undefined ? 'it answered' : `it answered (HTTP ${f.status})`;
+      const attempts = `${ctx.attempts} attempt${ctx.attempts === 1 ? '' : 's'}`;
       return {
-        code: 'STREAM_INTERRUPTED',
+        code: 'CLOSED_MID_REPLY',
         transient: true,
-        message: `The connection to the LLM server at ${origin} broke before the reply was complete. Try again.`,
+        message: ctx.outputStarted
+          ? `The LLM server at ${origin} closed the connection mid-reply, after ${f.receivedChars} characters ` +
+            'of the answer had arrived. Try again; if it keeps happening, check the server’s log.'
+          : `The LLM server at ${origin} closed the connection mid-reply (${attempts}): ${answered}, then the ` +
+            'reply broke off before its end. The server is reachable, so this is not a network or CORS setting: ' +
+            'it may have crashed, restarted or run out of memory, or a proxy cut the reply. Check the server’s ' +
+            'log and try again.',
+      };
+    }
+    case 'too-large':
+      return {
+        code: 'BAD_RESPONSE',
+        transient: false,
+        message:
+          `The LLM server at ${origin} sent a reply of more than ${Math.round(f.limitBytes / MEGABYTE)} MB, far ` +
+          'more than the request asked for; Aerie stopped reading it. Check that the server and model ' +
+          `("${ctx.model}") honour the output limit and that the base URL points at the API.`,
       };
     case 'http':
       break;
@@ -297,7 +323,10 @@ export function llmErrorFrom(f: Failure, ctx: ErrorContext): LlmError {
   else if (f.kind === 'timeout') details.timeoutMs = ctx.timeoutMs;
   else if (f.kind === 'malformed') details.reason = f.reason;
   else if (f.kind === 'empty' && f.finishReason) details.finishReason = f.finishReason;
-  else if (f.kind === 'interrupted') details.receivedChars = f.receivedChars;
+  else if (f.kind === 'interrupted') {
+    details.receivedChars = f.receivedChars;
+    if (f.status !== undefined) details.status = f.status;
+  } else if (f.kind === 'too-large') details.limitBytes = f.limitBytes;
   for (const [k, v] of Object.entries(details)) {
     if (typeof v === 'string') details[k] = redactSecret(v, ctx.apiKey);
   }

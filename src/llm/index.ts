@@ -82,3 +82,14 @@ export {
   type OpenAiEmbedderOptions,
 } from './embeddings';
 export { UsageAccumulator, type UsageTotals } from './usage';
+export {
+  historyMessages,
+  HISTORY_TOKENS,
+  joinFollowUp,
+  JOINED_QUESTIONS,
+  rewriteFollowUp,
+  rewriteMessages,
+  REWRITE_SYSTEM_PROMPT,
+  type EarlierTurn,
+} from './followup';
+export { endpointEvalChat, toEvalChat } from './eval-chat';

@@ -2,10 +2,12 @@
  * The OpenAI chat-completions format, as spoken by OpenAI, Ollama (/v1), LM Studio, llama.cpp server, vLLM
  * and OpenRouter.
  */
+import { boundedFinishReason, boundedModelName } from './limits';
 import {
   asRecord,
   interrupted,
   malformed,
+  modelIds,
   parseEventJson,
   streamError,
   usageFrom,
@@ -57,10 +59,11 @@ export const openaiProtocol: ProtocolAdapter = {
     const text = contentText(message.content) ?? malformed('choices[0].message.content is not text');
     const result: ChatResult = {
       text,
-      model: typeof reply.model === 'string' && reply.model ? reply.model : ep.model,
+      model: boundedModelName(reply.model, ep.model),
       usage: usageFrom(asRecord(reply.usage), 'prompt_tokens', 'completion_tokens'),
     };
-    if (typeof choice?.finish_reason === 'string') result.finishReason = choice.finish_reason;
+    const finishReason = boundedFinishReason(choice?.finish_reason);
+    if (finishReason !== undefined) result.finishReason = finishReason;
     return result;
   },
 
@@ -80,10 +83,10 @@ export const openaiProtocol: ProtocolAdapter = {
         }
         const chunk = parseEventJson(event.data);
         if (chunk.error !== undefined) streamError(chunk.error);
-        if (typeof chunk.model === 'string' && chunk.model) model = chunk.model;
+        model = boundedModelName(chunk.model, model ?? ep.model);
         usage = usageFrom(asRecord(chunk.usage), 'prompt_tokens', 'completion_tokens') ?? usage;
         const choice = Array.isArray(chunk.choices) ? asRecord(chunk.choices[0]) : undefined;
-        if (typeof choice?.finish_reason === 'string') finishReason = choice.finish_reason;
+        finishReason = boundedFinishReason(choice?.finish_reason) ?? finishReason;
         const content = asRecord(choice?.delta)?.content;
         return typeof content === 'string' ? content : '';
       },
@@ -100,6 +103,6 @@ export const openaiProtocol: ProtocolAdapter = {
   parseModels(json) {
     const data = asRecord(json)?.data;
     if (!Array.isArray(data)) malformed('the model list has no data array');
-    return data.map((m) => asRecord(m)?.id).filter((id): id is string => typeof id === 'string');
+    return modelIds(data);
   },
 };

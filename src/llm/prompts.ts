@@ -85,15 +85,20 @@ export function numberedPassages(passages: readonly string[]): string {
   return passages.map((p, i) => `[${i + 1}] ${joinLines(p.trim())}`).join('\n\n');
 }
 
-/** The two messages of an answer request. */
+/**
+ * The messages of an answer request: the instructions, the conversation's earlier turns (`history`, oldest
+ * first; none by default) and the question with its passages.
+ */
 export function answerMessages(
   question: string,
   passages: readonly string[],
   systemPrompt: string = ANSWER_SYSTEM_PROMPT,
   userTemplate: string = ANSWER_USER_TEMPLATE,
+  history: readonly ChatMessage[] = [],
 ): ChatMessage[] {
   return [
     { role: 'system', content: systemPrompt },
+    ...history,
     {
       role: 'user',
       content: fillTemplate(userTemplate, {

@@ -1,6 +1,7 @@
 /** What differs between the OpenAI and Anthropic wire formats, behind one interface. */
 import { AttemptFailure, tidyServerMessage } from './errors';
 import type { ResolvedEndpoint } from './endpoint';
+import { boundedTokenCount, MAX_LISTED_MODELS, MAX_MODEL_NAME_CHARS } from './limits';
 import type { SseEvent } from './sse';
 import type { ChatRequest, ChatResult, TokenUsage } from './types';
 
@@ -54,17 +55,25 @@ export function parseEventJson(data: string): Record<string, unknown> {
   return asRecord(json) ?? malformed('a stream event that is not a JSON object');
 }
 
-/** Usage from two numeric fields, or undefined when either is missing. */
+/** Usage from two numeric fields, or undefined when either is missing or not a plausible token count. */
 export function usageFrom(
   record: Record<string, unknown> | undefined,
   promptField: string,
   completionField: string,
 ): TokenUsage | undefined {
-  const p = record?.[promptField];
-  const c = record?.[completionField];
-  return typeof p === 'number' && typeof c === 'number'
-    ? { promptTokens: p, completionTokens: c }
-    : undefined;
+  const p = boundedTokenCount(record?.[promptField]);
+  const c = boundedTokenCount(record?.[completionField]);
+  return p !== undefined && c !== undefined ? { promptTokens: p, completionTokens: c } : undefined;
+}
+
+/** Model ids of a model list: strings of a sensible length, at most `MAX_LISTED_MODELS` of them. */
+export function modelIds(data: unknown[]): string[] {
+  return data
+    .map((m) => asRecord(m)?.id)
+    .filter(
+      (id): id is string => typeof id === 'string' && id.length > 0 && id.length <= MAX_MODEL_NAME_CHARS,
+    )
+    .slice(0, MAX_LISTED_MODELS);
 }
 
 /** HTTP status equivalent of an error type sent inside a stream, so it is classified like an HTTP error. */

@@ -4,6 +4,7 @@
  * several `data:` lines join with "\n", a blank line dispatches. Unlike a browser's EventSource, the event
  * pending when the stream ends without a final blank line is delivered, since some servers omit it.
  */
+import { MAX_SSE_LINE_CHARS } from './limits';
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -19,8 +20,19 @@ export interface SseEvent {
 
 const BOM = '\ufeff';
 
+/** A line or an event's data longer than the parser accepts: a broken or hostile stream, never a real event. */
+export class SseTooLongError extends Error {
+  override readonly name = 'SseTooLongError';
+  constructor(readonly limit: number) {
+    super(`an event stream line or event longer than ${limit} characters`);
+  }
+}
+
 /** Incremental parser: feed decoded text in chunks of any size, then call `end()`. */
 export class SseParser {
+  /** @param maxLineChars longest line, and longest data of one event, accepted (default 1,000,000). */
+  constructor(private readonly maxLineChars = MAX_SSE_LINE_CHARS) {}
+
   private buffer = '';
   private skipLeadingLf = false;
   private started = false;
@@ -30,7 +42,10 @@ export class SseParser {
   private lastId: string | undefined;
   private retry: number | undefined;
 
-  /** Parses a chunk; returns the events it completed. */
+  /**
+   * Parses a chunk; returns the events it completed.
+   * @throws SseTooLongError when a line or an event's data grows past the limit.
+   */
   push(chunk: string): SseEvent[] {
     if (!this.started && chunk.length > 0) {
       this.started = true;
@@ -56,6 +71,7 @@ export class SseParser {
       start = i + 1;
     }
     this.buffer = this.buffer.slice(start);
+    if (this.buffer.length > this.maxLineChars) throw new SseTooLongError(this.maxLineChars);
     return events;
   }
 
@@ -85,6 +101,7 @@ export class SseParser {
       case 'data':
         this.data += this.hasData ? `\n${value}` : value;
         this.hasData = true;
+        if (this.data.length > this.maxLineChars) throw new SseTooLongError(this.maxLineChars);
         break;
       case 'id':
         if (!value.includes('\0')) this.lastId = value;
@@ -114,14 +131,16 @@ export class SseParser {
 /**
  * Reads a byte stream as SSE events. Multi-byte UTF-8 characters split across chunks are decoded correctly.
  * `onChunk` runs on every received chunk (used to reset an idle timeout).
+ * @throws SseTooLongError when a line or an event grows past `maxLineChars` (the connection is released).
  */
 export async function* readSseEvents(
   body: ReadableStream<Uint8Array>,
   onChunk?: () => void,
+  maxLineChars?: number,
 ): AsyncGenerator<SseEvent, void, undefined> {
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8');
-  const parser = new SseParser();
+  const parser = new SseParser(maxLineChars);
   let done = false;
   try {
     for (;;) {

@@ -1,4 +1,6 @@
 /** The RAPTOR summariser on a user's LLM endpoint, with the paper's prompt. */
+import { fitToTokenBudget } from '../core/budget';
+import { hasVisibleText } from '../core/visible';
 import type { SummarizeFn, SummarizerInfo } from '../core/types';
 import { chat } from './chat';
 import { resolveEndpoint } from './endpoint';
@@ -37,6 +39,8 @@ export type LlmSummarizer = SummarizeFn & {
   readonly usage: UsageAccumulator;
   /** `{ kind: 'llm', model }` for `RaptorTree.summarizer`. */
   readonly info: SummarizerInfo;
+  /** Whether `summary`, returned by this summariser, is the cut of a reply longer than its budget. */
+  isCut(summary: string): boolean;
 };
 
 const THINK_BLOCK = /<think>[\s\S]*?(?:<\/think>|$)/gi;
@@ -47,7 +51,9 @@ const THINK_BLOCK = /<think>[\s\S]*?(?:<\/think>|$)/gi;
  * cluster's texts joined like the reference's `get_text`, and a reply limit of the call's `maxTokens` (the
  * model's tokens). The one summarising path of every backend: endpoints and the built-in model.
  * A failed request or a blank reply throws; unlike the reference implementation, error text never becomes a
- * summary.
+ * summary. A reply longer than the budget in cl100k tokens (the tree's tokenizer; a model that ignores its
+ * limit, or counts with another tokenizer) is cut at the last sentence end within it (`fitToTokenBudget`) and
+ * reported by `isCut`.
  * @param info what the tree records as the writer of its summaries.
  * @throws LlmError INVALID_CONFIG at once when the template is unusable.
  */
@@ -63,6 +69,7 @@ export function createChatSummarizer(
   const fallbackTokens = options.defaultMaxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS;
   const strip = options.stripReasoning ?? true;
   const model = info.model ?? 'the model';
+  const cutSummaries = new Set<string>();
 
   const summarize: SummarizeFn = async (texts, { maxTokens, signal }) => {
     if (texts.length === 0)
@@ -76,8 +83,8 @@ export function createChatSummarizer(
       },
       { signal, usage, onRetry: options.onRetry },
     );
-    const summary = (strip ? result.text.replace(THINK_BLOCK, '') : result.text).trim();
-    if (!summary) {
+    const reply = (strip ? result.text.replace(THINK_BLOCK, '') : result.text).trim();
+    if (!hasVisibleText(reply)) {
       throw new LlmError(
         'EMPTY_RESPONSE',
         `Model "${model}" replied only with its reasoning, or nothing, instead of a summary. Raise the summary ` +
@@ -86,9 +93,21 @@ export function createChatSummarizer(
         true,
       );
     }
+    const fitted = fitToTokenBudget(reply, limit);
+    const summary = fitted.text.trim();
+    if (!hasVisibleText(summary)) {
+      throw new LlmError(
+        'EMPTY_RESPONSE',
+        `Model "${model}" wrote a summary whose first word alone is longer than the ${limit}-token budget.`,
+        { model, limit },
+        true,
+      );
+    }
+    if (fitted.cut) cutSummaries.add(summary);
     return summary;
   };
-  return Object.assign(summarize, { usage, info: { ...info } });
+  const isCut = (summary: string) => cutSummaries.has(summary);
+  return Object.assign(summarize, { usage, info: { ...info }, isCut });
 }
 
 /**

@@ -5,8 +5,9 @@
  */
 import { AttemptFailure, isRetryable, llmErrorFrom, parseErrorBody, type Failure } from './errors';
 import type { ResolvedEndpoint } from './endpoint';
+import { MAX_CHAT_REPLY_BYTES, MAX_ERROR_BODY_BYTES } from './limits';
 import { backoffDelayMs, retryAfterMs } from './retry';
-import { readSseEvents, type SseEvent } from './sse';
+import { readSseEvents, SseTooLongError, type SseEvent } from './sse';
 import { abortErrorOf, onAbort, sleep } from './signal';
 import type { CallOptions } from './types';
 
@@ -14,8 +15,12 @@ import type { CallOptions } from './types';
 export interface AttemptIo {
   /** Sends a request; non-2xx answers become failures (with the server's message and Retry-After). */
   send(method: 'GET' | 'POST', body?: unknown): Promise<Response>;
-  /** Reads a whole body as text under the attempt's timeout. */
-  text(response: Response): Promise<string>;
+  /**
+   * Reads a whole body as text under the attempt's timeout, at most `maxBytes` of it (default
+   * `MAX_CHAT_REPLY_BYTES`): a longer body is a `too-large` failure. A connection that closes mid-body is an
+   * `interrupted` failure (the server answered: not a network or CORS problem).
+   */
+  text(response: Response, maxBytes?: number): Promise<string>;
   /** Reads a body as SSE events; each chunk resets the idle timeout. */
   events(response: Response): AsyncGenerator<SseEvent, void, undefined>;
   /** Records that output reached the caller: from then on a failure is final. */
@@ -24,6 +29,39 @@ export interface AttemptIo {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The body as text, reading at most `maxBytes`. Beyond it the read stops and the connection is released:
+ * `truncate` returns what was read, otherwise the body is refused as `too-large`.
+ */
+async function readBounded(response: Response, maxBytes: number, truncate: boolean): Promise<string> {
+  const body = response.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  let bytes = 0;
+  let text = '';
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      const room = maxBytes - bytes;
+      if (next.value.byteLength > room) {
+        if (!truncate) throw new AttemptFailure({ kind: 'too-large', limitBytes: maxBytes });
+        text += decoder.decode(next.value.subarray(0, room));
+        return text;
+      }
+      bytes += next.value.byteLength;
+      text += decoder.decode(next.value, { stream: true });
+    }
+    done = true;
+    return text + decoder.decode();
+  } finally {
+    if (!done) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
 }
 
 /**
@@ -69,7 +107,7 @@ export async function withRetries<T>(
           throw new AttemptFailure({ kind: 'network', cause: message(error) });
         }
         if (!response.ok) {
-          const text = await io.text(response).catch(() => '');
+          const text = await readBounded(response, MAX_ERROR_BODY_BYTES, true).catch(() => '');
           const { message: serverMessage, code } = parseErrorBody(text);
           throw new AttemptFailure({
             kind: 'http',
@@ -81,11 +119,13 @@ export async function withRetries<T>(
         }
         return response;
       },
-      async text(response) {
+      async text(response, maxBytes = MAX_CHAT_REPLY_BYTES) {
         try {
-          return await response.text();
+          return await readBounded(response, maxBytes, false);
         } catch (error) {
-          throw new AttemptFailure({ kind: 'network', cause: message(error) });
+          if (error instanceof AttemptFailure) throw error;
+          // The headers came, then the connection broke: the server is reachable (no CORS problem).
+          throw new AttemptFailure({ kind: 'interrupted', receivedChars: 0, status: response.status });
         }
       },
       async *events(response) {
@@ -96,7 +136,13 @@ export async function withRetries<T>(
           yield* readSseEvents(response.body, arm);
         } catch (error) {
           if (error instanceof AttemptFailure) throw error;
-          throw new AttemptFailure({ kind: 'interrupted', receivedChars: output ?? 0 });
+          if (error instanceof SseTooLongError)
+            throw new AttemptFailure({ kind: 'malformed', reason: error.message });
+          throw new AttemptFailure({
+            kind: 'interrupted',
+            receivedChars: output ?? 0,
+            status: response.status,
+          });
         }
       },
       markOutput(receivedChars) {
@@ -125,7 +171,7 @@ export async function withRetries<T>(
       timeoutMs: ep.timeoutMs,
     };
     if (output !== undefined) {
-      if (failure.kind === 'interrupted') failure = { kind: 'interrupted', receivedChars: output };
+      if (failure.kind === 'interrupted') failure = { ...failure, receivedChars: output };
       throw llmErrorFrom(failure, { ...context, attempts: attemptNo, outputStarted: true });
     }
     if (!isRetryable(failure) || attemptNo > maxRetries) {

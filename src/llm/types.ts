@@ -80,6 +80,11 @@ export interface ChatResult {
   finishReason?: string;
   /** Undefined when the server reported no usage. */
   usage?: TokenUsage;
+  /**
+   * Set when the server went on past the request's limit (it ignored `max_tokens`): Aerie stopped reading at
+   * `maxChars` characters (`maxTokens` × 8) and `text` is that much.
+   */
+  overLimit?: { maxChars: number };
 }
 
 /** Information passed to `onRetry` before each backoff sleep. */

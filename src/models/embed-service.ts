@@ -6,6 +6,7 @@ import { expose, transfer } from 'comlink';
 import { AbortError } from '../core/abort';
 import {
   configureRuntime,
+  EmbedderError,
   pickDevice,
   TransformersEmbedder,
   type EmbeddingBatch,
@@ -17,6 +18,7 @@ import {
 import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './presets';
 import { embedOnPool, type PoolRunner } from './embed-pool';
 import { DEFAULT_BATCH_SIZE } from './embedder';
+import { CrossEncoder, type RerankerInfo } from './reranker';
 
 /** Which model to use; the service reloads when it changes. */
 export interface ModelChoice {
@@ -28,6 +30,14 @@ export interface ModelChoice {
 
 function keyOf(choice: ModelChoice): string {
   return `${choice.model}|${choice.dtype ?? 'q8'}|${choice.device ?? 'auto'}`;
+}
+
+/** Which cross-encoder reranks (`Reranker` choices are kept apart from the embedding model's). */
+export interface RerankerChoice {
+  model: string;
+  /** Default q8. */
+  dtype?: EmbeddingPrecision;
+  device?: EmbeddingDevice;
 }
 
 /** Another worker's embedding service (a `Remote<EmbedApi>`) that embeds batches for this one. */
@@ -57,7 +67,9 @@ export function createEmbedService(
    * The loaded model, under the key of the choice that loaded it and, once it has loaded, of the same choice
    * with its settled dtype too (a build asks for 'auto', then embeds with the dtype it settled on).
    */
-  let current: { keys: Set<string>; embedder: Promise<TransformersEmbedder> } | undefined;
+  let current:
+    | { keys: Set<string>; embedder: Promise<TransformersEmbedder>; model: string; inFlight: number }
+    | undefined;
   /** Embed calls in flight per request id, and the ids cancelled while in flight. */
   const active = new Map<string, number>();
   const cancelled = new Set<string>();
@@ -87,12 +99,30 @@ export function createEmbedService(
     });
   }
 
+  /** The embedder of `choice` (loading it if needed). */
   function ensure(choice: ModelChoice): Promise<TransformersEmbedder> {
+    return ensureEntry(choice).embedder;
+  }
+
+  /**
+   * The loaded-model entry of `choice`, loading it (and dropping the previous model) if it differs.
+   * @throws EmbedderError BUSY while embed calls are in flight on another model.
+   */
+  function ensureEntry(choice: ModelChoice) {
     configured ??= (async () =>
       configureRuntime(typeof runtime === 'function' ? await runtime() : runtime))();
     const ready = configured;
     const key = keyOf(choice);
     if (!current?.keys.has(key)) {
+      if (current && current.inFlight > 0) {
+        // Swapping the model now would pull it from under the calls in flight (a build's batches).
+        throw new EmbedderError(
+          'BUSY',
+          `The embedding worker is busy with ${current.model} (a build is embedding with it), so ` +
+            `${choice.model} cannot be loaded now. Try again when the build has finished.`,
+          { busyWith: current.model, requested: choice.model },
+        );
+      }
       const previous = current;
       const embedder = ready.then(() => {
         // Helpers load the same model at the same time (used only if it runs on the CPU).
@@ -103,7 +133,7 @@ export function createEmbedService(
           onProgress: (p) => listeners.forEach((l) => l(p)),
         });
       });
-      const entry = { keys: new Set([key]), embedder };
+      const entry = { keys: new Set([key]), embedder, model: choice.model, inFlight: 0 };
       current = entry;
       embedder.then(
         (loaded) => entry.keys.add(keyOf({ ...choice, dtype: loaded.info.dtype })),
@@ -114,10 +144,90 @@ export function createEmbedService(
       );
       void previous?.embedder.then((e) => e.dispose()).catch(() => undefined);
     }
-    return current.embedder;
+    return current;
+  }
+
+  /**
+   * Runs `work` as request `requestId` (cancellable by `cancel` at its next check of the signal it is given).
+   */
+  async function tracked<T>(
+    requestId: string | undefined,
+    work: (signal: { readonly aborted: boolean; reason: unknown }) => Promise<T>,
+  ): Promise<T> {
+    const signal = {
+      get aborted() {
+        return requestId !== undefined && cancelled.has(requestId);
+      },
+      reason: new AbortError(),
+    };
+    if (requestId !== undefined) active.set(requestId, (active.get(requestId) ?? 0) + 1);
+    try {
+      return await work(signal);
+    } finally {
+      if (requestId !== undefined) {
+        const left = (active.get(requestId) ?? 1) - 1;
+        if (left > 0) active.set(requestId, left);
+        else {
+          active.delete(requestId);
+          cancelled.delete(requestId);
+        }
+      }
+    }
+  }
+
+  /** The loaded cross-encoder (at most one), under its choice's key; a failed load is forgotten. */
+  let reranker: { key: string; encoder: Promise<CrossEncoder> } | undefined;
+  function ensureReranker(choice: RerankerChoice, onProgress?: (p: ModelLoadProgress) => void) {
+    configured ??= (async () =>
+      configureRuntime(typeof runtime === 'function' ? await runtime() : runtime))();
+    const ready = configured;
+    const key = keyOf(choice);
+    if (reranker?.key !== key) {
+      const previous = reranker;
+      const entry = {
+        key,
+        encoder: ready.then(() =>
+          CrossEncoder.load(choice.model, { dtype: choice.dtype, device: choice.device, onProgress }),
+        ),
+      };
+      reranker = entry;
+      entry.encoder.catch(() => {
+        if (reranker === entry) reranker = undefined;
+      });
+      void previous?.encoder.then((e) => e.dispose()).catch(() => undefined);
+    }
+    return reranker.encoder;
   }
 
   const api = {
+    /**
+     * Loads (or reuses) a cross-encoder reranker, beside whatever embedding model is loaded; `onProgress`
+     * receives per-file download progress of a first load.
+     */
+    async loadReranker(
+      choice: RerankerChoice,
+      onProgress?: (p: ModelLoadProgress) => void,
+    ): Promise<RerankerInfo> {
+      return (await ensureReranker(choice, onProgress)).info;
+    },
+
+    /**
+     * One relevance logit per passage for `question` (higher is more relevant), loading the reranker if
+     * needed. `requestId` lets `cancel` stop it between batches.
+     */
+    async rerank(
+      question: string,
+      passages: string[],
+      choice: RerankerChoice,
+      options: { requestId?: string } = {},
+    ): Promise<Float32Array> {
+      const encoder = await ensureReranker(choice);
+      return tracked(options.requestId, async (signal) => {
+        const scores = await encoder.score(question, passages, { signal });
+        return transferResults ? transfer(scores, [scores.buffer]) : scores;
+      });
+    },
+
     /**
      * The device and weights `choice` loads here (a WebGPU adapter decides 'auto'), without loading anything:
      * the page plans a warm-up by the file that will be read.
@@ -163,48 +273,37 @@ export function createEmbedService(
         sentences?: boolean;
       } = {},
     ): Promise<EmbeddingBatch> {
-      const embedder = await ensure(choice);
-      const { requestId } = options;
-      const signal = {
-        get aborted() {
-          return requestId !== undefined && cancelled.has(requestId);
-        },
-        reason: new AbortError(),
-      };
-      if (requestId !== undefined) active.set(requestId, (active.get(requestId) ?? 0) + 1);
+      const entry = ensureEntry(choice);
+      entry.inFlight++;
       try {
-        const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-        const { sentences } = options;
-        const ready = embedder.info.device === 'wasm' && texts.length > batchSize ? helpersFor(choice) : [];
-        const batch =
-          ready.length === 0
-            ? await embedder.embed(texts, { batchSize, signal, onProgress: options.onProgress, sentences })
-            : await embedOnPool(
-                texts,
-                embedder.batches(texts, batchSize),
-                [
-                  { run: (batchTexts) => embedder.embed(batchTexts, { batchSize, sentences }) },
-                  ...ready.map((loaded, h) => ({
-                    run: (batchTexts: string[]) =>
-                      helperList![h].embed(batchTexts, choice, { batchSize, sentences }),
-                    ready: loaded,
-                  })),
-                ],
-                { signal, onBatch: (done) => options.onProgress?.(done, texts.length) },
-              );
-        if (!transferResults) return batch;
-        const buffers = [batch.data.buffer];
-        if (batch.sentences) buffers.push(batch.sentences.data.buffer, batch.sentences.counts.buffer);
-        return transfer(batch, buffers);
+        const embedder = await entry.embedder;
+        return await tracked(options.requestId, async (signal) => {
+          const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+          const { sentences } = options;
+          const ready = embedder.info.device === 'wasm' && texts.length > batchSize ? helpersFor(choice) : [];
+          const batch =
+            ready.length === 0
+              ? await embedder.embed(texts, { batchSize, signal, onProgress: options.onProgress, sentences })
+              : await embedOnPool(
+                  texts,
+                  embedder.batches(texts, batchSize),
+                  [
+                    { run: (batchTexts) => embedder.embed(batchTexts, { batchSize, sentences }) },
+                    ...ready.map((loaded, h) => ({
+                      run: (batchTexts: string[]) =>
+                        helperList![h].embed(batchTexts, choice, { batchSize, sentences }),
+                      ready: loaded,
+                    })),
+                  ],
+                  { signal, onBatch: (done) => options.onProgress?.(done, texts.length) },
+                );
+          if (!transferResults) return batch;
+          const buffers = [batch.data.buffer];
+          if (batch.sentences) buffers.push(batch.sentences.data.buffer, batch.sentences.counts.buffer);
+          return transfer(batch, buffers);
+        });
       } finally {
-        if (requestId !== undefined) {
-          const left = (active.get(requestId) ?? 1) - 1;
-          if (left > 0) active.set(requestId, left);
-          else {
-            active.delete(requestId);
-            cancelled.delete(requestId);
-          }
-        }
+        entry.inFlight--;
       }
     },
 

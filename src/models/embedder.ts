@@ -61,7 +61,13 @@ export interface ModelLoadProgress {
 
 /** Why a model could not be used. */
 export class EmbedderError extends AerieError<
-  'MODEL_NOT_FOUND' | 'HUB_UNREACHABLE' | 'LOAD_FAILED' | 'NOT_LOADED' | 'UNSUPPORTED_MODEL' | 'EMBED_FAILED'
+  | 'MODEL_NOT_FOUND'
+  | 'HUB_UNREACHABLE'
+  | 'LOAD_FAILED'
+  | 'NOT_LOADED'
+  | 'UNSUPPORTED_MODEL'
+  | 'EMBED_FAILED'
+  | 'BUSY'
 > {}
 
 /** What a loaded embedder is. */
@@ -121,16 +127,17 @@ export async function pickDevice(requested: EmbeddingDevice): Promise<Exclude<Em
  * What a failed load means for the user. Only a hub model can find the hub unreachable: a self-hosted model that
  * fails to load (whatever the error's type) is a LOAD_FAILED with its message, never a reason to fall back.
  */
-export function classifyLoadError(error: unknown, model: string, fromHub = true): EmbedderError {
+export function classifyLoadError(
+  error: unknown,
+  model: string,
+  fromHub = true,
+  what = 'embedding model',
+): EmbedderError {
   const message = error instanceof Error ? error.message : String(error);
   if (/not found|404|could not locate|no such file/i.test(message)) {
-    return new EmbedderError(
-      'MODEL_NOT_FOUND',
-      `The embedding model "${model}" was not found (${message}).`,
-      {
-        model,
-      },
-    );
+    return new EmbedderError('MODEL_NOT_FOUND', `The ${what} "${model}" was not found (${message}).`, {
+      model,
+    });
   }
   if (
     fromHub &&
@@ -142,9 +149,48 @@ export function classifyLoadError(error: unknown, model: string, fromHub = true)
       { model },
     );
   }
-  return new EmbedderError('LOAD_FAILED', `The embedding model "${model}" could not be loaded: ${message}`, {
+  return new EmbedderError('LOAD_FAILED', `The ${what} "${model}" could not be loaded: ${message}`, {
     model,
   });
+}
+
+/** How a browser model (embedder or reranker) is asked for. */
+export interface LoadOptions {
+  /** Default q8; 'auto' settles by the device (`resolveEmbeddingDtype`). */
+  dtype?: EmbeddingPrecision;
+  device?: EmbeddingDevice;
+  onProgress?: (p: ModelLoadProgress) => void;
+}
+
+/**
+ * What loading browser model `model` takes: the name transformers.js looks it up by, the device and dtype it
+ * settles on, whether it comes from the hub, and a progress callback forwarding per-file bytes. Sets
+ * transformers.js's local/remote switches: a local model must never fall back to the hub silently, and a hub
+ * model should not probe our origin.
+ * @throws EmbedderError UNSUPPORTED_MODEL for an endpoint model.
+ */
+export async function loadTarget(model: string, options: LoadOptions) {
+  const location = locateModel(model);
+  if (location.kind === 'endpoint') {
+    throw new EmbedderError('UNSUPPORTED_MODEL', `"${model}" is an endpoint model, not a browser model.`, {
+      model,
+    });
+  }
+  const device = await pickDevice(options.device ?? 'auto');
+  const dtype = resolveEmbeddingDtype(options.dtype ?? 'q8', device);
+  env.allowLocalModels = location.kind === 'local';
+  env.allowRemoteModels = location.kind === 'hub';
+  const progress_callback = (p: ProgressInfo) => {
+    if (!options.onProgress || !('file' in p)) return;
+    options.onProgress({
+      file: p.file,
+      loaded: 'loaded' in p ? p.loaded : 0,
+      total: 'total' in p ? p.total : 0,
+      status: p.status as ModelLoadProgress['status'],
+    });
+  };
+  const name = location.kind === 'local' ? location.folder : location.repo;
+  return { name, device, dtype, fromHub: location.kind === 'hub', progress_callback };
 }
 
 /**
@@ -160,46 +206,17 @@ export class TransformersEmbedder {
    * Loads a model (see presets.ts for model strings) and measures its dimension with one tiny input.
    * @param onProgress per-file download progress in bytes.
    */
-  static async load(
-    model: string,
-    options: {
-      /** Default q8; 'auto' settles by the device (`resolveEmbeddingDtype`). */
-      dtype?: EmbeddingPrecision;
-      device?: EmbeddingDevice;
-      onProgress?: (p: ModelLoadProgress) => void;
-    } = {},
-  ): Promise<TransformersEmbedder> {
-    const location = locateModel(model);
-    if (location.kind === 'endpoint') {
-      throw new EmbedderError('UNSUPPORTED_MODEL', `"${model}" is an endpoint model, not a browser model.`, {
-        model,
-      });
-    }
-    const device = await pickDevice(options.device ?? 'auto');
-    const dtype = resolveEmbeddingDtype(options.dtype ?? 'q8', device);
-    // A local model must never fall back to the hub silently, and a hub model should not probe our origin.
-    env.allowLocalModels = location.kind === 'local';
-    env.allowRemoteModels = location.kind === 'hub';
-    const name = location.kind === 'local' ? location.folder : location.repo;
+  static async load(model: string, options: LoadOptions = {}): Promise<TransformersEmbedder> {
+    const { name, device, dtype, fromHub, progress_callback } = await loadTarget(model, options);
     let extractor: FeatureExtractionPipeline;
     try {
       extractor = (await pipeline('feature-extraction', name, {
         dtype,
         device,
-        progress_callback: (p: ProgressInfo) => {
-          if (!options.onProgress || !('file' in p)) return;
-          const loaded = 'loaded' in p ? p.loaded : 0;
-          const total = 'total' in p ? p.total : 0;
-          options.onProgress({
-            file: p.file,
-            loaded,
-            total,
-            status: p.status as ModelLoadProgress['status'],
-          });
-        },
+        progress_callback,
       })) as FeatureExtractionPipeline;
     } catch (error) {
-      throw classifyLoadError(error, model, location.kind === 'hub');
+      throw classifyLoadError(error, model, fromHub);
     }
     const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: true });
     const dim = probe.dims[1];

@@ -18,7 +18,13 @@ import type { ClosableClusterPool } from '../core/cluster-pool';
 import { AerieError } from '../core/errors';
 import { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from '../core/extractive';
 import { createSentenceMemory, type SentenceVectorSource } from '../core/sentence-vectors';
-import type { EmbedFn, SummarizeFn, SummarizerInfo } from '../core/types';
+import {
+  DEFAULT_BUILD_PARAMS,
+  type EmbedFn,
+  type RaptorTree,
+  type SummarizeFn,
+  type SummarizerInfo,
+} from '../core/types';
 import { createLlmSummarizer, createOpenAiEmbedder, UsageAccumulator } from '../llm';
 import type { ModelLoadProgress } from '../models/embedder';
 import { OFFLINE_MODEL_ID } from '../models/presets';
@@ -30,6 +36,7 @@ import {
   cachedSummarizer,
   completeTree,
   createTree,
+  deleteTree,
   embeddingCacheKeyFor,
   getTree,
   markBuildStopped,
@@ -39,6 +46,7 @@ import {
   recordEmbeddingDtype,
   recordSummarizerFallback,
   resumeRequest,
+  StorageError,
   summaryCacheKeyFor,
   type AerieDb,
   type FileInfo,
@@ -50,6 +58,7 @@ import {
   type BuiltinSummaries,
   type GenerateServiceLike,
 } from './builtin-summaries';
+import { asStopMessage, openBuildChannel, type ChannelLike, type StopReason } from './build-stop';
 import { buildLockName } from './locks';
 import {
   embeddingModelId,
@@ -58,6 +67,7 @@ import {
   type EmbeddingChoice,
   type PipelineEvent,
   type PipelineProgress,
+  type SummaryCutNotice,
 } from './types';
 
 /** The build could not start. */
@@ -67,6 +77,25 @@ export class PipelineError extends AerieError<'NO_EMBEDDER' | 'NO_GENERATOR' | '
 export const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
 export { buildLockName } from './locks';
+
+/** The origin of an endpoint's base URL (no path, credentials or query), for messages. */
+function endpointOrigin(baseUrl: string): string | undefined {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The error of a build whose tree was deleted before it began. */
+function treeGone(treeId: string): StorageError {
+  return new StorageError('NOT_FOUND', 'This tree was deleted, so its build did not start.', { treeId });
+}
+
+/** Leaves of a tree (its nodes of layer 0). */
+function leafCount(tree: RaptorTree): number {
+  return tree.nodes.filter((n) => n.layer === 0).length;
+}
 
 /** What a finished build reports; the tree itself is in storage. */
 export interface BuildOutcome {
@@ -103,6 +132,23 @@ export interface BuildServiceDeps {
    * clusterings run one after another in this worker.
    */
   clusterPool?: () => ClosableClusterPool;
+  /**
+   * Where "stop" messages arrive from any page of the origin (a tree deleted in another tab). Default the
+   * BroadcastChannel of build-stop.ts (none in Node); null for none.
+   */
+  channel?: ChannelLike | null;
+}
+
+/** Why a build was cancelled, as its AbortError says. */
+const CANCEL_MESSAGES: Record<StopReason | 'cancel', string> = {
+  cancel: 'The build was cancelled.',
+  deleted: 'The tree was deleted, so its build stopped.',
+};
+
+/** True when `error` says the tree `treeId` is gone (deleted while its build ran or before it started). */
+function isTreeGone(error: unknown, treeId: string): boolean {
+  const e = error as { code?: unknown; details?: { treeId?: unknown } } | null;
+  return e?.code === 'NOT_FOUND' && e.details?.treeId === treeId;
 }
 
 /** Makes the service. In a worker, call with no arguments and connect the embedder over a port. */
@@ -113,6 +159,14 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
   const running = new Map<string, AbortController>();
   const locks =
     deps.locks ?? (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? undefined;
+  const channel = deps.channel === undefined ? openBuildChannel() : (deps.channel ?? undefined);
+  if (channel) {
+    // A tree deleted anywhere (this tab or another) stops its build here at once.
+    channel.onmessage = (event) => {
+      const stop = asStopMessage(event.data);
+      if (stop) api.cancel(stop.treeId, stop.reason);
+    };
+  }
 
   function database(): Promise<AerieDb> {
     if (!db) {
@@ -213,7 +267,14 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     embedder: ReturnType<typeof rawEmbedder>,
     usage: UsageAccumulator,
     builtin: BuiltinSummaries | undefined,
-  ): { fn: SummarizeFn; info: SummarizerInfo } {
+  ): {
+    fn: SummarizeFn;
+    info: SummarizerInfo;
+    /** Whether a summary was cut to its budget (a model's summaries; the extractive ones fit by construction). */
+    isCut?: (summary: string) => boolean;
+    /** The endpoint's origin, for messages about its summaries. */
+    endpoint?: string;
+  } {
     const choice = request.summarizer;
     if (choice.kind === 'extractive') {
       const fn = createExtractiveSummarizer(embedder.plain, embedder.sentences);
@@ -221,14 +282,20 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     }
     if (choice.kind === 'builtin') {
       if (!builtin) throw new PipelineError('NO_GENERATOR', 'The built-in model was not loaded.');
-      return { fn: builtin.summarizer, info: builtin.summarizer.info };
+      const fn = builtin.summarizer;
+      return { fn, info: fn.info, isCut: fn.isCut };
     }
     const summarizer = createLlmSummarizer(choice.endpoint, {
       usage,
       systemPrompt: choice.systemPrompt,
       userTemplate: choice.userTemplate,
     });
-    return { fn: summarizer, info: summarizer.info };
+    return {
+      fn: summarizer,
+      info: summarizer.info,
+      isCut: summarizer.isCut,
+      endpoint: endpointOrigin(choice.endpoint.baseUrl),
+    };
   }
 
   async function run(
@@ -287,7 +354,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       onProgress?.(progress);
     };
 
-    let embed: (EmbedFn & { stats: { hits: number; misses: number } }) | undefined;
+    let embed: ReturnType<typeof cachedEmbedder> | undefined;
     let summarize: ReturnType<typeof cachedSummarizer> | undefined;
     const clusterPool = deps.clusterPool?.();
     try {
@@ -319,13 +386,29 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       const raw = rawEmbedder(request, usage);
       embed = cachedEmbedder(store, raw.nodes, embeddingCacheKeyFor(request.embedding), treeId);
       const summarizer = rawSummarizer(request, raw, usage, builtin);
+      const budget = request.params.summaryTokens ?? DEFAULT_BUILD_PARAMS.summaryTokens;
+      const cutNotice = (cut: number): SummaryCutNotice => {
+        const notice: SummaryCutNotice = {
+          cut,
+          of: summarize ? summarize.stats.hits + summarize.stats.misses : cut,
+          budget,
+          model: summarizer.info.model ?? 'the model',
+        };
+        if (summarizer.endpoint) notice.endpoint = summarizer.endpoint;
+        return notice;
+      };
       summarize = cachedSummarizer(
         store,
         summarizer.fn,
         summaryCacheKeyFor(request.summarizer, request.embedding, builtin?.info.tag),
         treeId,
+        { isCut: summarizer.isCut, onCut: (cut) => report({ stage: 'summary-cut', ...cutNotice(cut) }) },
       );
-      await enter({ stage: 'chunk', done: 0, total: request.documents.length });
+      await enter({
+        stage: 'chunk',
+        done: 0,
+        total: request.documents.reduce((sum, d) => sum + d.text.length, 0),
+      });
       const { concurrency, ...params } = request.params;
       const tree = await buildTree(
         request.documents,
@@ -342,7 +425,10 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
         report,
       );
       await recorded;
-      await completeTree(store, treeId, tree);
+      const cuts = summarize.stats.cut;
+      await completeTree(store, treeId, tree, {
+        summaryCuts: cuts > 0 ? { ...cutNotice(cuts), of: tree.nodes.length - leafCount(tree) } : undefined,
+      });
       return {
         treeId,
         nodes: tree.nodes.length,
@@ -356,8 +442,15 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       };
     } catch (error) {
       await summarize?.flush().catch(() => undefined);
+      await embed?.flush().catch(() => undefined);
       await recorded;
-      await markBuildStopped(store, treeId, error).catch(() => undefined);
+      if (isTreeGone(error, treeId)) {
+        // Deleted under a build that did not hold its lock (a page without Web Locks, an older Aerie): sweep
+        // what this build wrote since, so nothing of the tree is left behind.
+        await deleteTree(store, treeId).catch(() => undefined);
+      } else {
+        await markBuildStopped(store, treeId, error).catch(() => undefined);
+      }
       throw error;
     } finally {
       clusterPool?.close();
@@ -402,7 +495,9 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
 
     /**
      * Builds and stores the tree with id `request.buildId`. The page records the build first (`createTree`), so
-     * nothing is lost if the tab closes before this worker starts; a request not recorded yet is recorded here.
+     * nothing is lost if the tab closes before this worker starts, and says so (`options.recorded`): the tree
+     * missing then means it was deleted, and the build fails with NOT_FOUND instead of recording it again. A
+     * request not recorded yet (no `recorded`) is recorded here.
      * Rejects with an AbortError after `cancel(id)` (the tree is then `paused`), or with the typed error of
      * what failed (the tree is `failed` and can be resumed once the cause is fixed).
      */
@@ -410,12 +505,16 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       request: BuildRequest,
       files?: FileInfo[],
       onProgress?: (p: PipelineProgress) => void,
+      options: { recorded?: boolean } = {},
     ): Promise<BuildOutcome> {
       return guarded(
         request.buildId,
         async () => {
           const store = await database();
-          if (!(await getTree(store, request.buildId))) await createTree(store, request, { files });
+          if (await getTree(store, request.buildId)) return request;
+          // The page recorded it: gone now means deleted before the build began, never to be recorded again.
+          if (options.recorded) throw treeGone(request.buildId);
+          await createTree(store, request, { files });
           return request;
         },
         onProgress,
@@ -427,11 +526,14 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       return guarded(treeId, async () => resumeRequest(await database(), treeId), onProgress);
     },
 
-    /** Cancels a running build (no-op when it is not running). */
-    cancel(treeId: string): void {
+    /**
+     * Cancels a running build (no-op when it is not running); `reason` 'deleted' when its tree is being deleted
+     * (the build's AbortError says so).
+     */
+    cancel(treeId: string, reason: StopReason | 'cancel' = 'cancel'): void {
       const controller = running.get(treeId);
-      if (!controller) return;
-      controller.abort(new AbortError('The build was cancelled.'));
+      if (!controller || controller.signal.aborted) return;
+      controller.abort(new AbortError(CANCEL_MESSAGES[reason]));
       void embedder?.cancel(treeId);
       void generator?.cancel(treeId);
     },

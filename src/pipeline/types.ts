@@ -74,17 +74,36 @@ export type PipelineEvent =
  * Reports that are not stages: the embedding model fell back to the offline one; the built-in language model
  * could not be loaded and the extractive summariser writes the summaries (`summarizer-fallback`, with the
  * sentence saying why); the expected time of the built-in model's summaries, from its measured warm-up
- * (`llm-estimate`, before the first summary).
+ * (`llm-estimate`, before the first summary); summaries cut to their budget (`summary-cut`).
  */
 export type PipelineNotice =
   | { stage: 'model-fallback'; from: string; to: string }
+  | ({ stage: 'summary-cut' } & SummaryCutNotice)
   | { stage: 'summarizer-fallback'; from: string; to: 'extractive'; reason: string }
   | ({ stage: 'llm-estimate' } & SummaryEstimate);
+
+/**
+ * Summaries the model wrote past the summary budget so far, each cut at a sentence end within it: `cut` of the
+ * `of` summaries written or reused so far, by `model` (at `endpoint`, an origin, for an LLM endpoint).
+ */
+export interface SummaryCutNotice {
+  cut: number;
+  of: number;
+  /** The summary budget in cl100k tokens. */
+  budget: number;
+  model: string;
+  endpoint?: string;
+}
 
 /** The stages of a build (every event that is not a notice). */
 export type PipelineStageEvent = Exclude<PipelineEvent, PipelineNotice>;
 
-const NOTICE_STAGES: ReadonlySet<string> = new Set(['model-fallback', 'summarizer-fallback', 'llm-estimate']);
+const NOTICE_STAGES: ReadonlySet<string> = new Set([
+  'model-fallback',
+  'summarizer-fallback',
+  'llm-estimate',
+  'summary-cut',
+]);
 
 /** True for a notice (never a stage of its own, never a checkpoint). */
 export function isNotice(event: PipelineEvent): event is PipelineNotice {

@@ -7,6 +7,8 @@
  */
 import { throwIfAborted } from '../core/abort';
 import { BuildError, EMBED_BATCH } from '../core/build-shared';
+import type { EvalChat } from '../core/eval/chat';
+import { hasVisibleText } from '../core/visible';
 import type { EmbedFn, SummarizeFn } from '../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm/prompts';
 import type { LlmProtocol } from '../llm/types';
@@ -254,10 +256,27 @@ export function cachedEmbedder(
   return Object.assign(cached, { stats, flush });
 }
 
+/** Options of `cachedSummarizer`. */
+export interface CachedSummarizerOptions {
+  /**
+   * Whether a summary the model just returned was cut to its budget (the model wrote more): recorded with the
+   * entry, so a resumed or repeated build still knows which of its summaries were cut.
+   */
+  isCut?: (summary: string) => boolean;
+  /** Called each time a summary this build uses (new or from the cache) was cut, with the count so far. */
+  onCut?: (cut: number) => void;
+}
+
+/** Hits and misses, and how many summaries used were cut to their budget. */
+export interface SummaryCacheStats extends CacheStats {
+  cut: number;
+}
+
 /**
  * Wraps a summariser with the cache: a cached summary answers without calling the model; a new one is stored
  * as soon as it returns (before the call resolves); a failed call stores nothing. Concurrent calls for the
- * same cluster share one model call.
+ * same cluster share one model call. Summaries the model wrote past their budget (see `options.isCut`) are
+ * marked in their entries and counted in `stats.cut`.
  * @param key what determines a summary (see `summaryCacheKeyFor`).
  * @param treeId the tree that uses these entries.
  * @throws whatever the summariser throws; StorageError QUOTA_EXCEEDED when the cache cannot grow.
@@ -267,46 +286,102 @@ export function cachedSummarizer(
   summarize: SummarizeFn,
   key: SummaryCacheKey,
   treeId: string,
-): SummarizeFn & CachedModel {
-  const stats: CacheStats = { hits: 0, misses: 0 };
+  options: CachedSummarizerOptions = {},
+): SummarizeFn & CachedModel & { readonly stats: Readonly<SummaryCacheStats> } {
+  const stats: SummaryCacheStats = { hits: 0, misses: 0, cut: 0 };
   const { track, flush } = tracker();
-  const inFlight = new Map<string, Promise<string>>();
+  const inFlight = new Map<string, Promise<{ summary: string; cut: boolean }>>();
 
-  async function fromCacheOrModel(hash: string, texts: string[], options: Parameters<SummarizeFn>[1]) {
+  async function fromCacheOrModel(hash: string, texts: string[], callOptions: Parameters<SummarizeFn>[1]) {
     const [entry] = await lookup(db, [hash], treeId);
     if (entry?.kind === 'summary') {
+      stats.hits++;
+      return { summary: entry.value, cut: entry.cut === true };
+    }
+    throwIfAborted(callOptions.signal);
+    const summary = await summarize(texts, callOptions);
+    stats.misses++;
+    const cut = typeof summary === 'string' && (options.isCut?.(summary) ?? false);
+    // A blank summary is an error the build reports; caching it would repeat the error on every resume.
+    if (typeof summary === 'string' && hasVisibleText(summary)) {
+      const entry: CacheEntry = {
+        key: hash,
+        kind: 'summary',
+        value: summary,
+        treeIds: [treeId],
+        createdAt: Date.now(),
+      };
+      if (cut) entry.cut = true;
+      await save(db, [entry]);
+    }
+    return { summary, cut };
+  }
+
+  async function run(texts: string[], callOptions: Parameters<SummarizeFn>[1]): Promise<string> {
+    const hash = await summaryHash(key, texts, callOptions.maxTokens);
+    const shared = inFlight.get(hash);
+    let result: { summary: string; cut: boolean };
+    if (shared) {
+      result = await shared;
+      stats.hits++;
+    } else {
+      const work = fromCacheOrModel(hash, texts, callOptions);
+      inFlight.set(hash, work);
+      try {
+        result = await work;
+      } finally {
+        inFlight.delete(hash);
+      }
+    }
+    if (result.cut) options.onCut?.(++stats.cut);
+    return result.summary;
+  }
+
+  const cached: SummarizeFn = (texts, callOptions) => track(run(texts, callOptions));
+  return Object.assign(cached, { stats, flush });
+}
+
+/** Key parts of one evaluation request: each message as "role\ncontent" (roles hold no line break). */
+function evalHash(model: string, messages: Parameters<EvalChat>[0], maxTokens: number): Promise<string> {
+  return hashParts([
+    'eval',
+    CACHE_KEY_VERSION,
+    model,
+    maxTokens,
+    messages.map((m) => `${m.role}\n${m.content}`),
+  ]);
+}
+
+/**
+ * Wraps the evaluation's model call with the cache, so a stopped or failed evaluation (or question writing)
+ * resumed later pays for no reply twice, and running the same set again with the same model costs nothing. A
+ * reply is stored as soon as it returns; a blank one is not (it would be repeated on every resume).
+ * @param model what determines a reply besides its messages: the protocol, endpoint model and temperature, or
+ *   the built-in model's tag.
+ * @param treeId the tree these replies belong to (deleting it removes them).
+ * @throws whatever `chat` throws; StorageError QUOTA_EXCEEDED when the cache cannot grow.
+ */
+export function cachedEvalChat(
+  db: AerieDb,
+  chat: EvalChat,
+  model: string,
+  treeId: string,
+): EvalChat & { readonly stats: Readonly<CacheStats> } {
+  const stats: CacheStats = { hits: 0, misses: 0 };
+  const cached: EvalChat = async (messages, options) => {
+    const hash = await evalHash(model, messages, options.maxTokens);
+    const [entry] = await lookup(db, [hash], treeId);
+    if (entry?.kind === 'eval') {
       stats.hits++;
       return entry.value;
     }
     throwIfAborted(options.signal);
-    const summary = await summarize(texts, options);
+    const reply = await chat(messages, options);
     stats.misses++;
-    // A blank summary is an error the build reports; caching it would repeat the error on every resume.
-    if (typeof summary === 'string' && summary.trim()) {
-      await save(db, [
-        { key: hash, kind: 'summary', value: summary, treeIds: [treeId], createdAt: Date.now() },
-      ]);
+    if (reply.trim()) {
+      await save(db, [{ key: hash, kind: 'eval', value: reply, treeIds: [treeId], createdAt: Date.now() }]);
     }
-    return summary;
-  }
-
-  async function run(texts: string[], options: Parameters<SummarizeFn>[1]): Promise<string> {
-    const hash = await summaryHash(key, texts, options.maxTokens);
-    const shared = inFlight.get(hash);
-    if (shared) {
-      const summary = await shared;
-      stats.hits++;
-      return summary;
-    }
-    const work = fromCacheOrModel(hash, texts, options);
-    inFlight.set(hash, work);
-    try {
-      return await work;
-    } finally {
-      inFlight.delete(hash);
-    }
-  }
-
-  const cached: SummarizeFn = (texts, options) => track(run(texts, options));
-  return Object.assign(cached, { stats, flush });
+    return reply;
+  };
+  return Object.assign(cached, { stats });
 }

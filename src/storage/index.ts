@@ -20,12 +20,28 @@ export {
   StorageError,
   type StorageErrorCode,
 } from './errors';
+export {
+  deleteEvalRun,
+  deleteEvalSet,
+  getEvalRun,
+  listAllEvalRuns,
+  listAllEvalSets,
+  listEvalRuns,
+  listEvalSets,
+  saveEvalRun,
+  saveEvalSet,
+} from './evaluations';
 export type {
   AerieDb,
   AerieSchema,
   CacheEntry,
   CheckpointRecord,
   DocumentRecord,
+  EvalRunOptions,
+  EvalRunRecord,
+  EvalRunStatus,
+  EvalSetRecord,
+  EvalSetSource,
   NodeRecord,
   PendingDocumentRecord,
   SettingsMap,
@@ -36,6 +52,7 @@ export type {
   StoredSummarizerChoice,
   RecordedSummarizer,
   StoreName,
+  SummaryCuts,
   TreeDocumentEntry,
   TreeOrigin,
   TreeRecord,
@@ -43,6 +60,17 @@ export type {
   TreeStatus,
 } from './schema';
 export { DEFAULT_EMBEDDING_DTYPE } from './schema';
+export type { ConversationRecord, ConversationTurn, TurnPassage, TurnSettings } from './schema';
+export {
+  conversationTitle,
+  CONVERSATION_TITLE_CHARS,
+  deleteConversation,
+  deleteConversations,
+  getConversation,
+  listConversations,
+  saveTurn,
+} from './conversations';
+export { moveTreeHistory } from './history';
 export { documentIdOf, getDocument, getDocuments, saveDocument, type NewDocument } from './documents';
 export {
   createTree,
@@ -63,7 +91,15 @@ export {
   type TreePatch,
   type TreeSummary,
 } from './trees';
-export { completeTree, getNode, loadTree, saveNodeLabels, saveTreeNodes, type NodeLabel } from './nodes';
+export {
+  completeTree,
+  getNode,
+  loadTree,
+  saveNodeLabels,
+  saveTreeNodes,
+  type CompleteTreeOptions,
+  type NodeLabel,
+} from './nodes';
 export { deletePendingDocuments, listPendingDocuments, putPendingDocument } from './pending';
 export {
   duplicateTreeSettings,
@@ -72,14 +108,17 @@ export {
   type BuildDraft,
   type RestoreOptions,
 } from './requests';
-export { deleteSetting, getSetting, setSetting } from './settings';
+export { deleteSetting, getSetting, setSetting, setSettings } from './settings';
 export {
   cachedEmbedder,
+  cachedEvalChat,
   cachedSummarizer,
   embeddingCacheKeyFor,
   summaryCacheKeyFor,
   type CachedModel,
+  type CachedSummarizerOptions,
   type CacheStats,
+  type SummaryCacheStats,
   type EmbeddingCacheKey,
   type SummaryCacheKey,
 } from './cache';

@@ -6,7 +6,7 @@ import { allocateRows } from '../core/dot-kernel';
 import type { RaptorTree, TreeNode } from '../core/types';
 import { treeNodeRange } from './db';
 import { StorageError, treeNotFound } from './errors';
-import type { AerieDb, NodeRecord, TreeRecord } from './schema';
+import type { AerieDb, NodeRecord, RecordedSummarizer, SummaryCuts, TreeRecord } from './schema';
 import { computeStats, ownedVector, utf8Length } from './stats';
 import { forEachRequest, runTransaction } from './transaction';
 
@@ -108,17 +108,43 @@ export async function saveTreeNodes(
   );
 }
 
+/** Options of `completeTree`. */
+export interface CompleteTreeOptions {
+  /** Summaries the model wrote past the budget, cut to it (recorded with the summariser). */
+  summaryCuts?: SummaryCuts;
+  /** Milliseconds since the epoch. Default now. */
+  now?: number;
+}
+
+/**
+ * What the finished tree records as the writer of its summaries: a summariser fallback stays on record (the
+ * tree says which model was chosen and why it is extractive), and so do the summaries cut to their budget.
+ */
+function recordedSummarizer(
+  record: TreeRecord,
+  tree: RaptorTree,
+  cuts: SummaryCuts | undefined,
+): RecordedSummarizer {
+  const next: RecordedSummarizer = { ...tree.summarizer };
+  if (record.summarizer.fallbackFrom && tree.summarizer.kind === 'extractive')
+    next.fallbackFrom = record.summarizer.fallbackFrom;
+  if (cuts && cuts.cut > 0) next.cuts = { ...cuts };
+  return next;
+}
+
 /**
  * Stores a finished build in one transaction: replaces the tree's nodes with `tree.nodes`, marks it `ready`,
- * records its statistics, dimension, summariser and timestamps, and drops its checkpoint.
+ * records its statistics, dimension, summariser (with the summaries cut to their budget) and timestamps, and
+ * drops its checkpoint.
  * @throws StorageError NOT_FOUND, INVALID_ARGUMENT, QUOTA_EXCEEDED (the tree then stays as it was).
  */
 export async function completeTree(
   db: AerieDb,
   treeId: string,
   tree: RaptorTree,
-  now = Date.now(),
+  options: CompleteTreeOptions = {},
 ): Promise<TreeRecord> {
+  const now = options.now ?? Date.now();
   const records = toNodeRecords(treeId, tree.nodes, tree.embedding.dim);
   const stores = ['trees', 'nodes', 'documents', 'checkpoints'] as const;
   return runTransaction(db, [...stores], 'readwrite', 'save the finished tree', async (tx) => {
@@ -137,10 +163,7 @@ export async function completeTree(
       params: { ...tree.params },
       embedding: { ...record.embedding, model: tree.embedding.model, dim: tree.embedding.dim },
       // A summariser fallback stays on record: the tree says which model was chosen and why it is extractive.
-      summarizer:
-        record.summarizer.fallbackFrom && tree.summarizer.kind === 'extractive'
-          ? { ...tree.summarizer, fallbackFrom: record.summarizer.fallbackFrom }
-          : { ...tree.summarizer },
+      summarizer: recordedSummarizer(record, tree, options.summaryCuts),
       documents: record.documents.map((d) => ({ ...d, chars: chars.get(d.id) ?? d.chars })),
       stats: computeStats(records, await documentBytes(tx.objectStore('documents'), record.documentIds)),
     };

@@ -4,6 +4,8 @@
  * (structured clone): embeddings are Float32Array, never JSON arrays.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
+import type { EvalQuestion, RetrievalReport } from '../core/eval';
+import type { SearchMode } from '../core/retrieve';
 import type { BuildParams, NodeSource, RaptorTree, SummarizerInfo, TreeDocument } from '../core/types';
 import type { IngestType } from '../ingest/types';
 import type { LlmEndpoint } from '../llm/types';
@@ -55,7 +57,24 @@ export type StoredSummarizerChoice =
  * What wrote a tree's summaries, as its record keeps it: `fallbackFrom` is the built-in model the user chose
  * when it could not be loaded (the hub was unreachable) and the extractive summariser wrote them instead.
  */
-export type RecordedSummarizer = SummarizerInfo & { fallbackFrom?: string };
+export type RecordedSummarizer = SummarizerInfo & { fallbackFrom?: string; cuts?: SummaryCuts };
+
+/**
+ * Summaries of a tree that its model wrote past the summary budget, each cut at the last sentence end within it
+ * (absent when none was). `endpoint` is the endpoint's origin (absent for the built-in model).
+ */
+export interface SummaryCuts {
+  /** Summaries cut. */
+  cut: number;
+  /** Summaries in the tree. */
+  of: number;
+  /** The budget in cl100k tokens (the build's `summaryTokens`). */
+  budget: number;
+  /** The model that wrote them (as the tree records it). */
+  model: string;
+  /** The endpoint's origin, e.g. `http://localhost:11434`. */
+  endpoint?: string;
+}
 
 /** A document of a stored build request: a reference to its text in the documents store. */
 export interface StoredDocumentRef {
@@ -144,7 +163,13 @@ export type CacheEntry = {
   treeIds: string[];
   /** Milliseconds since the epoch. */
   createdAt: number;
-} & ({ kind: 'embedding'; value: Float32Array } | { kind: 'summary'; value: string });
+} & (
+  | { kind: 'embedding'; value: Float32Array }
+  /** `cut`: the model wrote more than the summary budget and `value` is its cut (see `fitToTokenBudget`). */
+  | { kind: 'summary'; value: string; cut?: boolean }
+  /** A reply of the evaluation's model: a written question, an answer or a verdict (src/storage/evaluations.ts). */
+  | { kind: 'eval'; value: string }
+);
 
 /**
  * A document the user added that is not part of a build yet (schema version 3). It is stored the moment it is
@@ -198,22 +223,127 @@ export interface TreeHistoryRecord {
   updatedAt: number;
 }
 
-/** A conversation with one tree: its turns (questions, answers, retrieved ids, settings). */
+/** A passage as a conversation keeps it: enough to show and cite it after the tree was rebuilt. */
+export interface TurnPassage {
+  /** Node id in the tree as it was when the turn was asked (`ConversationTurn.treeStamp`). */
+  id: number;
+  layer: number;
+  /** The text that went into the context (the node's, or its excerpt when some sentences were left out). */
+  text: string;
+}
+
+/** The retrieval settings a turn ran with (the Ask panel's, at that moment). */
+export interface TurnSettings {
+  /** The mode whose passages were the answer's context. */
+  mode: 'collapsed' | 'traversal' | 'leaves';
+  search: 'meaning' | 'keywords' | 'both';
+  rerank: boolean;
+  distinct: boolean;
+  /** Collapsed / leaves: token budget; traversal: top-k per layer. */
+  maxTokens?: number;
+  topK?: number;
+}
+
+/** One question and what came of it. */
+export interface ConversationTurn {
+  /** Random, unique within the conversation. */
+  id: string;
+  /** The question as the user typed it. */
+  question: string;
+  /**
+   * What was searched: the question itself, or a follow-up made standalone (`rewrite` says how) and possibly
+   * edited by the user before it ran.
+   */
+  search: string;
+  /** How `search` came from `question`: unchanged, rewritten by the answering LLM, or joined with earlier questions. */
+  rewrite: 'none' | 'llm' | 'joined';
+  /** Milliseconds since the epoch. */
+  askedAt: number;
+  settings: TurnSettings;
+  /** Node ids each mode selected (one mode after "Ask", all three after "Compare modes"). */
+  retrieved: Partial<Record<TurnSettings['mode'], number[]>>;
+  /** The answer's context, numbered [1] … in this order. */
+  passages: TurnPassage[];
+  /** The answer, when an answering model wrote one (or failed to). */
+  answer?: {
+    text: string;
+    /** Passage number n (as written "[n]") → node id. */
+    citations: { n: number; nodeId: number }[];
+    /** Who wrote it, e.g. the endpoint's model. */
+    writer?: string;
+    /** Why it stopped short: the model failed or the user stopped it. */
+    error?: string;
+  };
+  /**
+   * Which build of the tree the ids refer to (`treeStampOf`): after a rebuild the same tree id holds other
+   * nodes, so older turns show their stored passages and do not open nodes by id.
+   */
+  treeStamp: string;
+}
+
+/** A conversation with one tree: its turns (questions, answers, retrieved ids, settings), oldest first. */
 export interface ConversationRecord extends TreeHistoryRecord {
   kind: 'conversation';
-  [field: string]: unknown;
+  /** The first question, shortened: what the list of conversations shows. */
+  title: string;
+  turns: ConversationTurn[];
 }
+
+/** Where an evaluation question set came from. */
+export type EvalSetSource = 'typed' | 'imported' | 'generated';
 
 /** A set of evaluation questions for one tree (typed, imported or generated). */
 export interface EvalSetRecord extends TreeHistoryRecord {
   kind: 'eval-set';
-  [field: string]: unknown;
+  /** Shown in the lists: the file name, "Typed questions", "Generated (…)". */
+  name: string;
+  source: EvalSetSource;
+  questions: EvalQuestion[];
+  /** Imported sets: rows of the file that could not be read (each was shown when it was imported). */
+  skippedRows?: number;
+  /** Generated sets: the model that wrote them, how many of each kind were asked for, the sample's seed. */
+  generator?: { model: string; count: number; seed: number; calls: number; failures: number };
+}
+
+/** Where an evaluation run is. */
+export type EvalRunStatus = 'running' | 'stopped' | 'failed' | 'done';
+
+/** What a run compares and how. */
+export interface EvalRunOptions {
+  /** Every mode with each of these search settings. */
+  searches: SearchMode[];
+  /** Context budget of collapsed and leaves, cl100k tokens. */
+  maxTokens: number;
+  /** Nodes per layer in traversal. */
+  traversalTopK: number;
+  /** Answer with the answering model (the default search's modes). */
+  answers: boolean;
+  /** Ask the judge about every free answer. */
+  judge: boolean;
 }
 
 /** One evaluation run: every mode and search setting on every question of a set, with its results. */
 export interface EvalRunRecord extends TreeHistoryRecord {
   kind: 'eval-run';
-  [field: string]: unknown;
+  /** The set it ran (which may since have been deleted) and a copy of its questions, so the run stands alone. */
+  setId: string;
+  setName: string;
+  questions: EvalQuestion[];
+  options: EvalRunOptions;
+  /**
+   * The tree as it was when the run started: runs stay comparable after the tree is rebuilt (with another
+   * model or summariser) and its nodes change.
+   */
+  tree: { title: string; embedding: string; summarizer: string; nodes: number; createdAt: string };
+  /** The answering model, when answers were asked for. */
+  answerModel?: string;
+  status: EvalRunStatus;
+  /** Where the run got to (shown while it runs, and after a stop). */
+  progress?: { stage: 'embed' | 'retrieve' | 'answer'; done: number; total: number };
+  /** The results: retrieval once it finished, answers added once they are in. */
+  report?: RetrievalReport;
+  /** Why it failed or stopped short. */
+  error?: string;
 }
 
 /**

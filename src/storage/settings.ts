@@ -4,7 +4,7 @@
  */
 import { withoutCause } from './errors';
 import type { AerieDb, SettingsMap } from './schema';
-import { runTransaction } from './transaction';
+import { forEachRequest, runTransaction } from './transaction';
 
 /** The stored value of a setting, or undefined when it was never set. */
 export function getSetting<K extends keyof SettingsMap>(
@@ -26,6 +26,19 @@ export function setSetting<K extends keyof SettingsMap>(
 ): Promise<void> {
   return runTransaction(db, ['settings'], 'readwrite', `save the setting "${key}"`, async (tx) => {
     await tx.objectStore('settings').put(value, key);
+  }).catch((error: unknown) => {
+    throw withoutCause(error);
+  });
+}
+
+/**
+ * Stores several settings in one transaction: all of them or, on any failure (a full quota), none, so settings
+ * that belong together (the app's settings and the endpoints a resume takes its keys from) never disagree.
+ */
+export function setSettings(db: AerieDb, values: Partial<SettingsMap>): Promise<void> {
+  const keys = Object.keys(values) as (keyof SettingsMap)[];
+  return runTransaction(db, ['settings'], 'readwrite', 'save the settings', async (tx) => {
+    await forEachRequest(keys, (key) => tx.objectStore('settings').put(values[key], key));
   }).catch((error: unknown) => {
     throw withoutCause(error);
   });

@@ -1,6 +1,6 @@
 /**
  * The icicle's geometry and frame plans (src/app/tree/icicle.ts): view arithmetic, and on a whole book — the
- * tree the app builds from Pride and Prejudice (2,035 nodes; tests/fixtures/books/*.tree-shape.json) — the
+ * tree the app builds from Pride and Prejudice (2,143 nodes; tests/fixtures/books/*.tree-shape.json) — the
  * issue's test at Fit: nothing drawn overlaps, every summary drawn on its own is wide enough to show its
  * label or its count and every run its count, runs nest under the row above, and any leaf is opened in at
  * most four clicks. (The shape fixture holds no embeddings, so each node's first parent stands for its
@@ -141,7 +141,7 @@ function clicksToOpen(h: Hierarchy, leaf: number, size: Size): number {
   return Infinity;
 }
 
-describe('Pride and Prejudice at Fit (2,035 nodes, the issue’s test on a book twice its size)', () => {
+describe('Pride and Prejudice at Fit (2,143 nodes, the issue’s test on a book twice its size)', () => {
   const h = bookTree();
 
   for (const [name, size] of [
@@ -156,8 +156,12 @@ describe('Pride and Prejudice at Fit (2,035 nodes, the issue’s test on a book 
         const covered = frame.items[layer].reduce((n, item) => n + item.to - item.from, 0);
         expect(covered).toBe(h.rows[layer].length);
       }
-      // The top layer is drawn node by node, each with its label across it.
-      for (const item of frame.items[h.layerCount - 1]) expect(item.text).toBe('label');
+      // The top layer is drawn node by node, each with its label: across it on a desktop; at 390 px the book's
+      // eight roots are ~40 px wide, so some show it up their side.
+      for (const item of frame.items[h.layerCount - 1]) {
+        expect(item.id).toBeGreaterThanOrEqual(0);
+        expect(size === DESKTOP ? ['label'] : ['label', 'sideways']).toContain(item.text);
+      }
     });
 
     it(`${name}: any leaf is opened in at most four clicks`, () => {

@@ -114,7 +114,7 @@ describe('reduceProgress', () => {
   it('lists one stage per stage and layer, in order of appearance, with their labels and units', () => {
     const state = run(FULL_BUILD);
     expect(state.stages.map((s) => [s.label, s.unit, s.layer])).toEqual([
-      ['Chunking', 'documents', undefined],
+      ['Chunking', 'characters', undefined],
       ['Loading model', 'MB', undefined],
       ['Embedding leaves', 'chunks', undefined],
       ['Clustering layer 1', 'pass', 1],

@@ -17,6 +17,9 @@ const SETTINGS: RetrievalSettings = {
   traversalStartLayer: 3,
   traversalLayers: 4,
   leavesMaxTokens: 2000,
+  search: 'both',
+  rerank: false,
+  distinct: true,
 };
 const MAX_LAYER = 3;
 

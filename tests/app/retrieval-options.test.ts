@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultRetrievalSettings, retrieveOptionsFor } from '../../src/app/state/retrieval-options';
 import type { RetrievalSettings } from '../../src/app/state/types';
-import { retrieve } from '../../src/core/retrieve';
+import { DEFAULT_SEARCH, retrieve } from '../../src/core/retrieve';
 import { parseTree } from '../../src/core/tree-format';
 
 /** Every field a different number, so a field read for the wrong mode or option shows. */
@@ -13,6 +13,9 @@ const DISTINCT: RetrievalSettings = {
   traversalStartLayer: 2,
   traversalLayers: 2,
   leavesMaxTokens: 777,
+  search: 'keywords',
+  rerank: true,
+  distinct: false,
 };
 
 describe('retrieveOptionsFor (Ask panel settings → retrieve options)', () => {
@@ -25,6 +28,17 @@ describe('retrieveOptionsFor (Ask panel settings → retrieve options)', () => {
       startLayer: 2,
       numLayers: 2,
     });
+  });
+
+  it('with the question’s text, adds its search setting and distinct; without it, meaning alone', () => {
+    expect(retrieveOptionsFor('collapsed', DISTINCT, 'Who?')).toEqual({
+      mode: 'collapsed',
+      maxTokens: 1111,
+      text: 'Who?',
+      search: 'keywords',
+      distinct: false,
+    });
+    expect(retrieveOptionsFor('traversal', DISTINCT, 'Who?')).toMatchObject({ topK: 3, search: 'keywords' });
   });
 
   it('ignores the panel mode: the mode asked for decides (Compare runs all three)', () => {
@@ -42,6 +56,9 @@ describe('defaultRetrievalSettings', () => {
       traversalStartLayer: 3,
       traversalLayers: 4,
       leavesMaxTokens: 2000,
+      search: DEFAULT_SEARCH,
+      rerank: false,
+      distinct: true,
     });
     expect(defaultRetrievalSettings(0)).toMatchObject({ traversalStartLayer: 0, traversalLayers: 1 });
   });
@@ -61,10 +78,18 @@ describe('defaultRetrievalSettings', () => {
     expect(queries.length).toBeGreaterThanOrEqual(5);
     for (const query of queries) {
       const vector = Float32Array.from(query.vector!);
-      const ids = (mode: 'collapsed' | 'traversal') =>
-        retrieve(tree, vector, retrieveOptionsFor(mode, settings)).nodes.map((n) => n.id);
+      const ids = (mode: 'collapsed' | 'traversal', text?: string) =>
+        retrieve(tree, vector, retrieveOptionsFor(mode, settings, text)).nodes.map((n) => n.id);
       expect(ids('collapsed')).toEqual(query.results['collapsed-2000'].ids);
       expect(ids('traversal')).toEqual(query.results['traversal-default'].ids);
+      // A question searched by meaning (the panel's "Meaning") selects the same.
+      const byMeaning = { ...settings, search: 'meaning' as const };
+      const asked = (mode: 'collapsed' | 'traversal') =>
+        retrieve(tree, vector, retrieveOptionsFor(mode, byMeaning, 'Who helped Cinderella?')).nodes.map(
+          (n) => n.id,
+        );
+      expect(asked('collapsed')).toEqual(query.results['collapsed-2000'].ids);
+      expect(asked('traversal')).toEqual(query.results['traversal-default'].ids);
     }
   });
 });

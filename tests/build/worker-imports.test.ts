@@ -80,4 +80,8 @@ describe('worker scripts', () => {
       expect([...packages].filter((p) => p.startsWith('gpt-tokenizer'))).toEqual([]);
     },
   );
+
+  it('the labels worker (opening an old tree) loads only the stemmer and comlink: it answers at once', () => {
+    expect([...packagesLoadedBy('workers/labels.worker.ts')].sort()).toEqual(['comlink', 'stemmer']);
+  });
 });

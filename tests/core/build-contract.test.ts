@@ -295,9 +295,16 @@ describe('buildTree calls the models in batches and reports progress', () => {
       children: [0, 1, 2],
     });
     expect(Array.from(tree.nodes[3].embedding)).toEqual(Array.from(fakeEmbedding('the root', 8)));
-    expect(events).toEqual([
-      { stage: 'chunk', done: 1, total: 2 },
-      { stage: 'chunk', done: 2, total: 2 },
+    // Chunking counts characters of both documents, from 0 to all of them, never going back, and passes the
+    // end of the first document on the way.
+    const total = sentences(2).length + 'Last one here.'.length;
+    const chunking = events.filter((e) => e.stage === 'chunk').map((e) => [e.done, e.total]);
+    expect(chunking[0]).toEqual([0, total]);
+    expect(chunking.at(-1)).toEqual([total, total]);
+    expect(chunking.map(([d]) => d)).toEqual(chunking.map(([d]) => d).sort((x, y) => x - y));
+    expect(chunking.map(([d]) => d)).toContain(sentences(2).length);
+    expect(new Set(chunking.map(([d]) => d)).size).toBe(chunking.length);
+    expect(events.filter((e) => e.stage !== 'chunk')).toEqual([
       { stage: 'embed-leaves', done: 0, total: 3 },
       { stage: 'embed-leaves', done: 3, total: 3 },
       { stage: 'summarize', layer: 1, done: 0, total: 1 },

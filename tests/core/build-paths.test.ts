@@ -80,7 +80,7 @@ describe('buildTree paths on a few leaves (FAKE models)', () => {
     const embed = createFakeEmbedder(8);
     await expect(buildTree(' \n\n \t ', { embed, summarize: recordingSummarizer() })).rejects.toMatchObject({
       code: 'EMPTY_INPUT',
-      message: 'The documents contain no text to build a tree from.',
+      message: 'The documents contain no visible text to build a tree from.',
       details: { documents: 1 },
     });
     expect(embed.calls).toEqual([]);

@@ -48,6 +48,36 @@ function checkStructure(tree: RaptorTree) {
 }
 
 describe('buildTree with a fake embedder', () => {
+  it('never embeds or summarises a chunk with no visible text, and refuses documents of only such text', async () => {
+    const embed = createFakeEmbedder(16);
+    const embedded: string[] = [];
+    const summarize = fakeSummarizer();
+    const invisible = '\u200b\u200c\u200d\u2060\u200e'.repeat(400);
+    const text = `${cinderella.slice(0, 3000)}\n\n${invisible}\n\n${cinderella.slice(3000, 6000)}`;
+    const tree = await buildTree(
+      text,
+      {
+        embed: (texts, options) => {
+          embedded.push(...texts);
+          return embed(texts, options);
+        },
+        summarize,
+      },
+      { chunkTokens: 40 },
+    );
+    const visible = /[\p{L}\p{N}\p{P}\p{S}]/u;
+    expect(tree.nodes.filter((n) => n.layer === 0).every((n) => visible.test(n.text))).toBe(true);
+    expect(embedded.every((t) => visible.test(t))).toBe(true);
+    expect(summarize.calls.flat().every((t) => visible.test(t))).toBe(true);
+    // The invisible stretch was chunked (it is not whitespace) but left out.
+    const covered = tree.nodes.filter((n) => n.layer === 0).map((n) => n.source!);
+    expect(covered.some((s) => s.start < 3000 + 2 + invisible.length && s.end > 3002)).toBe(false);
+
+    const error = await buildTree(invisible, { embed, summarize }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BuildError);
+    expect(error).toMatchObject({ code: 'EMPTY_INPUT', message: expect.stringMatching(/no visible text/) });
+  });
+
   it('builds a valid tree of the Cinderella text with the extractive summariser', async () => {
     const embed = createFakeEmbedder(64);
     const events: BuildProgress[] = [];

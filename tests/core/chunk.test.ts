@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText, ChunkingError, splitSentences, type Chunk } from '../../src/core/chunk';
+import { chunkText, chunkTextAsync, ChunkingError, splitSentences, type Chunk } from '../../src/core/chunk';
 import { AerieError } from '../../src/core/errors';
+import { seededRandom } from '../../src/core/random';
 import { countTokens } from '../../src/core/tokens';
-import { cinderella, generatedProse, MARKDOWN, referenceSentences } from '../support/chunk-inputs';
+import {
+  cinderella,
+  generatedProse,
+  MARKDOWN,
+  proseWithTitles,
+  referenceSentences,
+} from '../support/chunk-inputs';
 
 describe('chunkText stored results (hand-checked)', () => {
   const shape = (chunks: Chunk[]) => chunks.map((c) => [c.text, c.start, c.end, c.tokens]);
@@ -84,6 +91,31 @@ describe('splitSentences', () => {
     expect(lines.length).toBeGreaterThan(texts.length);
   });
 
+  it('does not end a sentence at a title or an initial before a name', () => {
+    const text =
+      'Mrs. Bennet said to Mr. Bennet that Dr. Jones came. It was I. J. K. Rowling and St. Paul met. Etc.';
+    expect(splitSentences(text).map((s) => text.slice(s.start, s.end))).toEqual([
+      'Mrs. Bennet said to Mr. Bennet that Dr. Jones came.',
+      'It was I.',
+      'J. K. Rowling and St. Paul met.',
+      'Etc.',
+    ]);
+    // A title that ends its paragraph still closes a sentence, and a title never reaches across a blank line.
+    const ends = 'He spoke to the Rev.\n\nMrs. Smith left.';
+    expect(splitSentences(ends).map((s) => ends.slice(s.start, s.end))).toEqual([
+      'He spoke to the Rev.',
+      'Mrs. Smith left.',
+    ]);
+  });
+
+  it('keeps titles inside their sentences across its windows on a paragraph of 25,000 characters', () => {
+    const paragraph = proseWithTitles(7, 1500).replace(/\n/g, ' ');
+    expect(paragraph.length).toBeGreaterThan(25_000);
+    const sentences = splitSentences(paragraph);
+    expect(sentences).toEqual(referenceSentences(paragraph));
+    for (const s of sentences) expect(paragraph.slice(s.start, s.end)).toMatch(/^Then /);
+  });
+
   it('gives the same sentences as one Intl.Segmenter pass on a paragraph far longer than its windows', () => {
     const paragraph = generatedProse(3, 2000).replace(/\n/g, ' ');
     expect(paragraph.length).toBeGreaterThan(100_000);
@@ -131,5 +163,39 @@ describe('chunkText edge cases and errors', () => {
     expect(error).toBeInstanceOf(ChunkingError);
     expect((error as ChunkingError).code).toBe('MAX_TOKENS_TOO_SMALL');
     expect((error as ChunkingError).details).toEqual({ maxTokens: 1, offset: 3, tokens: countTokens('𝔘') });
+  });
+});
+
+describe('chunkTextAsync', () => {
+  /** 300,000 characters of one unbroken line of letters and digits: slow to chunk, as hostile files are. */
+  const unbroken = (() => {
+    const random = seededRandom(7);
+    const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    return Array.from({ length: 300_000 }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+  })();
+
+  it('gives the chunks of chunkText, reporting how far it is up to the whole text, never going back', async () => {
+    const text = `${unbroken.slice(0, 20_000)}\n\n${cinderella}`;
+    const seen: number[] = [];
+    const chunks = await chunkTextAsync(text, { maxTokens: 60, onProgress: (done) => seen.push(done) });
+    expect(chunks).toEqual(chunkText(text, { maxTokens: 60 }));
+    expect(seen.length).toBeGreaterThan(10);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBeGreaterThanOrEqual(text.length - 1);
+    expect(seen.every((d) => d >= 0 && d <= text.length)).toBe(true);
+  });
+
+  it('stops with an AbortError when its signal fires mid-way', async () => {
+    const controller = new AbortController();
+    let last = 0;
+    const error = await chunkTextAsync(unbroken, {
+      signal: controller.signal,
+      onProgress: (done) => {
+        last = done;
+        if (done > 0) controller.abort();
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(last).toBeLessThan(unbroken.length / 2);
   });
 });

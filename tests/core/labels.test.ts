@@ -1,17 +1,21 @@
 /**
  * Topic labels (src/core/labels.ts) on hand-made trees whose right answer is plain: distinctive terms against
- * the layer, stop-words and numbers never, plurals merged, proper names in capitals, sentence capitals not
- * borrowed, names with titles as phrases, determinism; and `buildTree` labelling every summary.
+ * the layer (BERTopic's c-TF-IDF, every pass off), stop-words and numbers never, plurals merged, proper names
+ * in capitals, sentence capitals not borrowed, names with titles as phrases, determinism; each pass that makes
+ * labels tell siblings and parents apart, beside the same tree with that pass off; and `buildTree` labelling
+ * every summary.
  */
 import { describe, expect, it } from 'vitest';
 import { buildTree } from '../../src/core/build';
 import { createExtractiveSummarizer } from '../../src/core/extractive';
 import {
+  applyLabels,
   computeLabels,
   fillMissingLabels,
   lacksLabels,
   MAX_LABEL_TERMS,
   MIN_LABEL_TERMS,
+  PLAIN_C_TF_IDF,
   type LabelNode,
 } from '../../src/core/labels';
 import { STOP_WORDS } from '../../src/core/stop-words';
@@ -48,7 +52,7 @@ describe('computeLabels', () => {
       ],
       [[4, 5]],
     );
-    const labels = computeLabels(nodes);
+    const labels = computeLabels(nodes, { passes: PLAIN_C_TF_IDF });
     expect(labels.slice(0, 4)).toEqual([undefined, undefined, undefined, undefined]);
     expect(labels[4]![0]).toBe('roses');
     expect(labels[4]).toEqual(expect.arrayContaining(['garden', 'tulips']));
@@ -70,7 +74,7 @@ describe('computeLabels', () => {
         [2, 3],
       ],
     );
-    const labels = computeLabels(nodes);
+    const labels = computeLabels(nodes, { passes: PLAIN_C_TF_IDF });
     expect(labels[4]![0]).toBe('roses');
     expect(labels[5]![0]).toBe('ship');
     expect(labels[4]!.indexOf('Harold')).not.toBe(0);
@@ -212,6 +216,116 @@ describe('computeLabels', () => {
   });
 });
 
+/** The words of a label's terms, lower case, titles kept ("Mr. Darcy" → mr, darcy). */
+function wordsOf(label: readonly string[] | undefined): string[] {
+  return (label ?? []).flatMap((t) => t.toLowerCase().split(/[ .]+/).filter(Boolean));
+}
+
+describe('the passes that tell siblings and parents apart (each beside the same tree with it off)', () => {
+  it('a child leaves out the words of its parent’s label (the breadcrumb shows them)', () => {
+    const nodes = tree(
+      [...GARDEN, ...SEA].map((text) => `${text} ${text}`),
+      [
+        [0, 1],
+        [2, 3],
+      ],
+      [[4, 5]],
+    );
+    const root = wordsOf(computeLabels(nodes)[6]);
+    expect(root.length).toBeGreaterThan(0);
+    const repeated = (labels: (string[] | undefined)[]) =>
+      [4, 5].flatMap((id) => wordsOf(labels[id]).filter((w) => root.includes(w)));
+    const labels = computeLabels(nodes);
+    expect(repeated(labels)).toEqual([]);
+    for (const id of [4, 5]) expect(labels[id]!.length).toBeGreaterThanOrEqual(MIN_LABEL_TERMS);
+    expect(repeated(computeLabels(nodes, { passes: { parentWords: false } })).length).toBeGreaterThan(0);
+  });
+
+  it('a child whose every word is its parent’s still gets two terms', () => {
+    const nodes = tree(
+      ['apple, pear, plum. apple, pear, plum.', 'apple, pear. plum, apple.'],
+      [[0, 1]],
+      [[2]],
+    );
+    const labels = computeLabels(nodes);
+    expect(labels[2]!.length).toBeGreaterThanOrEqual(MIN_LABEL_TERMS);
+    for (const term of labels[2]!) expect(labels[3]).toContain(term);
+  });
+
+  it('a word labels only one of a group of siblings: the one it scores best in', () => {
+    // Two top-layer nodes (one group); Harold is frequent in both, more so in the garden.
+    const nodes = tree(
+      [
+        `Harold came. Harold stayed. ${GARDEN[0]} Harold left.`,
+        `Harold returned. ${GARDEN[1]}`,
+        `Harold sailed. ${SEA[0]}`,
+        `Harold swam. ${SEA[1]}`,
+      ],
+      [
+        [0, 1],
+        [2, 3],
+      ],
+    );
+    const holders = (labels: (string[] | undefined)[]) =>
+      [4, 5].filter((id) => labels[id]!.includes('Harold'));
+    expect(holders(computeLabels(nodes))).toEqual([4]);
+    expect(holders(computeLabels(nodes, { passes: { oneSibling: false } }))).toEqual([4, 5]);
+  });
+
+  it('a term is scored against the siblings as well as the layer: one no sibling has beats one a sibling shares', () => {
+    // Layer 1 holds two groups of siblings. In the first node "lantern" is as frequent as "miller"; against the
+    // layer, lantern (in one other node) beats miller (in three); against its sibling, which has lanterns and
+    // no miller, miller is what sets it apart.
+    const first = 'Lantern, lantern, lantern; the miller, the miller, the miller. The fox ran.';
+    const sibling = 'Lantern, lantern, lantern; the weaver, the weaver. The hen sat.';
+    const river = 'The miller, the miller, the miller; the river, the river.';
+    const forest = 'The miller, the miller, the miller; the forest, the forest.';
+    const nodes = tree(
+      [first, first, sibling, sibling, river, river, forest, forest],
+      [
+        [0, 1],
+        [2, 3],
+        [4, 5],
+        [6, 7],
+      ],
+      [
+        [8, 9],
+        [10, 11],
+      ],
+    );
+    // Only the sibling scoring differs: the parent's words and one word per sibling would hide lantern too.
+    const passes = { parentWords: false, oneSibling: false };
+    expect(computeLabels(nodes, { passes })[8]![0]).toBe('miller');
+    expect(computeLabels(nodes, { passes: { ...passes, siblings: false } })[8]![0]).toBe('lantern');
+  });
+
+  it('the terms of a label are diverse: a word found in the same passages as a chosen one comes after another', () => {
+    // alpha and beta always share a leaf (a comma keeps them from being a phrase); gamma has its own leaves.
+    const nodes = tree(
+      ['alpha, beta.', 'alpha, beta.', 'alpha, beta.', 'gamma. gamma.', 'gamma.'],
+      [[0, 1, 2, 3, 4]],
+    );
+    expect(computeLabels(nodes, { maxTerms: 2 })[5]).toEqual(['alpha', 'gamma']);
+    expect(computeLabels(nodes, { maxTerms: 2, passes: { diversity: false } })[5]).toEqual(['alpha', 'beta']);
+  });
+
+  it('proper names weigh double: a place a little rarer than a common noun comes first', () => {
+    const nodes = tree(
+      [
+        'The garden was wide. We walked to Meryton past the garden, and the garden gate.',
+        'In the garden, news came from Meryton; the garden and Meryton were quiet.',
+        ...SEA,
+      ],
+      [
+        [0, 1],
+        [2, 3],
+      ],
+    );
+    expect(computeLabels(nodes)[4]![0]).toBe('Meryton');
+    expect(computeLabels(nodes, { passes: { names: false } })[4]![0]).toBe('garden');
+  });
+});
+
 describe('lacksLabels and fillMissingLabels (trees saved before labels existed)', () => {
   it('fills only the summaries without a label, keeps the others, and reports which it filled', () => {
     const nodes = tree(
@@ -233,6 +347,21 @@ describe('lacksLabels and fillMissingLabels (trees saved before labels existed)'
     expect(nodes[0].label).toBeUndefined();
     expect(lacksLabels(nodes)).toBe(false);
     expect(fillMissingLabels(nodes)).toEqual([]);
+  });
+  it('applyLabels gives labels computed elsewhere (a worker) to the summaries without one', () => {
+    const nodes = tree(
+      [...GARDEN, ...SEA],
+      [
+        [0, 1],
+        [2, 3],
+      ],
+    ).map((n) => ({ ...n, tokens: 1, embedding: new Float32Array(1) })) as TreeNode[];
+    nodes[5].label = ['kept'];
+    const labels = computeLabels(nodes);
+    expect(applyLabels(nodes, labels)).toEqual([4]);
+    expect(nodes[4].label).toEqual(labels[4]);
+    expect(nodes[5].label).toEqual(['kept']);
+    expect(nodes[0].label).toBeUndefined();
   });
 });
 

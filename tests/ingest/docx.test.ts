@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ingestFile, type IngestDeps, type IngestProgress } from '../../src/ingest';
+import { bombStream, docxParts, makeZip } from '../support/zip';
 
 const fixture = (name: string, as = name): File =>
   new File([readFileSync(new URL(`../fixtures/ingest/${name}`, import.meta.url))], as);
@@ -50,5 +51,42 @@ describe('Word files', () => {
       code: 'CORRUPT',
       details: { looksLike: 'a password-protected or legacy (.doc) Office file' },
     });
+  });
+
+  it('refuse a “zip bomb” (1 GB of text in 1 MB) from its declared size, before unpacking anything', async () => {
+    const [types, rels, document] = docxParts('');
+    const bomb = bombStream(1000, {
+      prefix:
+        '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>',
+      suffix: '</w:t></w:r></w:p></w:body></w:document>',
+    });
+    const zip = makeZip([
+      types,
+      rels,
+      { name: document.name, data: bomb.data, deflated: true, declaredSize: bomb.size },
+    ]);
+    expect(zip.length).toBeLessThan(1_500_000);
+    const neverLoaded: IngestDeps = { loadMammoth: () => Promise.reject(new Error('mammoth must not load')) };
+    const refusal = ingestFile(new File([zip], 'bomb.docx'), {}, neverLoaded);
+    await expect(refusal).rejects.toMatchObject({
+      code: 'TOO_LARGE',
+      message:
+        '“bomb.docx” would expand to 1 GB when unpacked, more than the 200 MB Aerie unpacks from a Word ' +
+        'file, so it was not opened: a document of that size is almost always a “zip bomb”. If it is a real ' +
+        'document, save it as plain text (.txt) and add that instead.',
+    });
+  });
+
+  it('say in plain words what is wrong inside a package, never the parser’s own message', async () => {
+    const broken = makeZip(docxParts('<w:p><w:r><w:t>Hello</w:p>'));
+    const xml = await ingestFile(new File([broken], 'broken.docx')).catch((e: unknown) => e);
+    expect(xml).toMatchObject({ code: 'CORRUPT' });
+    expect((xml as Error).message).toMatch(/the document inside the package is damaged or cut short/);
+    // A part that unpacks to more than its header says: a bomb hiding its size.
+    const parts = docxParts('<w:p><w:r><w:t>Hello owls</w:t></w:r></w:p>');
+    parts[2] = { ...parts[2], declaredSize: 12 };
+    const lying = await ingestFile(new File([makeZip(parts)], 'lying.docx')).catch((e: unknown) => e);
+    expect((lying as Error).message).toMatch(/do not unpack to the sizes the package declares/);
+    for (const error of [xml, lying]) expect((error as Error).message).not.toMatch(/xmldom|Bug :|@#\[line/);
   });
 });

@@ -9,7 +9,10 @@ import {
   type IngestFile,
   type IngestProgress,
 } from '../../src/ingest';
+import { chunkText } from '../../src/core/chunk';
+import { seededRandom } from '../../src/core/random';
 import { READ_SLICE_BYTES } from '../../src/ingest/limits';
+import { rejection } from '../support/rejection';
 
 const fixture = (name: string, as = name): File =>
   new File([readFileSync(new URL(`../fixtures/ingest/${name}`, import.meta.url))], as);
@@ -18,14 +21,7 @@ const bytesFile = (bytes: number[] | Uint8Array, name: string): File =>
   new File([new Uint8Array(bytes)], name);
 
 /** Runs `promise` and returns the IngestError it rejects with (fails the test when it resolves). */
-async function refusal(promise: Promise<unknown>): Promise<IngestError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(IngestError);
-  return error as IngestError;
-}
+const refusal = (promise: Promise<unknown>) => rejection(promise, IngestError);
 
 const OWL_TEXT = 'Grüße aus Köln.\nZweite Zeile: 日本語 and an owl 🦉.\n';
 
@@ -97,6 +93,20 @@ describe('plain text files', () => {
     expect(doc.warnings).toEqual(['2 NUL characters were removed from “late-nul.txt”.']);
   });
 
+  it('estimates the leaf chunks of a long text within 3% of what the build makes, prose or unbroken data', async () => {
+    const random = seededRandom(24);
+    let hex = '';
+    while (hex.length <= LARGE_TEXT_CHARS) hex += `${Math.floor(random() * 0xffffffff).toString(16)} `;
+    const novel = readFileSync(new URL('../fixtures/books/pride-and-prejudice.txt', import.meta.url), 'utf8');
+    const prose = novel.repeat(Math.ceil((LARGE_TEXT_CHARS + 1) / novel.length));
+    for (const text of [hex, prose]) {
+      const doc = await ingestText(text, 'long.txt');
+      const estimate = Number(/about ([\d,]+) leaf chunks/.exec(doc.warnings[0])![1].replaceAll(',', ''));
+      const actual = chunkText(text).length;
+      expect(Math.abs(estimate - actual) / actual).toBeLessThan(0.03);
+    }
+  });
+
   it('warns that a long text will take long to build', async () => {
     const doc = await ingestFile(new File(['word '.repeat(LARGE_TEXT_CHARS / 5 + 1)], 'long.txt'));
     expect(doc.warnings).toHaveLength(1);
@@ -110,6 +120,23 @@ describe('bad files', () => {
     const blank = await refusal(ingestFile(new File(['  \n\t \r\n  '], 'blank.md')));
     expect(blank.code).toBe('NO_TEXT');
     expect(blank.details.chars).toBe(8);
+  });
+
+  it('refuses a file of only zero-width, format and control characters as clearly as a blank one', async () => {
+    // The hostile case of issue 24: 120,000 characters of U+200B–U+200F and U+2060.
+    const marks = ['\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u2060'];
+    const invisible = Array.from({ length: 120_000 }, (_, i) => marks[i % marks.length]).join('');
+    const error = await refusal(ingestFile(new File([invisible], 'invisible.txt')));
+    expect(error.code).toBe('NO_TEXT');
+    expect(error.message).toBe(
+      '“invisible.txt” contains no visible text: its 120,000 characters are all invisible (zero-width, ' +
+        'formatting or control characters, or blank space).',
+    );
+    // Soft hyphens, bidi embeddings, a BOM mid-text, Hangul fillers and the blank braille pattern render
+    // as nothing too; one visible letter among them is a text.
+    const blanks = '\u00ad\u202a\u202e\u2066\u2069\ufeff\u3164\u2800 \u115f\n';
+    expect((await refusal(ingestFile(new File([blanks.repeat(50)], 'blanks.txt')))).code).toBe('NO_TEXT');
+    expect((await ingestFile(new File([`${blanks}é${blanks}`], 'one.txt'))).text).toContain('é');
   });
 
   it('refuses a PNG renamed .txt as BINARY, naming what it is', async () => {
@@ -219,34 +246,35 @@ describe('progress and cancellation', () => {
 });
 
 describe('ingestText (pasted text)', () => {
-  it('normalises line breaks and reports the UTF-8 size', () => {
-    expect(ingestText('\ufeffé\r\n🦉')).toEqual({
+  it('normalises line breaks and reports the UTF-8 size', async () => {
+    expect(await ingestText('\ufeffé\r\n🦉')).toEqual({
       name: 'Pasted text',
       type: 'paste',
       size: 11,
       text: 'é\n🦉',
       warnings: [],
     });
-    expect(ingestText('Notes', 'My notes').name).toBe('My notes');
+    expect((await ingestText('Notes', 'My notes')).name).toBe('My notes');
   });
 
-  it('keeps a text too short to cluster (the build makes a root over its leaves)', () => {
-    expect(ingestText('Hi.').text).toBe('Hi.');
+  it('keeps a text too short to cluster (the build makes a root over its leaves)', async () => {
+    expect((await ingestText('Hi.')).text).toBe('Hi.');
   });
 
-  it('refuses nothing, blank space and too much', () => {
-    const codes = [
-      () => ingestText(''),
-      () => ingestText(' \n\t'),
-      () => ingestText('abcdef', 'x', { maxChars: 5 }),
-    ].map((run) => {
-      try {
-        run();
-        return 'accepted';
-      } catch (error) {
-        return (error as IngestError).code;
-      }
-    });
-    expect(codes).toEqual(['EMPTY', 'NO_TEXT', 'TOO_LARGE']);
+  it('refuses nothing, blank space, invisible text and too much', async () => {
+    const codes = await Promise.all(
+      [
+        () => ingestText(''),
+        () => ingestText(' \n\t'),
+        () => ingestText('\u200b\u2060\u200e'.repeat(100)),
+        () => ingestText('abcdef', 'x', { maxChars: 5 }),
+      ].map((run) =>
+        run().then(
+          () => 'accepted',
+          (error: unknown) => (error as IngestError).code,
+        ),
+      ),
+    );
+    expect(codes).toEqual(['EMPTY', 'NO_TEXT', 'NO_TEXT', 'TOO_LARGE']);
   });
 });

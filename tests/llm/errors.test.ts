@@ -8,6 +8,7 @@ import {
   type LlmEndpoint,
 } from '../../src/llm';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmBehaviour } from '../support/llm-server';
+import { rejection } from '../support/rejection';
 
 const KEY = 'sk-secret-key-that-must-never-leak-42';
 const REQUEST: ChatRequest = {
@@ -34,14 +35,7 @@ function endpoint(protocol: 'openai' | 'anthropic', extra: Partial<LlmEndpoint> 
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LlmError);
-  return error as LlmError;
-}
+const failure = (promise: Promise<unknown>) => rejection(promise, LlmError);
 
 /** Everything of an error a user, a log or a bug report could see. */
 function visible(error: LlmError): string {

@@ -8,6 +8,7 @@ import {
   type RetryInfo,
 } from '../../src/llm';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
+import { rejection } from '../support/rejection';
 
 const REQUEST: ChatRequest = {
   messages: [{ role: 'user', content: 'one two three four five six' }],
@@ -31,14 +32,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await sleep(5);
 }
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LlmError);
-  return error as LlmError;
-}
+const failure = (promise: Promise<unknown>) => rejection(promise, LlmError);
 
 describe('retries against the fake LLM server', () => {
   it('waits as long as Retry-After (seconds) asks after a 429, then succeeds', async () => {
@@ -138,19 +132,19 @@ describe('timeouts against the fake LLM server', () => {
 
 describe('streams cut short by the fake LLM server', () => {
   for (const protocol of ['openai', 'anthropic'] as const) {
-    it(`fails with STREAM_INTERRUPTED after output, without retrying (${protocol})`, async () => {
+    it(`fails with CLOSED_MID_REPLY after output, without retrying (${protocol})`, async () => {
       server.enqueue({ kind: 'close', afterChunks: 2 });
       const deltas: string[] = [];
       const error = await failure(
         streamChat(endpoint(protocol), REQUEST, { onDelta: (d) => deltas.push(d) }),
       );
-      expect(error.code).toBe('STREAM_INTERRUPTED');
+      expect(error.code).toBe('CLOSED_MID_REPLY');
       expect(deltas).toHaveLength(2);
       expect(error.details.receivedChars).toBe(deltas.join('').length);
       expect(server.modelRequests).toHaveLength(1);
 
       server.enqueue({ kind: 'close', afterChunks: 1, mode: 'end' }); // clean end, no terminator
-      expect((await failure(streamChat(endpoint(protocol), REQUEST))).code).toBe('STREAM_INTERRUPTED');
+      expect((await failure(streamChat(endpoint(protocol), REQUEST))).code).toBe('CLOSED_MID_REPLY');
     });
 
     it(`retries a stream that broke before any text (${protocol})`, async () => {

@@ -10,8 +10,11 @@ import { createEmbedService } from '../../src/models/embed-service';
 import { OFFLINE_MODEL_ID } from '../../src/models/presets';
 import { createBuildService } from '../../src/pipeline/build-service';
 import type { BuildRequest, PipelineProgress } from '../../src/pipeline/types';
+import type { ChannelLike } from '../../src/pipeline/build-stop';
 import {
+  countRecords,
   createTree,
+  deleteTree,
   getCheckpoint,
   getTree,
   listTrees,
@@ -21,7 +24,7 @@ import {
   type AerieDb,
 } from '../../src/storage';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
-import { openFixture } from '../support/storage-fixture';
+import { fillDisk, openFixture } from '../support/storage-fixture';
 
 const cinderella = readFileSync(new URL('../fixtures/cinderella.txt', import.meta.url), 'utf8');
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
@@ -246,6 +249,70 @@ describe('build service (GloVe model, fake LLM server, fake IndexedDB)', () => {
     const outcome = await service.resume('c');
     expect(outcome.cache.summaryHits).toBeGreaterThanOrEqual(1);
     expect((await getTree(db, 'c'))?.status).toBe('ready');
+  });
+
+  it('a stop message for a tree being deleted (from any tab) aborts its build; the delete leaves nothing', async () => {
+    const { db } = await openFixture({ empty: true });
+    await saveEndpoint(db);
+    // A FAKE BroadcastChannel: the test posts what another tab's page would.
+    const channel: ChannelLike = { postMessage: () => undefined, close: () => undefined, onmessage: null };
+    const service = createBuildService({ embedService, openDb: async () => db, channel });
+    llm.configure({ latencyMs: 30 });
+    let stoppedAt = Infinity;
+    const pending = service.build(request('d'), undefined, (p) => {
+      if (p.event.stage === 'summarize' && p.event.done === 1 && stoppedAt === Infinity) {
+        stoppedAt = Date.now();
+        channel.onmessage?.({ data: { type: 'stop', treeId: 'd', reason: 'deleted', from: 'other-tab' } });
+      }
+    });
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError', message: /deleted/ });
+    // The run has ended: every call in flight settled and was flushed before the build let go.
+    const settled = Date.now();
+    await deleteTree(db, 'd');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(llm.modelRequests.filter((r) => r.time > settled)).toEqual([]);
+    expect(llm.modelRequests.filter((r) => r.time > stoppedAt).length).toBeLessThanOrEqual(2); // in flight
+    expect(await countRecords(db)).toMatchObject({
+      trees: 0,
+      nodes: 0,
+      checkpoints: 0,
+      cache: 0,
+      documents: 0,
+    });
+  });
+
+  it('a disk that fills mid-build (FAKE full disk) keeps the finished summaries; resume pays for none twice', async () => {
+    const { db } = await openFixture({ empty: true });
+    await saveEndpoint(db);
+    const service = createBuildService({ embedService, openDb: async () => db, channel: null });
+    let disk: ReturnType<typeof fillDisk> | undefined;
+    try {
+      const pending = service.build(request('q'), undefined, (p) => {
+        if (p.event.stage === 'summarize' && p.event.done === 2) disk ??= fillDisk();
+      });
+      await expect(pending).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    } finally {
+      disk?.restore();
+    }
+    const kept = (await db.getAll('cache')).filter((e) => e.kind === 'summary').length;
+    expect(kept).toBeGreaterThanOrEqual(2);
+    llm.reset();
+    const outcome = await service.resume('q');
+    // Every kept summary is reused, and only the others are requested (each once).
+    expect(outcome.cache.summaryHits).toBe(kept);
+    expect(summaryBodies()).toHaveLength(outcome.cache.summaryMisses);
+    expect(new Set(summaryBodies()).size).toBe(outcome.cache.summaryMisses);
+    expect((await getTree(db, 'q'))?.status).toBe('ready');
+  });
+
+  it('a recorded build whose tree was deleted before it began fails NOT_FOUND and records nothing again', async () => {
+    const { db } = await openFixture({ empty: true });
+    const service = createBuildService({ embedService, openDb: async () => db, channel: null });
+    await expect(
+      service.build(request('gone'), undefined, undefined, { recorded: true }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', details: { treeId: 'gone' } });
+    expect(await getTree(db, 'gone')).toBeUndefined();
+    expect(llm.modelRequests).toEqual([]);
   });
 
   it('records the build before the model loads: loading is its first stage, recorded before it starts', async () => {

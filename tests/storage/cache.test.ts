@@ -79,7 +79,7 @@ describe('cached models in a build with a fake embedder and a fake LLM (fake Ind
     const second = await run;
     expect(llm2.requests).toEqual([]);
     expect(embed2.calls).toEqual([]);
-    expect(models.summarize.stats).toEqual({ hits: summaryCount(first), misses: 0 });
+    expect(models.summarize.stats).toEqual({ hits: summaryCount(first), misses: 0, cut: 0 });
     expect(second).toEqual(first);
   });
 

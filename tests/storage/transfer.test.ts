@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseTree, serializeTree } from '../../src/core/tree-format';
+import { createImportService } from '../../src/storage/import-service';
 import type { RaptorTree } from '../../src/core/types';
 import {
   checkImportSize,
@@ -117,6 +118,21 @@ describe('export and import (fake IndexedDB)', () => {
     const json = serializeTree(makeTree({ dim: 4 }));
     await expect(importTree(db, json, { maxChars: 100 })).rejects.toMatchObject({ code: 'TOO_LARGE' });
     await expectNothingWritten(db);
+  });
+
+  it('the import service (what the import worker runs) reads a file and stores it, or refuses it by its size', async () => {
+    const { db } = await openFixture({ empty: true });
+    const service = createImportService({ openDb: async () => db });
+    const tree = makeTree({ dim: 4 });
+    const id = await service.importFile(new Blob([serializeTree(tree)]));
+    expect(bits(await loadTree(db, id))).toEqual(bits(tree));
+    // A file over the limit is refused from its size: a Blob whose text() would throw is never read.
+    const huge = {
+      size: 600 * 1024 * 1024,
+      text: () => Promise.reject(new Error('read')),
+    } as unknown as Blob;
+    await expect(service.importFile(huge)).rejects.toMatchObject({ code: 'TOO_LARGE' });
+    expect((await countRecords(db)).trees).toBe(1);
   });
 });
 

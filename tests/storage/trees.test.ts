@@ -30,6 +30,8 @@ import {
   setSetting,
   StorageError,
   updateTree,
+  type EvalRunRecord,
+  type EvalSetRecord,
 } from '../../src/storage';
 import {
   FIXTURE_ENDPOINT,
@@ -287,11 +289,28 @@ describe('deleting a tree (fake IndexedDB)', () => {
     await createTree(db, makeRequest('other'));
     const at = 1_700_000_000_000;
     const record = (id: string, tree: string) => ({ id, treeId: tree, createdAt: at, updatedAt: at });
-    await db.put('conversations', { ...record('c1', treeId), kind: 'conversation' });
-    await db.put('conversations', { ...record('c2', 'other'), kind: 'conversation' });
-    await db.put('evalSets', { ...record('s1', treeId), kind: 'eval-set' });
-    await db.put('evalRuns', { ...record('r1', treeId), kind: 'eval-run' });
-    await db.put('evalRuns', { ...record('r2', 'other'), kind: 'eval-run' });
+    await db.put('conversations', { ...record('c1', treeId), kind: 'conversation', title: 'c1', turns: [] });
+    await db.put('conversations', { ...record('c2', 'other'), kind: 'conversation', title: 'c2', turns: [] });
+    const evalSet = (id: string, tree: string): EvalSetRecord => ({
+      ...record(id, tree),
+      kind: 'eval-set',
+      name: id,
+      source: 'typed',
+      questions: [],
+    });
+    const evalRun = (id: string, tree: string): EvalRunRecord => ({
+      ...record(id, tree),
+      kind: 'eval-run',
+      setId: 's1',
+      setName: 's1',
+      questions: [],
+      options: { searches: ['meaning'], maxTokens: 2000, traversalTopK: 5, answers: false, judge: false },
+      tree: { title: 't', embedding: 'e', summarizer: 'extractive', nodes: 1, createdAt: '' },
+      status: 'done',
+    });
+    await db.put('evalSets', evalSet('s1', treeId));
+    await db.put('evalRuns', evalRun('r1', treeId));
+    await db.put('evalRuns', evalRun('r2', 'other'));
 
     expect(await deleteTree(db, treeId)).toBe(true);
     expect(await db.getAllKeys('conversations')).toEqual(['c2']);

@@ -15,6 +15,33 @@ export const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'graphe
  * lines separate paragraphs, and inside a paragraph a line break reads as a space.
  */
 export function referenceSentences(text: string): { start: number; end: number }[] {
+  return mergeAfterTitles(text, segmenterSentences(text));
+}
+
+/** Titles and initials written in the texts these tests generate; the rule says they never end a sentence. */
+const TITLE_OR_INITIAL_AT_END = /(?:^|\s)(?:Mrs|Mr|Dr|St|[A-HJ-Z])\.$/;
+
+/** Joins each sentence that ends with a title or an initial to the sentence after it. */
+function mergeAfterTitles(
+  text: string,
+  sentences: { start: number; end: number }[],
+): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let open: { start: number; end: number } | undefined;
+  for (const sentence of sentences) {
+    const joined = open ? { start: open.start, end: sentence.end } : sentence;
+    if (TITLE_OR_INITIAL_AT_END.test(text.slice(sentence.start, sentence.end))) open = joined;
+    else {
+      out.push(joined);
+      open = undefined;
+    }
+  }
+  if (open) out.push(open);
+  return out;
+}
+
+/** Intl.Segmenter's sentences, paragraph by paragraph, trimmed. */
+function segmenterSentences(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   const paragraphBreak = /(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)/g;
   let from = 0;
@@ -28,6 +55,30 @@ export function referenceSentences(text: string): { start: number; end: number }
     from = stop;
   }
   return out;
+}
+
+/**
+ * Prose whose sentences name people by title and initials ("Mrs. Ashes", "J. K. Hazel"), which the sentence
+ * segmenter alone would break after.
+ */
+export function proseWithTitles(seed: number, sentences: number): string {
+  const random = seededRandom(seed);
+  const names = ['Mrs. Ashes', 'Mr. Hazel', 'Dr. Slipper', 'St. Pigeon', 'J. K. Tree', 'Mrs. A. Kitchen'];
+  const words = ['the', 'prince', 'danced', 'golden', 'with', 'and'];
+  let text = '';
+  for (let s = 0; s < sentences; s++) {
+    let sentence = 'Then';
+    const n = 2 + Math.floor(random() * 20);
+    for (let w = 0; w < n; w++) {
+      sentence +=
+        ' ' +
+        (random() < 0.2
+          ? names[Math.floor(random() * names.length)]
+          : words[Math.floor(random() * words.length)]);
+    }
+    text += sentence + (random() < 0.1 ? ' Mrs. Ashes.' : '.') + (random() < 0.1 ? '\n' : ' ');
+  }
+  return text;
 }
 
 export function generatedProse(seed: number, sentences: number): string {

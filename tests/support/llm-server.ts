@@ -19,8 +19,17 @@ export type FakeLlmBehaviour = { delayMs?: number } & (
   | { kind: 'raw'; status?: number; body: string; contentType?: string }
   | { kind: 'malformed' }
   | { kind: 'hang' }
+  /**
+   * The connection drops: a stream after `afterChunks` text chunks (default 0); a whole reply after half its body
+   * has reached the client when `afterChunks` ≥ 1, else at once (the headers may not arrive).
+   */
   | { kind: 'close'; afterChunks?: number; mode?: 'destroy' | 'end' }
   | { kind: 'stream-error'; afterChunks?: number; type?: string; message?: string }
+  /**
+   * A body without end: `head` once, then `chunk` again and again until the client closes the connection (a
+   * server that ignores every limit). `sent` in the log counts the bytes written.
+   */
+  | { kind: 'flood'; status?: number; contentType?: string; head?: string; chunk: string }
 );
 
 /** Settings of the fake server; all can change between requests with `configure`. */
@@ -58,6 +67,10 @@ export interface FakeLlmRequest {
   behaviour?: FakeLlmBehaviour['kind'];
   /** Usage the server reported, in fake tokens (words). */
   usage?: { promptTokens: number; completionTokens: number };
+  /** Bytes of body written (set by `flood`). */
+  sent?: number;
+  /** Set once the client closed the connection of a `flood`. */
+  closedByClient?: boolean;
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'api-key', 'cookie', 'proxy-authorization']);
@@ -319,6 +332,8 @@ export class FakeLlmServer {
         return send(behaviour.status ?? 200, behaviour.body, behaviour.contentType);
       case 'malformed':
         return send(200, '{"choices": [{"message": {"content": "unterminated');
+      case 'flood':
+        return this.flood(behaviour, record, res);
     }
     const refusal = this.refusal(protocol, req, isModelList ? undefined : body);
     if (refusal) return send(refusal.status, refusal.text);
@@ -355,10 +370,39 @@ export class FakeLlmServer {
     const json = JSON.stringify(protocol === 'anthropic' ? anthropicMessage(reply) : openaiCompletion(reply));
     if (behaviour?.kind === 'close') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
-      res.write(json.slice(0, json.length >> 1));
+      const half = json.slice(0, json.length >> 1);
+      // With `afterChunks`, the status, headers and half the body reach the client before the connection drops
+      // (a server that crashed mid-reply); without it the drop may overtake them (no response at all).
+      if (behaviour.afterChunks) await new Promise<void>((resolve) => res.write(half, () => resolve()));
+      else res.write(half);
       return void res.destroy();
     }
     send(200, json);
+  }
+
+  /** Writes `head`, then `chunk` until the client goes away (each write waits for the socket to drain). */
+  private async flood(
+    behaviour: Extract<FakeLlmBehaviour, { kind: 'flood' }>,
+    record: FakeLlmRequest,
+    res: http.ServerResponse,
+  ): Promise<void> {
+    record.status = behaviour.status ?? 200;
+    record.sent = 0;
+    res.writeHead(record.status, { 'content-type': behaviour.contentType ?? 'application/json' });
+    let wake = () => undefined as void;
+    res.on('close', () => {
+      record.closedByClient = true;
+      wake();
+    });
+    res.on('drain', () => wake());
+    const write = (text: string) =>
+      new Promise<void>((resolve) => {
+        record.sent! += Buffer.byteLength(text);
+        if (res.write(text)) resolve();
+        else wake = resolve;
+      });
+    if (behaviour.head) await write(behaviour.head);
+    while (!res.destroyed && !res.writableEnded && !record.closedByClient) await write(behaviour.chunk);
   }
 
   /** The 401, 404 or 400 a real server would send for this key, model or prompt length; else undefined. */

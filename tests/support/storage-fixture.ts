@@ -180,12 +180,21 @@ export interface FakeQuota {
  * `throw` throws it from `put` synchronously. Always `restore()` (in `finally`).
  */
 export function failNthPut(n: number, mode: 'abort' | 'throw' = 'abort'): FakeQuota {
+  return failPuts((put) => put === n, mode);
+}
+
+/** A FAKE full disk from now on: every put fails with a QuotaExceededError until `restore()`. */
+export function fillDisk(): FakeQuota {
+  return failPuts(() => true, 'abort');
+}
+
+function failPuts(fails: (put: number) => boolean, mode: 'abort' | 'throw'): FakeQuota {
   const proto = IDBObjectStore.prototype as unknown as { put: (...args: unknown[]) => unknown };
   const original = proto.put;
   let puts = 0;
   proto.put = function (this: IDBObjectStore, ...args: unknown[]) {
     puts++;
-    if (puts !== n) return original.apply(this, args);
+    if (!fails(puts)) return original.apply(this, args);
     if (mode === 'throw') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     const request = original.apply(this, args);
     // fake-indexeddb's own abort path (used for constraint errors), with the quota error as the cause.

@@ -70,6 +70,11 @@ export function AnswerView({ answer, passages, onOpenNode }: AnswerViewProps) {
         )}
         {answer.streaming && <span className="answer-caret" aria-hidden="true" />}
       </div>
+      {answer.notice !== undefined && (
+        <Notice kind="warning" title="The answer was stopped at its limit.">
+          <p>{answer.notice}</p>
+        </Notice>
+      )}
       {answer.error !== undefined && (
         <Notice kind="error" title="The answering model failed.">
           <p>{answer.error}</p>

@@ -8,7 +8,14 @@ import { useId, useRef, useState, type CSSProperties, type FormEvent, type Keybo
 import { MODE_LABELS, modeColorVar, RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { Notice } from '../notices/Notice';
 import type { AnswerState, AskResults, RetrievalSettings } from '../state/types';
+import type { ConversationTurn } from '../../storage/schema';
+import { questionProblem } from '../conversations/question';
+import type { PendingSearch } from '../state/useConversation';
 import { AnswerView } from './AnswerView';
+import { ConversationBar, type ConversationBarProps } from './ConversationBar';
+import { SearchConfirm } from './SearchConfirm';
+import { SearchControls } from './SearchControls';
+import { TurnList } from './TurnList';
 import { citationNodeIds, splitCitations } from './citations';
 import { CompareView, ModeTotals, PassageList } from './PassageList';
 import {
@@ -32,9 +39,10 @@ export interface AskPanelProps {
   onSettingsChange(next: RetrievalSettings): void;
   /** A question is being answered: Ask and Compare wait, Stop appears. */
   busy: boolean;
-  onAsk(question: string): void;
+  /** `followUp`: the question continues the conversation (offered once it has earlier turns). */
+  onAsk(question: string, followUp: boolean): void;
   /** Runs all three modes. */
-  onCompare(question: string): void;
+  onCompare(question: string, followUp: boolean): void;
   onStop?(): void;
   results?: AskResults;
   onOpenNode(id: number): void;
@@ -42,6 +50,21 @@ export interface AskPanelProps {
   hasAnswerModel: boolean;
   /** The node open in the inspector; its passages are marked. */
   activeNodeId?: number;
+  /** The open tree's conversations, when storage is available. */
+  conversation?: ConversationProps;
+}
+
+/** What the panel shows of the conversation being continued. */
+export interface ConversationProps {
+  bar: ConversationBarProps;
+  /** Earlier turns to list above the results. */
+  turns: readonly ConversationTurn[];
+  /** The open tree's build stamp (turns of an earlier build are marked). */
+  stamp?: string;
+  /** A follow-up waiting for its standalone search. */
+  pending?: PendingSearch;
+  onConfirm(search: string): void;
+  onCancelPending(): void;
 }
 
 type Drafts = Partial<Record<RetrievalField, string>>;
@@ -54,6 +77,8 @@ export function AskPanel(props: AskPanelProps) {
   const questionRef = useRef<HTMLTextAreaElement>(null);
   const fieldRefs = useRef(new Map<RetrievalField, HTMLInputElement>());
   const [question, setQuestion] = useState('');
+  const [followUp, setFollowUp] = useState(true);
+  const canFollowUp = (props.conversation?.turns.length ?? 0) > 0 || props.results !== undefined;
   const [questionError, setQuestionError] = useState<string>();
   const [formError, setFormError] = useState<string>();
   // What the user typed into each option while it is not (yet) a valid value; the settings hold valid ones.
@@ -84,8 +109,9 @@ export function AskPanel(props: AskPanelProps) {
   const submit = (kind: 'ask' | 'compare') => {
     if (disabled || busy) return;
     const text = question.trim();
-    if (text === '') {
-      setQuestionError('Type a question first.');
+    const problem = questionProblem(text);
+    if (problem !== undefined) {
+      setQuestionError(problem);
       questionRef.current?.focus();
       return;
     }
@@ -102,9 +128,9 @@ export function AskPanel(props: AskPanelProps) {
         );
         return;
       }
-      onCompare(text);
+      onCompare(text, canFollowUp && followUp);
     } else {
-      onAsk(text);
+      onAsk(text, canFollowUp && followUp);
     }
   };
 
@@ -122,6 +148,7 @@ export function AskPanel(props: AskPanelProps) {
       <h2 className="ask-heading" id={`${ids}-heading`}>
         Ask
       </h2>
+      {props.conversation && <ConversationBar {...props.conversation.bar} />}
       {disabled && (
         <p className="ask-disabled-reason" id={`${ids}-reason`}>
           {disabledReason}
@@ -207,10 +234,18 @@ export function AskPanel(props: AskPanelProps) {
             ))}
           </div>
 
+          <SearchControls settings={settings} onChange={onSettingsChange} />
+
           {formError !== undefined && (
             <p className="ask-form-error" role="alert">
               {formError}
             </p>
+          )}
+          {canFollowUp && props.conversation && (
+            <label className="ask-check">
+              <input type="checkbox" checked={followUp} onChange={(e) => setFollowUp(e.target.checked)} />
+              Follow-up to the questions before (uncheck for a new topic)
+            </label>
           )}
           <div className="ask-actions">
             <button type="submit" className="ask-primary" aria-disabled={busy || undefined}>
@@ -227,6 +262,22 @@ export function AskPanel(props: AskPanelProps) {
           </div>
         </fieldset>
       </form>
+      {props.conversation && (
+        <>
+          <TurnList
+            turns={props.conversation.turns}
+            stamp={props.conversation.stamp}
+            onOpenNode={props.onOpenNode}
+          />
+          {props.conversation.pending && (
+            <SearchConfirm
+              pending={props.conversation.pending}
+              onConfirm={props.conversation.onConfirm}
+              onCancel={props.conversation.onCancelPending}
+            />
+          )}
+        </>
+      )}
       <AskResultsView {...props} />
     </section>
   );
@@ -320,6 +371,12 @@ function AskResultsView({
         </p>
       </div>
       <blockquote className="ask-results-question">{results.question}</blockquote>
+      {results.search !== undefined && <p className="turn-search">Searched for: {results.search}</p>}
+      {results.notes?.map((note) => (
+        <p key={note} className="ask-note" role="note">
+          {note}
+        </p>
+      ))}
       {answer !== undefined && (
         <AnswerView answer={answer} passages={answerPassages} onOpenNode={onOpenNode} />
       )}

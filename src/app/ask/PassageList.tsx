@@ -75,8 +75,11 @@ interface PassageItemProps {
 function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: PassageItemProps) {
   const [expanded, setExpanded] = useState(false);
   const textId = useId();
-  const long = passage.text.length > PASSAGE_PREVIEW_CHARS;
-  const shown = long && !expanded ? truncateText(passage.text, PASSAGE_PREVIEW_CHARS) : passage.text;
+  // What entered the context: the node's text, or its new sentences when some were already there.
+  const body = passage.excerpt?.text ?? passage.text;
+  const long = body.length > PASSAGE_PREVIEW_CHARS;
+  const shown = long && !expanded ? truncateText(body, PASSAGE_PREVIEW_CHARS) : body;
+  const omitted = passage.excerpt?.omitted ?? 0;
   const open = () => {
     // A click that ends a text selection is someone copying, not asking to open the node.
     if (window.getSelection()?.toString()) return;
@@ -102,6 +105,16 @@ function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: Passage
         <span className="passage-fact" title="Cosine similarity to the question">
           score {passage.score.toFixed(SCORE_DECIMALS)}
         </span>
+        {passage.keyword !== undefined && (
+          <span className="passage-fact" title="Keyword (BM25) score of the node's words for the question">
+            keywords {passage.keyword.toFixed(SCORE_DECIMALS)}
+          </span>
+        )}
+        {passage.rerank !== undefined && (
+          <span className="passage-fact" title="The cross-encoder's score">
+            rerank {passage.rerank.toFixed(SCORE_DECIMALS)}
+          </span>
+        )}
         <span className="passage-fact">{tokensText(passage.tokens)}</span>
         {cited && <span className="passage-cited">Cited</span>}
         <button type="button" className="ask-link passage-open" onClick={() => onOpenNode(passage.id)}>
@@ -117,6 +130,12 @@ function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: Passage
       <p className="passage-text" id={textId} onClick={open}>
         {shown}
       </p>
+      {omitted > 0 && (
+        <p className="passage-omitted">
+          {omitted} {omitted === 1 ? 'sentence' : 'sentences'} already in the context left out (not paid
+          twice).
+        </p>
+      )}
       {long && (
         <button
           type="button"
@@ -125,7 +144,7 @@ function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: Passage
           aria-controls={textId}
           onClick={() => setExpanded((e) => !e)}
         >
-          {expanded ? 'Show less' : `Show all ${formatCount(passage.text.length)} characters`}
+          {expanded ? 'Show less' : `Show all ${formatCount(body.length)} characters`}
         </button>
       )}
     </li>

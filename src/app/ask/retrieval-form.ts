@@ -7,7 +7,7 @@ import type { RetrievalMode } from '../modes';
 import type { RetrievalSettings } from '../state/types';
 
 /** A numeric option of `RetrievalSettings`. */
-export type RetrievalField = Exclude<keyof RetrievalSettings, 'mode'>;
+export type RetrievalField = Exclude<keyof RetrievalSettings, 'mode' | 'search' | 'rerank' | 'distinct'>;
 
 /** How the panel shows one field. */
 export interface FieldSpec {

@@ -16,6 +16,7 @@ import {
 } from '../format';
 import type { UsageTotals } from '../../llm/usage';
 import type { BuildProgressState, StageProgress } from '../state/types';
+import { summaryCutText } from './budget-text';
 import { estimateSummary, formatTokenRate } from './builtin-text';
 import type { TrackedStage } from './progress-reducer';
 import './build.css';
@@ -25,8 +26,15 @@ export interface ProgressViewProps {
   progress: BuildProgressState;
   /** Asks the build to stop; the button then shows "Cancelling…" until the state changes. */
   onCancel(): void;
-  /** Restarts a failed or cancelled build from its checkpoint; without it there is no Resume button. */
+  /**
+   * Restarts a failed or cancelled build from its checkpoint; without it there is no Resume button. A build that
+   * could not be recorded (`progress.unrecorded`) never offers Resume.
+   */
   onResume?(): void;
+  /** Starts again a build that could not be recorded (its documents are still waiting). */
+  onBuildAgain?(): void;
+  /** Asks the browser to keep this site's data on this device (offered when storage was full). */
+  onKeepData?(): void;
 }
 
 /** How often the elapsed time is refreshed while the build runs. */
@@ -210,7 +218,7 @@ function useNow(live: boolean): number {
 }
 
 /** The build progress region; see the module comment. */
-export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps) {
+export function ProgressView({ progress, onCancel, onResume, onBuildAgain, onKeepData }: ProgressViewProps) {
   const running = progress.status === 'running' || progress.status === 'cancelling';
   // Which run the Cancel click was for: a resumed build (same tree, new start) gets its button back.
   const run = `${progress.treeId}@${progress.startedAt}`;
@@ -221,6 +229,9 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
   const end = running ? Math.max(now, progress.updatedAt) : progress.updatedAt;
   const elapsed = Math.max(0, end - progress.startedAt) / MS_PER_SECOND;
   const stopped = progress.status === 'failed' || progress.status === 'cancelled';
+  const resumable = stopped && !progress.unrecorded && onResume !== undefined;
+  const again = stopped && progress.unrecorded === true && onBuildAgain !== undefined;
+  const keepData = stopped && progress.storageFull === true && onKeepData !== undefined;
   const stageList = (
     <ol className="progress-stages">
       {progress.stages.map((stage) => (
@@ -257,6 +268,11 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
         </div>
       </dl>
       <BuiltinFacts progress={progress} />
+      {progress.summaryCuts && (
+        <p className="progress-cuts" role="status">
+          {summaryCutText(progress.summaryCuts)}
+        </p>
+      )}
       {progress.status === 'done' && progress.reuse && <ReuseNote reuse={progress.reuse} />}
       {stopped && (
         <p
@@ -269,7 +285,7 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
               : 'The build was cancelled. Finished stages are kept; Resume continues from there.')}
         </p>
       )}
-      <div className="progress-actions" hidden={!running && !(stopped && onResume)}>
+      <div className="progress-actions" hidden={!running && !resumable && !again && !keepData}>
         {running && (
           <button
             type="button"
@@ -283,9 +299,19 @@ export function ProgressView({ progress, onCancel, onResume }: ProgressViewProps
             {cancelling ? 'Cancelling…' : 'Cancel'}
           </button>
         )}
-        {stopped && onResume && (
+        {resumable && (
           <button type="button" className="progress-button progress-button-primary" onClick={onResume}>
             Resume
+          </button>
+        )}
+        {again && (
+          <button type="button" className="progress-button progress-button-primary" onClick={onBuildAgain}>
+            Build again
+          </button>
+        )}
+        {keepData && (
+          <button type="button" className="progress-button" onClick={onKeepData}>
+            Keep data on this device
           </button>
         )}
       </div>

@@ -8,8 +8,10 @@
 import { useId, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { PAPER_TABLE_10, type SummaryFigures, type TreeStats } from '../../core/stats';
 import type { SummarizerInfo } from '../../core/types';
+import type { SummaryCuts } from '../../storage';
 import { formatCount, formatDecimal, formatPercent, UNKNOWN_VALUE } from '../format';
 import { embeddingModelLabel, summarizerLabel } from '../library/model-label';
+import { summaryCutText } from './budget-text';
 import './build.css';
 
 /** Props of `TreeStatsPanel`. */
@@ -24,6 +26,8 @@ export interface TreeStatsPanelProps {
   summarizer: SummarizerInfo;
   /** The embedding model string the tree records. */
   embeddingModel: string;
+  /** Summaries the model wrote past the budget, cut to it (absent when none was). */
+  summaryCuts?: SummaryCuts;
 }
 
 /** The paper's averages over all datasets (Appendix C, Table 10; summaries by gpt-3.5-turbo). */
@@ -79,6 +83,7 @@ export function TreeStatsPanel({
   layerTopics = [],
   summarizer,
   embeddingModel,
+  summaryCuts,
 }: TreeStatsPanelProps) {
   const headingId = useId();
   const rootId = useId();
@@ -100,6 +105,7 @@ export function TreeStatsPanel({
           {' · '}
           <span>Embeddings: {embeddingModelLabel(embeddingModel)}</span>
         </p>
+        {summaryCuts && <p className="stats-cuts">{summaryCutText(summaryCuts)}</p>}
       </header>
       <div className="stats-table-scroll">
         <table>

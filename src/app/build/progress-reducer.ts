@@ -57,7 +57,7 @@ const UNMEASURED: ReadonlySet<StageId> = new Set<StageId>(['cluster']);
 const UNITS: Readonly<Record<StageId, string>> = {
   'model-load': 'MB',
   'llm-load': 'MB',
-  chunk: 'documents',
+  chunk: 'characters',
   'embed-leaves': 'chunks',
   cluster: 'pass',
   summarize: 'summaries',
@@ -189,6 +189,10 @@ export function reduceProgress(state: BuildProgressState, p: PipelineProgress): 
   }
   if (event.stage === 'summarizer-fallback')
     return { ...state, summarizer: 'extractive', summarizerFallback: event.reason, updatedAt };
+  if (event.stage === 'summary-cut') {
+    const { stage: _stage, ...cuts } = event;
+    return { ...state, summaryCuts: cuts, updatedAt };
+  }
   if (isNotice(event)) return state; // a notice (useBuild shows it), not a stage
   const layer = 'layer' in event ? event.layer : undefined;
   const index = state.stages.findIndex((s) => s.id === event.stage && s.layer === layer);

@@ -4,6 +4,7 @@
  */
 import type { EmbeddingDevice } from '../../models/embedder';
 import { EMBEDDING_PRESETS, OFFLINE_MODEL_ID, type EmbeddingPrecision } from '../../models/presets';
+import { DEFAULT_RERANKER_ID } from '../../models/reranker-presets';
 import { formatCount } from '../format';
 import { CUSTOM_MODEL_CHOICE, ENDPOINT_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';
 import { Field, HubModelIdField } from './Field';
@@ -110,6 +111,22 @@ export function EmbeddingSection({ draft, update, errorFor, idPrefix }: SectionP
       <p className="settings-note settings-field-wide">
         {whereFrom(choice)} Each tree keeps the model it was built with, and questions to it use that model.
       </p>
+      <Field
+        id={`${idPrefix}-reranker`}
+        label="Reranker model"
+        help={`A cross-encoder that reorders the best passages when “Rerank” is ticked in the Ask panel (default ${DEFAULT_RERANKER_ID}, 23 MB, downloaded on first use): a Hugging Face id or local:<folder>.`}
+        className="settings-field-wide"
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            spellCheck={false}
+            value={draft.reranker}
+            onChange={(e) => update((d) => ({ ...d, reranker: e.target.value }))}
+          />
+        )}
+      </Field>
     </fieldset>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * The Settings dialog: a native modal <dialog> named "Settings" whose sections edit a draft of the
- * settings; "Save" validates it, hands the new settings to `onSave` (the caller persists them) and closes.
+ * settings; "Save" validates it, hands the new settings to `onSave` (the caller persists them) and closes once
+ * they are stored; when storing fails (a full quota) it stays open with the edits and says why.
  * Nothing typed is lost silently: "Close", Escape and a click outside ask first when the draft has unsaved
  * edits (Save, Discard, Keep editing), and if the browser closes the dialog anyway (a second Escape cannot
  * be stopped) the edits are kept and shown again the next time it opens. Presentational: the connection
@@ -8,6 +9,7 @@
  */
 import { useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { AppSettings } from '../settings';
+import { errorMessage } from '../state/messages';
 import {
   draftErrors,
   draftFromSettings,
@@ -31,8 +33,11 @@ export interface SettingsDialogProps {
   /** Shown as a modal while true; the draft starts from `settings` each time it opens. */
   open: boolean;
   settings: AppSettings;
-  /** Called with valid settings when the user saves; `onClose` follows. */
-  onSave(next: AppSettings): void;
+  /**
+   * Called with valid settings when the user saves; `onClose` follows once it resolves. When it rejects, the
+   * dialog stays open with the user's edits and shows the error's message.
+   */
+  onSave(next: AppSettings): Promise<void> | void;
   /** Called on "Close", Escape, and after a save. */
   onClose(): void;
   /**
@@ -182,6 +187,9 @@ function SettingsForm({
   const promptRef = useRef<HTMLDivElement>(null);
   const [submitted, setSubmitted] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  const [saving, setSaving] = useState(false);
+  /** Why the last save could not be stored (the edits stay). */
+  const [saveError, setSaveError] = useState<string>();
   const errors = useMemo(() => draftErrors(draft, submitted), [draft, submitted]);
   const errorCount = Object.keys(errors).length;
 
@@ -204,7 +212,7 @@ function SettingsForm({
     testConnection,
     pageOrigin: pageOrigin ?? globalThis.location?.origin ?? 'http://localhost:5173',
   };
-  const save = () => {
+  const save = async () => {
     setSubmitted(true);
     const result = validateDraft(draft);
     if (!result.ok) {
@@ -212,7 +220,20 @@ function SettingsForm({
       setAttempt((n) => n + 1);
       return;
     }
-    onSave(result.settings);
+    setSaving(true);
+    setSaveError(undefined);
+    try {
+      await onSave(result.settings);
+    } catch (error) {
+      onKeepEditing();
+      setSaveError(
+        `The settings could not be saved. ${errorMessage(error)} Your changes are still here: save again ` +
+          'once that is fixed.',
+      );
+      return;
+    } finally {
+      setSaving(false);
+    }
     onSaved();
     onClose();
   };
@@ -224,7 +245,7 @@ function SettingsForm({
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        save();
+        void save();
       }}
     >
       <header className="settings-header">
@@ -262,7 +283,11 @@ function SettingsForm({
         >
           <p id={`${idPrefix}-confirm`}>You changed settings without saving them.</p>
           <div className="settings-confirm-actions">
-            <button type="button" className="settings-button settings-button-primary" onClick={save}>
+            <button
+              type="button"
+              className="settings-button settings-button-primary"
+              onClick={() => void save()}
+            >
               Save changes
             </button>
             <button type="button" className="settings-button" onClick={onDiscard}>
@@ -278,10 +303,10 @@ function SettingsForm({
         <p role="alert" className="settings-footer-message">
           {submitted && errorCount > 0
             ? `${errorCount === 1 ? 'One field needs' : `${errorCount} fields need`} attention before saving.`
-            : ''}
+            : (saveError ?? '')}
         </p>
-        <button type="submit" className="settings-button settings-button-primary">
-          Save
+        <button type="submit" className="settings-button settings-button-primary" disabled={saving}>
+          {saving ? 'Saving…' : 'Save'}
         </button>
       </footer>
     </form>

@@ -155,6 +155,8 @@ export interface SettingsDraft {
     customId: string;
     device: BuiltinSettings['device'];
   };
+  /** The reranker's model id as typed (a Hugging Face id or `local:<folder>`). */
+  reranker: string;
   /** Each parameter as typed. */
   params: Record<ParamKey, string>;
   prompt: { system: string; user: string };
@@ -193,6 +195,7 @@ export function draftFromSettings(settings: AppSettings): SettingsDraft {
       llm: settings.answer.llm ?? 'endpoint',
     },
     builtin: builtinDraft(settings.builtin),
+    reranker: settings.reranker.model,
     params: paramsText(settings.params),
     prompt: { ...settings.prompt },
     theme: settings.theme,
@@ -421,6 +424,7 @@ export function validateDraft(
             : draft.builtin.customId.trim() || DEFAULT_SETTINGS.builtin.model,
         device: draft.builtin.device,
       },
+      reranker: { model: draft.reranker.trim() || DEFAULT_SETTINGS.reranker.model },
       params,
       prompt: { ...draft.prompt },
       theme: draft.theme,

@@ -1,7 +1,7 @@
 /**
  * From the Ask panel's settings to the options `retrieve` takes: pure, so the mapping is tested without React.
  */
-import type { RetrieveOptions } from '../../core/retrieve';
+import { DEFAULT_SEARCH, type RetrieveOptions } from '../../core/retrieve-options';
 import type { RetrievalMode } from '../modes';
 import type { RetrievalSettings } from './types';
 
@@ -22,17 +22,35 @@ export function defaultRetrievalSettings(maxLayer: number): RetrievalSettings {
     traversalStartLayer: maxLayer,
     traversalLayers: maxLayer + 1,
     leavesMaxTokens: PAPER_MAX_TOKENS,
+    search: DEFAULT_SEARCH,
+    rerank: false,
+    distinct: true,
   };
 }
 
-/** The `retrieve` options of `mode` under the panel's settings `s` (each mode reads only its own fields). */
-export function retrieveOptionsFor(mode: RetrievalMode, s: RetrievalSettings): RetrieveOptions {
+/**
+ * The `retrieve` options of `mode` under the panel's settings `s` (each mode reads only its own fields). With
+ * the question's `text`, its search setting and `distinct` apply; without it (retrieval by a node's embedding),
+ * meaning alone with every text whole, as the official TreeRetriever.
+ */
+export function retrieveOptionsFor(
+  mode: RetrievalMode,
+  s: RetrievalSettings,
+  text?: string,
+): RetrieveOptions {
+  const question = text === undefined ? {} : { text, search: s.search, distinct: s.distinct };
   switch (mode) {
     case 'collapsed':
-      return { mode, maxTokens: s.collapsedMaxTokens };
+      return { mode, maxTokens: s.collapsedMaxTokens, ...question };
     case 'traversal':
-      return { mode, topK: s.traversalTopK, startLayer: s.traversalStartLayer, numLayers: s.traversalLayers };
+      return {
+        mode,
+        topK: s.traversalTopK,
+        startLayer: s.traversalStartLayer,
+        numLayers: s.traversalLayers,
+        ...question,
+      };
     case 'leaves':
-      return { mode, maxTokens: s.leavesMaxTokens };
+      return { mode, maxTokens: s.leavesMaxTokens, ...question };
   }
 }

@@ -1,10 +1,11 @@
 /**
  * Shapes shared by the app's state hooks and its presentational components.
  */
+import type { SearchMode } from '../../core/retrieve-options';
 import type { RetrievalMode } from '../modes';
 import type { UsageTotals } from '../../llm/usage';
 import type { GenerationSpeed } from '../../models/generation-speed';
-import type { SummaryEstimate } from '../../pipeline/types';
+import type { SummaryCutNotice, SummaryEstimate } from '../../pipeline/types';
 
 /** A document added by the user, before or while it is being read. */
 export interface PendingDocument {
@@ -37,15 +38,29 @@ export interface RetrievalSettings {
   traversalLayers: number;
   /** Leaves only: token budget of the context. */
   leavesMaxTokens: number;
+  /** "Search by": meaning, keywords or both (applies to questions; "Find similar" is by meaning). */
+  search: SearchMode;
+  /** Reorder the best candidates with the cross-encoder (Settings: reranker model) before the budget fills. */
+  rerank: boolean;
+  /** Leave out sentences already in the context (an extractive summary and the leaf it copied from). */
+  distinct: boolean;
 }
 
 /** One retrieved passage as the UI shows it. */
 export interface RetrievedPassage {
   id: number;
   layer: number;
+  /** Cosine similarity to the question. */
   score: number;
   tokens: number;
+  /** The node's whole text. */
   text: string;
+  /** BM25 score, when keywords were searched. */
+  keyword?: number;
+  /** The cross-encoder's score, when it reranked this passage. */
+  rerank?: number;
+  /** What entered the context when some of its sentences were already there, and how many were left out. */
+  excerpt?: { text: string; omitted: number };
   /** A summary's topic label (absent on leaves). */
   label?: string[];
 }
@@ -73,11 +88,17 @@ export interface AnswerState {
   status?: string;
   /** Who wrote it, once done, e.g. "Written in this browser by … at 8.1 tokens/s". */
   writer?: string;
+  /** Set when the model wrote past the answer's limit and Aerie stopped reading: says so. */
+  notice?: string;
 }
 
 /** The results of the last question. */
 export interface AskResults {
   question: string;
+  /** What was searched, when it differs from the question (a follow-up made standalone). */
+  search?: string;
+  /** Things the user should know about this retrieval, e.g. that no word of the question is in the tree. */
+  notes?: string[];
   /** One entry per mode that ran ("Ask": one; "Compare modes": all three). */
   results: Partial<Record<RetrievalMode, ModeResult>>;
   answer?: AnswerState;
@@ -121,8 +142,14 @@ export interface BuildProgressState {
   generation?: GenerationSpeed;
   /** The built-in model could not be loaded; the extractive summariser writes the summaries (why). */
   summarizerFallback?: string;
+  /** Summaries the model wrote past the summary budget so far, cut at a sentence end within it. */
+  summaryCuts?: SummaryCutNotice;
   /** A sentence the user can act on when the build failed or was paused. */
   message?: string;
+  /** The build could not be recorded (nothing is stored): it cannot be resumed, only built again. */
+  unrecorded?: boolean;
+  /** It stopped because the browser's storage for the site is full. */
+  storageFull?: boolean;
   /** Once done: embeddings and summaries found in the cache (earlier runs) vs computed by this run. */
   reuse?: { embedHits: number; embedMisses: number; summaryHits: number; summaryMisses: number };
 }

@@ -11,6 +11,7 @@ import {
   createOpenAiEmbedder,
   type AnswerOptions,
   type AnswerResult,
+  type ChatMessage,
 } from '../../llm';
 import type { ModelLoadProgress } from '../../models/embedder';
 import type { ModelChoice } from '../../models/embed-service';
@@ -20,6 +21,7 @@ import { runtimeLabel } from '../../models/generator-presets';
 import { splitRows } from '../../models/rows';
 import type { TreeRecord } from '../../storage/schema';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
+import { answerLimitText } from '../build/budget-text';
 import { formatDecimal } from '../format';
 import {
   answerModelOf,
@@ -65,7 +67,7 @@ export function questionModelOf(
 }
 
 /** The remote embedding model name of a tree built with an API model (`openai:x` or the official `openai/x`). */
-function endpointModelOf(model: string): string | undefined {
+export function endpointModelOf(model: string): string | undefined {
   if (model.startsWith('openai:')) return model.slice('openai:'.length);
   if (model.startsWith('openai/')) return model.slice('openai/'.length);
   return undefined;
@@ -165,6 +167,21 @@ async function answerWithModel(
   };
 }
 
+/** How a question runs beyond its retrieval settings. */
+export interface QuestionRun {
+  /**
+   * What to search for: the question itself, or a follow-up made standalone. Default: the question. Retrieval
+   * by a node's embedding has no text (meaning alone, as the official TreeRetriever).
+   */
+  search?: string;
+  /** Earlier turns for the answering model (`historyMessages`). */
+  history?: readonly ChatMessage[];
+}
+
+/** "None of the question's words occur in this tree": keyword search found nothing to rank. */
+export const NO_KEYWORDS_NOTE =
+  'None of the words of the question occur in this tree, so its passages are ranked by meaning alone.';
+
 /** State and actions of the Ask panel. */
 export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefined, settings: AppSettings) {
   const [results, setResults] = useState<AskResults>();
@@ -193,18 +210,45 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
       modes: readonly RetrievalMode[],
       s: RetrievalSettings,
       withAnswer: boolean,
-    ) => {
-      if (!tree) return;
+      text?: string,
+      history?: readonly ChatMessage[],
+    ): Promise<AskResults | undefined> => {
+      if (!tree) return undefined;
       controller.current?.abort();
       const abort = new AbortController();
       controller.current = abort;
       setBusy(true);
       try {
         // Loaded on the first question: retrieval counts tokens with the cl100k tables (about 1 MB).
-        const [{ retrieve }, vector] = await Promise.all([import('../../core/retrieve'), query()]);
+        const [{ retrieve, retrieveReranked }, vector] = await Promise.all([
+          import('../../core/retrieve'),
+          query(),
+        ]);
         const perMode: Partial<Record<RetrievalMode, ModeResult>> = {};
+        const notes = new Set<string>();
+        let rerank = s.rerank && text !== undefined;
+        const reranker = {
+          score: (texts: string[]) =>
+            embedWorker().rerank(text ?? '', texts, {
+              model: settings.reranker.model,
+              device: settings.embedding.device,
+            }),
+        };
         for (const mode of modes) {
-          const r = retrieve(tree, vector, retrieveOptionsFor(mode, s));
+          const options = retrieveOptionsFor(mode, s, text);
+          let r;
+          try {
+            r = rerank
+              ? await retrieveReranked(tree, vector, options, reranker)
+              : retrieve(tree, vector, options);
+          } catch (error) {
+            if (!rerank || isCancel(error)) throw error;
+            // A reranker that cannot load (no hub, a wrong id) leaves the first ranking: said, not fatal.
+            notes.add(`The passages were not reranked: ${errorMessage(error)}`);
+            rerank = false;
+            r = retrieve(tree, vector, options);
+          }
+          if (r.keywordMatches === 0) notes.add(NO_KEYWORDS_NOTE);
           perMode[mode] = {
             mode,
             tokens: r.tokens,
@@ -219,17 +263,25 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
         const primary = modes.includes(s.mode) ? s.mode : modes[0];
         const model = answerModelOf(settings);
         const base: AskResults = { question: label, results: perMode };
+        if (text !== undefined && text !== label) base.search = text;
+        if (notes.size > 0) base.notes = [...notes];
         if (!withAnswer || !model || abort.signal.aborted) {
           setResults(base);
-          return;
+          return base;
         }
         const passages = perMode[primary]!.passages;
-        let text = '';
+        let written = '';
         let status: string | undefined;
         const show = () =>
           setResults({
             ...base,
-            answer: { mode: primary, text, streaming: true, citations: [], ...(status ? { status } : {}) },
+            answer: {
+              mode: primary,
+              text: written,
+              streaming: true,
+              citations: [],
+              ...(status ? { status } : {}),
+            },
           });
         show();
         try {
@@ -237,10 +289,11 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
             model,
             {
               question: label,
-              passages: passages.map((p) => p.text),
+              passages: passages.map((p) => p.excerpt?.text ?? p.text),
               signal: abort.signal,
+              ...(history && history.length > 0 ? { history } : {}),
               onDelta: (delta) => {
-                text += delta;
+                written += delta;
                 show();
               },
             },
@@ -249,7 +302,7 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
               show();
             },
           );
-          setResults({
+          const done: AskResults = {
             ...base,
             answer: {
               mode: primary,
@@ -258,19 +311,24 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
               citations: answer.citations.map((i) => ({ n: i + 1, nodeId: passages[i].id })),
               usage: answer.usage,
               ...(answer.writer ? { writer: answer.writer } : {}),
+              ...(answer.overLimit ? { notice: answerLimitText(answer.overLimit) } : {}),
             },
-          });
+          };
+          setResults(done);
+          return done;
         } catch (error) {
-          setResults({
+          const failed: AskResults = {
             ...base,
             answer: {
               mode: primary,
-              text,
+              text: written,
               streaming: false,
               citations: [],
               error: isCancel(error) ? 'Stopped.' : errorMessage(error),
             },
-          });
+          };
+          setResults(failed);
+          return failed;
         }
       } catch (error) {
         setResults({ question: label, results: {}, answer: undefined });
@@ -282,14 +340,20 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
     [tree, settings],
   );
 
+  /** Retrieves in the chosen mode and answers; resolves with the results once the answer is done. */
   const ask = useCallback(
-    (question: string, s: RetrievalSettings) =>
-      run(question, () => embedQuestion(question), [s.mode], s, true),
+    (question: string, s: RetrievalSettings, how: QuestionRun = {}) => {
+      const search = how.search ?? question;
+      return run(question, () => embedQuestion(search), [s.mode], s, true, search, how.history);
+    },
     [run, embedQuestion],
   );
+  /** All three modes side by side (the chosen one answers). */
   const compare = useCallback(
-    (question: string, s: RetrievalSettings) =>
-      run(question, () => embedQuestion(question), RETRIEVAL_MODES, s, true),
+    (question: string, s: RetrievalSettings, how: QuestionRun = {}) => {
+      const search = how.search ?? question;
+      return run(question, () => embedQuestion(search), RETRIEVAL_MODES, s, true, search, how.history);
+    },
     [run, embedQuestion],
   );
   /** Retrieval by an existing node's embedding (for trees whose model cannot run here). */
@@ -304,5 +368,5 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
   const stop = useCallback(() => controller.current?.abort(), []);
   const reset = useCallback(() => setResults(undefined), []);
 
-  return { results, busy, ask, compare, similarTo, stop, reset };
+  return { results, busy, ask, compare, similarTo, stop, reset, show: setResults };
 }

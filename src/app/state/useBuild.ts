@@ -3,11 +3,12 @@
  * cannot be reached the worker falls back to the built-in offline model and this hook says so.
  */
 import { proxy } from 'comlink';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { buildWorker, terminateBuildWorker } from '../../client/workers';
 import { AbortError } from '../../core/abort';
 import type { IngestedDocument } from '../../ingest';
 import type { BuildOutcome } from '../../pipeline/build-service';
+import { asStopMessage, openBuildChannel, PAGE_ID } from '../../pipeline/build-stop';
 import { buildLockName } from '../../pipeline/locks';
 import type { BuildRequest, PipelineProgress } from '../../pipeline/types';
 import {
@@ -21,7 +22,7 @@ import {
 import { initialProgress, reduceProgress } from '../build/progress-reducer';
 import type { AppSettings } from '../settings';
 import { randomId } from './ids';
-import { errorMessage, isCancel } from './messages';
+import { errorCode, errorMessage, isCancel } from './messages';
 import { buildRequestOf } from './request';
 import type { BuildProgressState } from './types';
 import type { ReadyDocument } from './useDocuments';
@@ -42,6 +43,41 @@ interface Run {
   stop(reason: unknown): void;
   /** The grace timer of a cancel, cleared when the run ends by itself. */
   timer?: ReturnType<typeof setTimeout>;
+  /** Set when the tree is being deleted: here (`'here'`) or in another tab (`'elsewhere'`). */
+  deleted?: 'here' | 'elsewhere';
+  /** True once the build is in storage (a resume: from the start); only a recorded build can be resumed. */
+  recorded: boolean;
+}
+
+/** True when `error` says the tree `treeId` no longer exists (it was deleted). */
+function isTreeGone(error: unknown, treeId: string): boolean {
+  const e = error as { code?: unknown; details?: { treeId?: unknown } } | null;
+  return e?.code === 'NOT_FOUND' && e.details?.treeId === treeId;
+}
+
+/**
+ * What the progress card and the notice say when a build stops: a pause, a failure of a recorded build (resume
+ * once fixed), or a build that could not even be recorded (nothing to resume: build again). A full storage
+ * says what to do about it.
+ */
+export function stopMessage(
+  error: unknown,
+  how: { cancelled: boolean; recorded: boolean; storageFull: boolean },
+): string {
+  if (how.cancelled) return 'Build paused. Everything finished so far is kept: resume to continue.';
+  if (how.storageFull) {
+    return how.recorded
+      ? 'The browser’s storage for this site is full, so the build stopped. Everything finished so far is ' +
+          'kept. Free space by deleting trees you no longer need, or let the browser keep this site’s data on ' +
+          'this device (it then grants more room), then resume.'
+      : 'This build could not be saved: the browser’s storage for this site is full, so nothing was built ' +
+          'or paid for and your documents are still waiting. Free space by deleting trees you no longer need, ' +
+          'or let the browser keep this site’s data on this device (it then grants more room), then build again.';
+  }
+  return how.recorded
+    ? `${errorMessage(error)} Everything finished so far is kept: resume when the problem is fixed.`
+    : `${errorMessage(error)} The build was not saved, so there is nothing to resume: build again once this ` +
+        'is fixed.';
 }
 
 /** Resolves once no context holds the Web Lock of this build (a terminated worker's lock goes a bit later). */
@@ -80,6 +116,11 @@ export function useBuild(
   /** The run in progress (cleared when it ends, however it ends). */
   const active = useRef<Run | undefined>(undefined);
   const rebuildRef = useRef<(treeId: string, model: string) => void>(() => undefined);
+  const startRef = useRef<(request: BuildRequest, files: FileInfo[], taken: readonly string[]) => unknown>(
+    () => undefined,
+  );
+  /** For a build that could not be recorded: the same build again (by tree id). */
+  const againRef = useRef(new Map<string, (() => void) | undefined>());
 
   const onEvent = useCallback(
     (p: PipelineProgress) => {
@@ -120,37 +161,59 @@ export function useBuild(
     async (
       treeId: string,
       title: string,
-      start: () => Promise<BuildOutcome>,
-      summarizer?: BuildProgressState['summarizer'],
+      start: (recorded: () => void) => Promise<BuildOutcome>,
+      options: { summarizer?: BuildProgressState['summarizer']; recorded: boolean; again?: () => void },
     ) => {
       current.current = treeId;
       let stop: (reason: unknown) => void = () => undefined;
       const stopped = new Promise<never>((_, reject) => (stop = reject));
-      const run: Run = { treeId, stop };
+      const run: Run = { treeId, stop, recorded: options.recorded };
       active.current = run;
-      setProgress({ ...initialProgress(treeId, title, Date.now()), summarizer });
+      setProgress({ ...initialProgress(treeId, title, Date.now()), summarizer: options.summarizer });
       try {
-        const outcome = await Promise.race([start(), stopped]);
+        const outcome = await Promise.race([start(() => (run.recorded = true)), stopped]);
         setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'done', reuse: outcome.cache } : s));
         onBuilt(treeId);
       } catch (error) {
+        if (run.deleted || isTreeGone(error, treeId)) {
+          // Nothing is left to show or resume: the card goes with the tree.
+          setProgress((s) => (s && s.treeId === treeId ? undefined : s));
+          if (current.current === treeId) current.current = undefined;
+          if (run.deleted !== 'here') {
+            notify({
+              kind: 'info',
+              key: `build-${treeId}`,
+              title: `“${title}” was deleted`,
+              body:
+                run.deleted === 'elsewhere'
+                  ? 'It was deleted in another Aerie tab, so its build stopped. Nothing more is requested for it.'
+                  : 'There is nothing left to build or resume.',
+            });
+          }
+          return;
+        }
         const cancelled = isCancel(error);
+        const storageFull = errorCode(error) === 'QUOTA_EXCEEDED';
+        const message = stopMessage(error, { cancelled, recorded: run.recorded, storageFull });
         if (!cancelled) {
           notify({
             kind: 'error',
             key: `build-${treeId}`,
-            title: `The build of “${title}” stopped`,
-            body: `${errorMessage(error)} Everything finished so far is kept; resume when the problem is fixed.`,
+            title: run.recorded
+              ? `The build of “${title}” stopped`
+              : `The build of “${title}” could not be saved`,
+            body: message,
           });
         }
+        if (!run.recorded) againRef.current.set(treeId, options.again);
         setProgress((s) =>
           s && s.treeId === treeId
             ? {
                 ...s,
                 status: cancelled ? 'cancelled' : 'failed',
-                message: cancelled
-                  ? 'Build paused. Everything finished so far is kept: resume to continue.'
-                  : `${errorMessage(error)} Everything finished so far is kept: resume when the problem is fixed.`,
+                message,
+                ...(run.recorded ? {} : { unrecorded: true }),
+                ...(storageFull ? { storageFull: true } : {}),
               }
             : s,
         );
@@ -172,20 +235,27 @@ export function useBuild(
       await run(
         request.buildId,
         request.title,
-        async () => {
+        async (recorded) => {
           if (!db) throw new Error('Storage is not open yet; try again in a moment.');
           await createTree(db, request, { files, consumePending: taken });
+          recorded();
           if (taken.length > 0) onTaken(taken);
           announceLibraryChange();
           const worker = await buildWorker({ generator: request.summarizer.kind === 'builtin' });
-          return worker.build(request, files, proxy(onEvent));
+          return worker.build(request, files, proxy(onEvent), { recorded: true });
         },
-        request.summarizer.kind,
+        {
+          summarizer: request.summarizer.kind,
+          recorded: false,
+          // Nothing was recorded (the pending documents are still waiting): the same build, once there is room.
+          again: () => void startRef.current(request, files, taken),
+        },
       );
       return request.buildId;
     },
     [db, run, onEvent, onTaken],
   );
+  startRef.current = startRequest;
 
   /** Builds the ready documents with the settings as they are now. */
   const start = useCallback(
@@ -230,13 +300,41 @@ export function useBuild(
 
   const resume = useCallback(
     async (treeId: string, title: string) => {
-      await run(treeId, title, async () => {
-        const stored = db ? await getTree(db, treeId) : undefined;
-        const generator = stored?.request?.summarizer.kind === 'builtin';
-        return (await buildWorker({ generator })).resume(treeId, proxy(onEvent));
-      });
+      await run(
+        treeId,
+        title,
+        async () => {
+          const stored = db ? await getTree(db, treeId) : undefined;
+          const generator = stored?.request?.summarizer.kind === 'builtin';
+          return (await buildWorker({ generator })).resume(treeId, proxy(onEvent));
+        },
+        { recorded: true },
+      );
     },
     [db, run, onEvent],
+  );
+
+  /**
+   * Stops a run: asks the worker first; if a long step holds it, ends the worker instead. The timer belongs to
+   * this run: a run that ended by itself clears it, so it can never stop a later resume.
+   */
+  const stopRun = useCallback(
+    async (run: Run, reason: 'cancel' | 'deleted') => {
+      const { treeId } = run;
+      const worker = await buildWorker();
+      void worker.cancel(treeId, reason);
+      clearTimeout(run.timer);
+      run.timer = setTimeout(() => {
+        if (active.current !== run) return;
+        terminateBuildWorker();
+        void (async () => {
+          await lockReleased(treeId);
+          if (db && !run.deleted) await markBuildStopped(db, treeId, new AbortError()).catch(() => undefined);
+          run.stop(new AbortError('The build was cancelled.'));
+        })();
+      }, CANCEL_GRACE_MS);
+    },
+    [db],
   );
 
   const cancel = useCallback(async () => {
@@ -244,27 +342,44 @@ export function useBuild(
     if (!run) return;
     const { treeId } = run;
     setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'cancelling' } : s));
-    const worker = await buildWorker();
-    void worker.cancel(treeId);
-    // A cancel reaches the worker between steps; if a long step holds it, end the worker instead. The timer
-    // belongs to this run: a run that ended by itself clears it, so it can never stop a later resume.
-    run.timer = setTimeout(() => {
-      if (active.current !== run) return;
-      terminateBuildWorker();
-      void (async () => {
-        await lockReleased(treeId);
-        if (db) await markBuildStopped(db, treeId, new AbortError()).catch(() => undefined);
-        run.stop(new AbortError('The build was cancelled.'));
-      })();
-    }, CANCEL_GRACE_MS);
-  }, [db]);
+    await stopRun(run, 'cancel');
+  }, [stopRun]);
+
+  // A tree deleted in this tab or another stops its build here at once (the worker hears it too); the delete
+  // waits for the build's lock, so it lands only after the build has let go.
+  useEffect(() => {
+    const channel = openBuildChannel();
+    if (!channel) return;
+    channel.onmessage = (event) => {
+      const stop = asStopMessage(event.data);
+      if (!stop) return;
+      const run = active.current;
+      if (run && run.treeId === stop.treeId) {
+        if (run.deleted) return;
+        run.deleted = stop.from === PAGE_ID ? 'here' : 'elsewhere';
+        void stopRun(run, 'deleted');
+        return;
+      }
+      // A build that already ended (failed, paused, done): its card must not offer a tree that is gone.
+      setProgress((s) => (s && s.treeId === stop.treeId ? undefined : s));
+      if (current.current === stop.treeId) current.current = undefined;
+    };
+    return () => channel.close();
+  }, [stopRun]);
 
   const clear = useCallback(() => {
     current.current = undefined;
     setProgress(undefined);
   }, []);
 
-  return { progress, start, startRequest, resume, cancel, clear };
+  /** Starts again a build that could not be recorded (e.g. once there is room in storage). */
+  const buildAgain = useCallback((treeId: string) => {
+    const again = againRef.current.get(treeId);
+    againRef.current.delete(treeId);
+    again?.();
+  }, []);
+
+  return { progress, start, startRequest, resume, cancel, clear, buildAgain };
 }
 
 function mimeOf(type: IngestedDocument['type']): string {

@@ -250,11 +250,9 @@ export function useDocuments(db: AerieDb | undefined, notify: (n: NoticeInput) =
 
   const addPaste = useCallback(
     (text: string, name: string) => {
-      try {
-        addReady(ingestText(text, name.trim() || undefined));
-      } catch (error) {
-        addFailed(name.trim() || 'Pasted text', error);
-      }
+      ingestText(text, name.trim() || undefined).then(addReady, (error: unknown) =>
+        addFailed(name.trim() || 'Pasted text', error),
+      );
     },
     [addReady, addFailed],
   );
@@ -263,7 +261,7 @@ export function useDocuments(db: AerieDb | undefined, notify: (n: NoticeInput) =
     try {
       const response = await fetch(import.meta.env.BASE_URL + SAMPLE_PATH);
       if (!response.ok) throw new Error(`The sample could not be loaded (HTTP ${response.status}).`);
-      const document = ingestText(await response.text(), 'cinderella.txt');
+      const document = await ingestText(await response.text(), 'cinderella.txt');
       addReady({ ...document, type: 'txt' });
     } catch (error) {
       addFailed('cinderella.txt', error);

@@ -3,20 +3,23 @@
  * ask for persistent storage, test an endpoint. Every failure becomes a notice; nothing else breaks.
  */
 import { useCallback } from 'react';
+import { importInWorker } from '../../client/import';
 import { testConnection as testLlm } from '../../llm';
+import { whileBuildStopped } from '../../pipeline/build-stop';
 import type { BuildRequest } from '../../pipeline/types';
 import {
   checkImportSize,
   deleteTree,
+  moveTreeHistory,
   duplicateTreeSettings,
   exportTree,
   getTree,
-  importTree,
   renameTree,
   requestPersistence,
   type AerieDb,
   type BuildDraft,
 } from '../../storage';
+import { download, safeFileBase } from '../download';
 import { toLlmEndpoint, isConfigured, type EndpointSettings } from '../settings';
 import { randomId } from './ids';
 import { errorMessage } from './messages';
@@ -33,28 +36,9 @@ export interface LibraryCallbacks {
   onDraft(draft: BuildDraft): Promise<void> | void;
 }
 
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 /** A safe file name from a tree title. */
 export function exportFileName(title: string): string {
-  const base =
-    title
-      // eslint-disable-next-line no-control-regex -- control characters are not allowed in file names
-      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 80) || 'tree';
-  return `${base}.raptor.json`;
+  return `${safeFileBase(title, 'tree')}.raptor.json`;
 }
 
 /** The actions, bound to the database. */
@@ -81,10 +65,14 @@ export function useLibraryActions(
     [db, changed, report],
   );
 
+  /**
+   * Deletes a tree. Its build, if one runs in this tab or another, stops first (no request after the delete),
+   * and the delete holds the build's lock, so nothing of the tree is written after it.
+   */
   const remove = useCallback(
     (id: string) => {
       if (!db) return;
-      deleteTree(db, id).then(
+      whileBuildStopped(id, () => deleteTree(db, id)).then(
         async () => {
           callbacks.onDeleted(id);
           await changed();
@@ -111,7 +99,9 @@ export function useLibraryActions(
       if (!db) return;
       (async () => {
         checkImportSize(file.size);
-        const id = await importTree(db, await file.text()); // the tree's own title, not the file name
+        // Read, parsed and checked in a worker: a large file must not freeze the page. The tree keeps its own
+        // title, not the file name.
+        const id = await importInWorker(file);
         await changed();
         callbacks.onOpen(id);
         notify({ kind: 'success', title: `Imported “${file.name}”` });
@@ -178,6 +168,8 @@ export function useLibraryActions(
         );
         const record = await getTree(db, newId);
         if (record?.status === 'ready') {
+          // The conversations (and evaluations) go with the documents to the tree that replaces this one.
+          await moveTreeHistory(db, treeId, newId);
           await deleteTree(db, treeId);
           await changed();
         }

@@ -1,6 +1,8 @@
 /** The tree the user opened: its nodes and embeddings, its record, and the text of its documents. */
 import { useEffect, useState } from 'react';
-import { fillMissingLabels } from '../../core/labels';
+import { prepareKeywordIndex } from '../../core/keywords';
+import { computeLabelsInWorker } from '../../client/labels';
+import { applyLabels, lacksLabels } from '../../core/labels';
 import { prepareRetrieval } from '../../core/retrieve';
 import type { RaptorTree } from '../../core/types';
 import { getDocuments, getTree, loadTree, saveNodeLabels, type AerieDb } from '../../storage';
@@ -30,13 +32,14 @@ export function useOpenTree(db: AerieDb | undefined, treeId: string | undefined,
       return;
     }
     let live = true;
+    const closed = new AbortController();
     setState((s) => ({ ...s, loading: true, error: undefined }));
     (async () => {
       const record = await getTree(db, treeId);
       if (!record) throw new Error('This tree no longer exists (it may have been deleted in another tab).');
       if (record.status !== 'ready') return { record, documents: [] as OpenDocument[] };
       const tree = await loadTree(db, treeId);
-      await labelOldTree(db, treeId, tree);
+      await labelOldTree(db, treeId, tree, closed.signal);
       // The retrieval index (norms, layers, the scoring kernel) now, while the tree is drawn, so the first
       // question does not build it. A tree it cannot index opens anyway; asking says why.
       try {
@@ -44,6 +47,9 @@ export function useOpenTree(db: AerieDb | undefined, treeId: string | undefined,
       } catch {
         // Reported by the first question (retrieve throws the same error there).
       }
+      // The keyword index, a few hundred nodes at a time so the page stays responsive (trees of every version
+      // get it here; a question asked before it is done builds it at once).
+      void prepareKeywordIndex(tree.nodes);
       const ids = record.documents.map((d) => d.documentId ?? '');
       const texts = await getDocuments(db, ids.filter(Boolean));
       const byId = new Map(texts.filter((t) => t).map((t) => [t!.id, t!.text]));
@@ -59,6 +65,7 @@ export function useOpenTree(db: AerieDb | undefined, treeId: string | undefined,
     );
     return () => {
       live = false;
+      closed.abort();
     };
   }, [db, treeId, version]);
 
@@ -67,11 +74,26 @@ export function useOpenTree(db: AerieDb | undefined, treeId: string | undefined,
 
 /**
  * A tree saved before topic labels existed (or imported from a file without them) gets its labels now, and
- * they are saved with it, so this happens once. Nothing else of the tree changes. When saving fails (a full
- * disk), the labels are still shown and the next opening tries again.
+ * they are saved with it, so this happens once. Nothing else of the tree changes. They are computed in a
+ * worker: about a second of CPU for a 1M-token tree, which on the page's thread would freeze it. When the
+ * worker fails the tree opens without them, and when saving fails (a full disk) they are shown anyway; either
+ * way the next opening tries again. Closing the tree first (another one opened) ends the worker.
  */
-async function labelOldTree(db: AerieDb, treeId: string, tree: RaptorTree): Promise<void> {
-  const filled = fillMissingLabels(tree.nodes);
+async function labelOldTree(
+  db: AerieDb,
+  treeId: string,
+  tree: RaptorTree,
+  signal: AbortSignal,
+): Promise<void> {
+  if (!lacksLabels(tree.nodes)) return;
+  let labels: (string[] | undefined)[];
+  try {
+    labels = await computeLabelsInWorker(tree.nodes, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return; // Opened without labels; computed again when the tree next opens.
+  }
+  const filled = applyLabels(tree.nodes, labels);
   if (filled.length === 0) return;
   try {
     await saveNodeLabels(

@@ -1,6 +1,6 @@
 /** The user's settings, loaded from and saved to IndexedDB. */
 import { useCallback, useEffect, useState } from 'react';
-import { getSetting, setSetting, type AerieDb } from '../../storage';
+import { getSetting, setSettings as storeSettings, type AerieDb } from '../../storage';
 import { configuredEndpoints, DEFAULT_SETTINGS, withDefaults, type AppSettings } from '../settings';
 import { errorMessage } from './messages';
 import type { NoticeInput } from './useNotices';
@@ -29,20 +29,32 @@ export function useSettings(db: AerieDb | undefined, notify: (n: NoticeInput) =>
     };
   }, [db, notify]);
 
+  /**
+   * Stores the settings, then uses them. When storage refuses them (a full quota), the settings in use stay
+   * as they were and the promise rejects with the reason, so the caller can keep the user's edits.
+   */
   const save = useCallback(
     async (next: AppSettings) => {
-      setSettings(next);
-      if (!db) return;
-      try {
-        await setSetting(db, 'appSettings', next);
-        // A resumed build takes its API key from here (the tree's stored request has none).
-        await setSetting(db, 'llmEndpoints', configuredEndpoints(next));
-      } catch (error) {
-        notify({ kind: 'error', title: 'Settings could not be saved', body: errorMessage(error) });
+      if (db) {
+        await storeSettings(db, {
+          appSettings: next,
+          // A resumed build takes its API key from here (the tree's stored request has none).
+          llmEndpoints: configuredEndpoints(next),
+        });
       }
+      setSettings(next);
     },
-    [db, notify],
+    [db],
   );
 
-  return { settings, loaded, save };
+  /** `save` for changes made outside the dialog (the theme, copied settings): a failure becomes a notice. */
+  const saveOrReport = useCallback(
+    (next: AppSettings) =>
+      save(next).catch((error: unknown) =>
+        notify({ kind: 'error', title: 'Settings could not be saved', body: errorMessage(error) }),
+      ),
+    [save, notify],
+  );
+
+  return { settings, loaded, save, saveOrReport };
 }

@@ -21,8 +21,11 @@ export interface Size {
   height: number;
 }
 
-/** A node narrower than this (pixels) is merged into a run. */
-export const CELL_MIN_PX = 14;
+/**
+ * A node narrower than this (pixels) is merged into a run. Wide enough for a two-digit count at the canvas's
+ * 11 px font, so a run that fills a cell above it on its own (no neighbour to merge with) still shows its count.
+ */
+export const CELL_MIN_PX = 16;
 /** A node at least this wide shows its label across it. */
 export const LABEL_MIN_PX = 44;
 /** A row at least this tall lets a narrower node show its label up its side. */

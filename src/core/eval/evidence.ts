@@ -102,3 +102,56 @@ export function matchEvidence(texts: readonly string[], evidence: readonly strin
   }
   return { found, ranks };
 }
+
+/** A stretch of a text, in UTF-16 code units: `start` inclusive, `end` exclusive. */
+export interface TextSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where the quotes occur in `text` (every occurrence, by the same whitespace- and case-insensitive comparison),
+ * as stretches of the original text, sorted and merged where they overlap: what a view marks. The text is
+ * normalised character by character here, so a quote is found wherever `evidenceFound` finds it except across
+ * a combining sequence that NFKC composes (rare in prose).
+ */
+export function evidenceSpans(text: string, quotes: readonly string[]): TextSpan[] {
+  // The text normalised, with the original offset each normalised character came from.
+  let normalized = '';
+  const from: number[] = [];
+  for (let i = 0; i < text.length;) {
+    const point = text.codePointAt(i)!;
+    const width = point > 0xffff ? 2 : 1;
+    const char = text.slice(i, i + width);
+    if (/\s/.test(char)) {
+      if (normalized !== '' && !normalized.endsWith(' ')) {
+        normalized += ' ';
+        from.push(i);
+      }
+    } else {
+      for (const c of normalizeForMatch(char)) {
+        normalized += c;
+        for (let k = 0; k < c.length; k++) from.push(i);
+      }
+    }
+    i += width;
+  }
+  const spans: TextSpan[] = [];
+  for (const quote of quotes) {
+    const needle = normalizeForMatch(quote);
+    if (!needle) continue;
+    for (let at = normalized.indexOf(needle); at >= 0; at = normalized.indexOf(needle, at + 1)) {
+      const last = from[at + needle.length - 1];
+      const lastWidth = text.codePointAt(last)! > 0xffff ? 2 : 1;
+      spans.push({ start: from[at], end: last + lastWidth });
+    }
+  }
+  spans.sort((a, b) => a.start - b.start || a.end - b.end);
+  const merged: TextSpan[] = [];
+  for (const span of spans) {
+    const previous = merged[merged.length - 1];
+    if (previous && span.start <= previous.end) previous.end = Math.max(previous.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
+}

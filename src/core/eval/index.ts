@@ -17,9 +17,11 @@ export { detectDelimiter, parseCsv, type CsvRecord } from './csv';
 export {
   evidenceFound,
   evidenceRecall,
+  evidenceSpans,
   matchEvidence,
   normalizeForMatch,
   type EvidenceMatch,
+  type TextSpan,
 } from './evidence';
 export { firstHitRank, goldNeighbourhood, reciprocalRank } from './ranking';
 export {
@@ -51,6 +53,7 @@ export {
 export {
   figuresOf,
   modeReport,
+  summarizerName,
   type LayerOf,
   type ModeReport,
   type QuestionModeResult,
@@ -60,3 +63,44 @@ export {
   type RetrievalReport,
 } from './report';
 export { layerMix, reportTable } from './table';
+export type { EvalChat } from './chat';
+export {
+  answerMessages,
+  CHOICE_ANSWER_TEMPLATE,
+  DETAIL_QUESTION_TEMPLATE,
+  EVAL_ANSWER_MAX_TOKENS,
+  EVAL_ANSWER_SYSTEM_PROMPT,
+  EVAL_ANSWER_TEMPLATE,
+  JUDGE_MAX_TOKENS,
+  JUDGE_SYSTEM_PROMPT,
+  JUDGE_TEMPLATE,
+  judgeMessages,
+  parseGeneratedQuestion,
+  parseVerdict,
+  QUESTION_MAX_TOKENS,
+  QUESTION_SYSTEM_PROMPT,
+  questionMessages,
+  THEME_QUESTION_TEMPLATE,
+  type EvalChatMessage,
+} from './prompts';
+export {
+  DEFAULT_GENERATION_SEED,
+  GENERATION_CONCURRENCY,
+  generateQuestions,
+  generationCallCount,
+  planQuestionGeneration,
+  type GenerateOptions,
+  type GenerationFailure,
+  type GenerationPlan,
+} from './generate';
+export {
+  ANSWER_CONCURRENCY,
+  answerCallCount,
+  answerFigures,
+  defaultAnswerKeys,
+  evaluateAnswers,
+  type AnswerEvalOptions,
+  type AnswerFigures,
+  type AnswerRecord,
+  type AnswerSettings,
+} from './run-answers';

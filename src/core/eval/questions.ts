@@ -8,7 +8,8 @@
  * - `answer`: a reference answer;
  * - `evidence`: verbatim quotes from the documents (JSON array of strings, or one string);
  * - `choices` + `gold`: multiple choice, `gold` the 0-based index of the right choice;
- * - `id`, `kind` (e.g. "fact" or "arc"), `goldNode` (the node a generated question was written from).
+ * - `id`, `kind` (e.g. "fact" or "arc"), `goldNode` and `goldText` (the node a generated question was written
+ *   from, and its text).
  * QuALITY's rows map onto this: an article row's `questions` each become a question (`question_unique_id` →
  * `id`, `options` → `choices`, its 1-based `gold_label` → `gold`, `difficult` → kind "hard"), and a flattened
  * row with `options` and `gold_label` reads the same way.
@@ -31,6 +32,11 @@ export interface EvalQuestion {
   gold?: number;
   /** Generated questions: the id of the node the question was written from (the hit rule's target). */
   goldNode?: number;
+  /**
+   * Generated questions: the text of that node, so a tree that has the same text under another id (the same
+   * leaves after a rebuild with another model or summariser) still scores the question.
+   */
+  goldText?: string;
   /** A free label to group results by, e.g. "fact", "arc", "detail", "theme". */
   kind?: string;
 }
@@ -149,6 +155,11 @@ function readQuestion(row: Record<string, unknown>, prefix = ''): Read {
     });
   }
   const goldNode = optionalIndex(row.goldNode, field('goldNode'), issues);
+  // Compared with node texts as they are: not trimmed.
+  const goldText = typeof row.goldText === 'string' && row.goldText !== '' ? row.goldText : undefined;
+  if (row.goldText !== undefined && row.goldText !== '' && typeof row.goldText !== 'string') {
+    issues.push({ field: field('goldText'), message: 'goldText must be a text.' });
+  }
   if (issues.length > 0) return { issues };
   const question: EvalQuestion = { question: (rawQuestion as string).trim() };
   if (id !== undefined) question.id = id;
@@ -157,6 +168,7 @@ function readQuestion(row: Record<string, unknown>, prefix = ''): Read {
   if (choices) question.choices = choices;
   if (gold !== undefined) question.gold = gold;
   if (goldNode !== undefined) question.goldNode = goldNode;
+  if (goldText !== undefined) question.goldText = goldText;
   if (kind !== undefined) question.kind = kind;
   return { question, issues };
 }
@@ -175,6 +187,21 @@ function readJsonRow(value: unknown): Read[] {
 }
 
 function parseJsonl(text: string, out: ParsedQuestionSet, collect: Collect): void {
+  // A whole JSON array (a `.json` export) is read item by item, each item a row.
+  const whole = text.replace(/^\uFEFF/, '').trim();
+  if (whole.startsWith('[')) {
+    try {
+      const items: unknown = JSON.parse(whole);
+      if (Array.isArray(items)) {
+        items.forEach((item, i) => {
+          for (const read of readJsonRow(item)) collect(read, i + 1);
+        });
+        return;
+      }
+    } catch {
+      // Not one JSON document: read line by line below, where the bad lines are named.
+    }
+  }
   const lines = text.split(/\r\n|\n|\r/);
   lines.forEach((line, i) => {
     const trimmed = line.replace(/^\uFEFF/, '').trim();
@@ -210,7 +237,7 @@ function csvList(cell: string): unknown {
 
 const CSV_LIST_FIELDS = new Set(['evidence', 'choices', 'options']);
 /** CSV header names read as these fields (lower-cased). */
-const CSV_FIELD_NAMES: Record<string, string> = { goldnode: 'goldNode' };
+const CSV_FIELD_NAMES: Record<string, string> = { goldnode: 'goldNode', goldtext: 'goldText' };
 
 function parseCsvText(text: string, out: ParsedQuestionSet, collect: Collect): void {
   const records = parseCsv(text);
@@ -256,8 +283,9 @@ function collector(out: ParsedQuestionSet): Collect {
 }
 
 /**
- * Reads a question set from a JSONL file (one JSON object a line) or a CSV file with the same columns (a header
- * row naming them). Bad rows are reported by row (the 1-based line of the file) and field; good rows are kept.
+ * Reads a question set from a JSONL file (one JSON object a line; a whole JSON array is read item by item) or a
+ * CSV file with the same columns (a header row naming them). Bad rows are reported by row (the 1-based line of
+ * the file, or the item's position in an array) and field; good rows are kept.
  * Blank lines are skipped. At most `MAX_QUESTIONS` questions are read.
  */
 export function parseQuestionSet(text: string, format: QuestionSetFormat): ParsedQuestionSet {

@@ -4,6 +4,7 @@
  * variant retrieved for each question. Means over no question are null (JSON has no NaN).
  */
 import type { SearchMode } from '../retrieve';
+import type { AnswerFigures, AnswerRecord, AnswerSettings } from './run-answers';
 import type { RetrievalMode } from './variants';
 
 /** How a question's retrieval is scored. */
@@ -28,6 +29,8 @@ export interface QuestionModeResult {
   found?: boolean[];
   /** 1-based rank of the retrieved node where the first hit became complete; 0 for none; null if unscored. */
   firstHit: number | null;
+  /** The answer written from this context and its scores (`evaluateAnswers`). */
+  answer?: AnswerRecord;
 }
 
 /** One question's results in every variant. */
@@ -38,6 +41,8 @@ export interface QuestionReport {
   question: string;
   kind?: string;
   scoring: QuestionScoring;
+  /** Generated questions: the node of this tree their hits are counted around. */
+  goldNode?: number;
   /** Keyed like `RetrievalReport.modes`. */
   modes: Record<string, QuestionModeResult>;
 }
@@ -76,6 +81,8 @@ export interface ModeReport extends RetrievalFigures {
   layerCounts: number[];
   /** The figures per question kind (e.g. "fact", "arc"); questions without a kind are under "". */
   byKind: Record<string, RetrievalFigures>;
+  /** Answer quality of this variant's contexts (`evaluateAnswers`). */
+  answers?: AnswerFigures;
 }
 
 /** What `evaluateRetrieval` returns. */
@@ -103,6 +110,13 @@ export interface RetrievalReport {
   perQuestion: QuestionReport[];
   /** Things the user should know, e.g. a gold node the tree does not have. */
   warnings: string[];
+  /** Which variants were answered, by which model, with or without the judge (`evaluateAnswers`). */
+  answering?: AnswerSettings;
+}
+
+/** How a report names what wrote a tree's summaries: "extractive", or "llm:<model>". */
+export function summarizerName(summarizer: { kind: string; model?: string }): string {
+  return summarizer.model ? `${summarizer.kind}:${summarizer.model}` : summarizer.kind;
 }
 
 const mean = (values: readonly number[]): number | null =>

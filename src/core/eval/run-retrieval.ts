@@ -10,15 +10,19 @@ import {
   DEFAULT_MAX_TOKENS,
   DEFAULT_SEARCH,
   DEFAULT_TRAVERSAL_TOP_K,
+  prepareRetrieval,
   retrieve,
+  type RetrievalResult,
   type RetrieveOptions,
 } from '../retrieve';
 import type { RaptorTree } from '../types';
-import { matchEvidence } from './evidence';
+import { YIELD_INTERVAL_MS, yieldToEventLoop } from '../yield';
+import { evidenceFound, matchEvidence } from './evidence';
 import type { EvalQuestion } from './questions';
 import { firstHitRank, goldNeighbourhood } from './ranking';
 import {
   modeReport,
+  summarizerName,
   type ModeReport,
   type QuestionModeResult,
   type QuestionReport,
@@ -67,10 +71,33 @@ function defaultClock(): () => number {
   return perf ? () => perf.now() : () => Date.now();
 }
 
-function scoringOf(question: EvalQuestion, tree: RaptorTree): QuestionScoring {
-  if (question.evidence && question.evidence.length > 0) return 'evidence';
-  if (question.goldNode !== undefined && tree.nodes[question.goldNode]) return 'gold-node';
-  return 'none';
+/**
+ * The node a generated question's hits are counted around in `tree`: its `goldNode` when that node still has
+ * the text the question was written from (`goldText`, when recorded), else the one node of `tree` with that
+ * text (a rebuild of the same documents keeps the leaves, under other ids), else none.
+ */
+function goldNodeIn(
+  question: EvalQuestion,
+  tree: RaptorTree,
+  byText: () => Map<string, number>,
+): number | undefined {
+  const { goldNode, goldText } = question;
+  if (goldNode === undefined && goldText === undefined) return undefined;
+  const node = goldNode === undefined ? undefined : tree.nodes[goldNode];
+  if (node && (goldText === undefined || node.text === goldText)) return goldNode;
+  return goldText === undefined ? undefined : byText().get(goldText);
+}
+
+/** Node ids by text, for texts that occur once in the tree. */
+function uniqueTexts(tree: RaptorTree): Map<string, number> {
+  const byText = new Map<string, number>();
+  const repeated = new Set<string>();
+  for (const node of tree.nodes) {
+    if (byText.has(node.text)) repeated.add(node.text);
+    else byText.set(node.text, node.id);
+  }
+  for (const text of repeated) byText.delete(text);
+  return byText;
 }
 
 function optionsFor(
@@ -85,19 +112,28 @@ function optionsFor(
     : { mode: variant.mode, maxTokens, text, search };
 }
 
-/** Scores one retrieval of one question. */
+/**
+ * Scores one retrieval of one question. Evidence is looked for in the context the retrieval returned (what an
+ * answering model would read, e.g. without sentences a retrieval left out as repeated); the rank where a quote
+ * became complete comes from the retrieved nodes' texts in order, and is the last rank when only the context
+ * as a whole holds it.
+ */
 function score(
   tree: RaptorTree,
   question: EvalQuestion,
   scoring: QuestionScoring,
-  nodes: number[],
+  gold: number | undefined,
+  result: RetrievalResult,
 ): Pick<QuestionModeResult, 'recall' | 'found' | 'firstHit'> {
+  const nodes = result.nodes.map((n) => n.id);
   if (scoring === 'evidence') {
-    const { found, ranks } = matchEvidence(
+    const evidence = question.evidence!;
+    const found = evidenceFound(result.context, evidence);
+    const { ranks } = matchEvidence(
       nodes.map((id) => tree.nodes[id].text),
-      question.evidence!,
+      evidence,
     );
-    const hitRanks = ranks.filter((r) => r > 0);
+    const hitRanks = found.flatMap((f, i) => (f ? [ranks[i] > 0 ? ranks[i] : nodes.length] : []));
     return {
       recall: found.filter(Boolean).length / found.length,
       found,
@@ -105,7 +141,7 @@ function score(
     };
   }
   if (scoring === 'gold-node') {
-    const rank = firstHitRank(nodes, goldNeighbourhood(tree, question.goldNode!));
+    const rank = firstHitRank(nodes, goldNeighbourhood(tree, gold!));
     return { recall: rank > 0 ? 1 : 0, firstHit: rank };
   }
   return { recall: null, firstHit: null };
@@ -125,7 +161,9 @@ function nodesPerLayer(tree: RaptorTree): number[] {
  * question (`perQuestion`). Questions are embedded once, `EMBED_QUESTIONS_BATCH` at a time; each variant then
  * retrieves with `retrieve(tree, vector, { mode, maxTokens | topK, text: question, search })` (or its rerank
  * hook). Questions with evidence are scored by the quotes found; generated ones (a `goldNode`) by the gold-node
- * rule (`goldNeighbourhood`); others are run but not scored. The tree is never changed.
+ * rule (`goldNeighbourhood`; when the question records its node's text, `goldText`, and this tree has it under
+ * another id, e.g. a leaf after a rebuild with another model, that node); others are run but not scored. The
+ * tree is never changed.
  * @throws EvalError NO_QUESTIONS, NO_VARIANTS, DUPLICATE_VARIANT (two variants with one key) or
  *   EMBEDDING_COUNT (the embedder returned a different number of vectors); AbortError when `signal` fires;
  *   what `retrieve` throws (e.g. a DimensionError naming both lengths when the embedder is not the tree's).
@@ -148,6 +186,8 @@ export async function evaluateRetrieval(
     throw new EvalError('DUPLICATE_VARIANT', `Two variants are both named ${duplicate}.`, { key: duplicate });
   }
 
+  // The tree's retrieval index (packed embeddings, norms, layers) now, so no variant's time includes it.
+  if (tree.nodes.length > 0) prepareRetrieval(tree);
   const embedStarted = now();
   const vectors: Float32Array[] = [];
   onProgress?.({ stage: 'embed', done: 0, total: questions.length });
@@ -168,28 +208,42 @@ export async function evaluateRetrieval(
   const embedMs = now() - embedStarted;
 
   const warnings: string[] = [];
+  let texts: Map<string, number> | undefined;
+  const byText = () => (texts ??= uniqueTexts(tree));
+  const golds = questions.map((q) => goldNodeIn(q, tree, byText));
   const perQuestion: QuestionReport[] = questions.map((q, index) => {
-    const scoring = scoringOf(q, tree);
-    if (scoring === 'none' && q.goldNode !== undefined) {
+    const scoring: QuestionScoring =
+      q.evidence && q.evidence.length > 0 ? 'evidence' : golds[index] !== undefined ? 'gold-node' : 'none';
+    if (scoring === 'none' && (q.goldNode !== undefined || q.goldText !== undefined)) {
       warnings.push(
-        `Question ${index + 1}: its gold node ${q.goldNode} is not in this tree of ${tree.nodes.length} ` +
-          'nodes, so it is not scored.',
+        `Question ${index + 1}: the node it was written from (${q.goldNode ?? 'unknown'}) is not in this tree ` +
+          `of ${tree.nodes.length} nodes, so it is not scored.`,
       );
     }
     const report: QuestionReport = { index, question: q.question, scoring, modes: {} };
     if (q.id !== undefined) report.id = q.id;
     if (q.kind !== undefined) report.kind = q.kind;
+    if (scoring === 'gold-node') report.goldNode = golds[index];
     return report;
   });
 
   const total = questions.length * variants.length;
   let done = 0;
+  let lastYield = now();
   onProgress?.({ stage: 'retrieve', done, total });
   for (let qi = 0; qi < questions.length; qi++) {
+    // A page running this keeps painting (and hears a cancel) between questions.
+    if (now() - lastYield >= YIELD_INTERVAL_MS) {
+      await yieldToEventLoop();
+      lastYield = now();
+    }
     throwIfAborted(signal);
     const question = questions[qi];
     const report = perQuestion[qi];
-    for (let vi = 0; vi < variants.length; vi++) {
+    // The variants take turns at going first: the first retrieval to reach a node counts its tokens (once per
+    // tree), and that cost should not always fall on the same variant's time.
+    for (let turn = 0; turn < variants.length; turn++) {
+      const vi = (qi + turn) % variants.length;
       const variant = variants[vi];
       const retrieveOptions = optionsFor(variant, question.question, maxTokens, traversalTopK);
       const started = now();
@@ -203,7 +257,7 @@ export async function evaluateRetrieval(
         scores: result.nodes.map((n) => n.score),
         tokens: result.tokens,
         timeMs,
-        ...score(tree, question, report.scoring, nodes),
+        ...score(tree, question, report.scoring, golds[qi], result),
       };
       report.modes[keys[vi]] = entry;
       onProgress?.({ stage: 'retrieve', done: ++done, total });
@@ -229,9 +283,7 @@ export async function evaluateRetrieval(
     tree: {
       title: tree.title,
       embedding: tree.embedding.model,
-      summarizer: tree.summarizer.model
-        ? `${tree.summarizer.kind}:${tree.summarizer.model}`
-        : tree.summarizer.kind,
+      summarizer: summarizerName(tree.summarizer),
       nodes: tree.nodes.length,
       nodesPerLayer: layers,
     },

@@ -14,16 +14,19 @@ const NONE = '–';
 const share = (v: number | null | undefined) =>
   v === null || v === undefined ? NONE : v.toFixed(SHARE_DECIMALS);
 
-/** "L0 71% · L1 22% · L2 7%": layers that supplied at least one node. */
+/** "L0 71% · L1 22% · L2 <1%": layers that supplied at least one node. */
 export function layerMix(layers: readonly number[]): string {
-  const parts = layers.flatMap((s, layer) => (s > 0 ? [`L${layer} ${Math.round(s * PERCENT)}%`] : []));
+  const percent = (s: number) => (Math.round(s * PERCENT) === 0 ? '<1' : String(Math.round(s * PERCENT)));
+  const parts = layers.flatMap((s, layer) => (s > 0 ? [`L${layer} ${percent(s)}%`] : []));
   return parts.length ? parts.join(' · ') : NONE;
 }
 
-/** The report's modes as a Markdown table; a kind column per question kind when the set has kinds. */
+/** The report's modes as a Markdown table; a kind column per question kind, answer columns when answered. */
 export function reportTable(report: RetrievalReport): string {
   const modes = Object.values(report.modes);
   const kinds = [...new Set(modes.flatMap((m) => Object.keys(m.byKind)))].filter((k) => k !== '').sort();
+  const answered = modes.some((m) => m.answers);
+  const judged = modes.some((m) => m.answers && m.answers.judged > 0);
   const header = [
     'mode',
     'questions',
@@ -34,6 +37,8 @@ export function reportTable(report: RetrievalReport): string {
     'context tokens',
     'ms/question',
     'layers',
+    ...(answered ? ['MC accuracy', 'token F1', 'ROUGE-L'] : []),
+    ...(judged ? ['judge'] : []),
   ];
   const rows = modes.map((m) => [
     m.key,
@@ -45,8 +50,11 @@ export function reportTable(report: RetrievalReport): string {
     m.contextTokens === null ? NONE : String(Math.round(m.contextTokens)),
     m.timeMs === null ? NONE : m.timeMs.toFixed(TIME_DECIMALS),
     layerMix(m.layers),
+    ...(answered ? [share(m.answers?.accuracy), share(m.answers?.f1), share(m.answers?.rougeL)] : []),
+    ...(judged ? [share(m.answers?.judge)] : []),
   ]);
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  const rule = `|${header.map((_, i) => (i === 0 || i === header.length - 1 ? ' --- ' : ' ---: ')).join('|')}|`;
+  const textColumns = new Set([0, header.indexOf('layers')]);
+  const rule = `|${header.map((_, i) => (textColumns.has(i) ? ' --- ' : ' ---: ')).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');
 }

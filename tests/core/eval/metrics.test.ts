@@ -9,6 +9,7 @@ import {
 } from '../../../src/core/eval/answer-metrics';
 import {
   evidenceFound,
+  evidenceSpans,
   evidenceRecall,
   matchEvidence,
   normalizeForMatch,
@@ -114,5 +115,24 @@ describe('multiple choice', () => {
     expect(multipleChoiceAccuracy([1, undefined, 2, 0], [1, 0, 2, 3])).toBe(0.5);
     expect(multipleChoiceAccuracy([], [])).toBeNaN();
     expect(() => multipleChoiceAccuracy([1], [])).toThrow(RangeError);
+  });
+});
+
+describe('evidenceSpans', () => {
+  it('marks every occurrence in the original text, across line breaks and case, merged where they overlap', () => {
+    const text = 'The  Cat sat.\nthe cat\n sat again; “Yes” — dog';
+    const spans = evidenceSpans(text, ['the cat sat', 'cat', '"yes" - dog', 'absent']);
+    expect(spans.map((s) => text.slice(s.start, s.end))).toEqual([
+      'The  Cat sat',
+      'the cat\n sat',
+      '“Yes” — dog',
+    ]);
+    expect(evidenceSpans('x', [''])).toEqual([]);
+  });
+
+  it('maps characters NFKC widens and astral characters back to their own offsets', () => {
+    const text = 'ﬁne 😀 emoji';
+    expect(evidenceSpans(text, ['fine']).map((s) => text.slice(s.start, s.end))).toEqual(['ﬁne']);
+    expect(evidenceSpans(text, ['😀 emoji']).map((s) => text.slice(s.start, s.end))).toEqual(['😀 emoji']);
   });
 });

@@ -141,6 +141,19 @@ describe('parseQuestionSet (JSONL)', () => {
     expect(flat.questions).toEqual([{ question: 'Q?', choices: ['x', 'y'], gold: 0 }]);
   });
 
+  it('reads a whole JSON array item by item, naming bad items by position', () => {
+    const text =
+      '[\n  {"question": "One?"},\n  {"answer": "x"},\n  {"question": "Three?", "kind": "arc"}\n]\n';
+    const { questions, errors } = parseQuestionSet(text, 'jsonl');
+    expect(questions).toEqual([{ question: 'One?' }, { question: 'Three?', kind: 'arc' }]);
+    expect(errors.map((e) => [e.row, e.field])).toEqual([[2, 'question']]);
+    // A line that merely starts with "[" is still JSONL, its bad lines named.
+    expect(parseQuestionSet('["not", "an object"]\n{"question": "q"}', 'jsonl')).toMatchObject({
+      questions: [{ question: 'q' }],
+      errors: [{ row: 1, field: '' }],
+    });
+  });
+
   it(`reads at most ${MAX_QUESTIONS} questions and says so once`, () => {
     const text = Array.from({ length: MAX_QUESTIONS + 3 }, (_, i) => `{"question": "q${i}"}`).join('\n');
     const { questions, errors } = parseQuestionSet(text, 'jsonl');

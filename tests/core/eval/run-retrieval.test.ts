@@ -7,30 +7,22 @@ import { reportTable } from '../../../src/core/eval/table';
 import { defaultVariants, variantKey, type EvalVariant } from '../../../src/core/eval/variants';
 import { DEFAULT_SEARCH, retrieve } from '../../../src/core/retrieve';
 import { parseTree, serializeTree } from '../../../src/core/tree-format';
-import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../../../src/core/types';
+import type { RaptorTree } from '../../../src/core/types';
+import { handTree } from './hand-tree';
 
 /** A six-node tree worked by hand: two animal leaves under node 4, two weather leaves under node 5. */
 function smallTree(): RaptorTree {
-  const node = (id: number, layer: number, text: string, embedding: number[], children: number[] = []) =>
-    ({ id, layer, text, tokens: 0, children, embedding: Float32Array.from(embedding) }) as TreeNode;
-  return {
-    format: 'raptor-tree',
-    version: 1,
-    title: 'small',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    embedding: { model: 'hand', dim: 3 },
-    summarizer: { kind: 'extractive' },
-    params: { ...DEFAULT_BUILD_PARAMS },
-    documents: [{ id: 'd', name: 'd', chars: 0 }],
-    nodes: [
-      node(0, 0, 'The cat sat on the mat.', [1, 0, 0]), // 7 cl100k tokens
-      node(1, 0, 'A dog barked at the moon.', [0, 1, 0]), // 8
-      node(2, 0, 'Rain fell on the quiet town.', [0, 0, 1]), // 7
-      node(3, 0, 'The town slept while rain fell.', [0, 0.6, 0.8]), // 7
-      node(4, 1, 'Animals: a cat and a dog.', [0.7, 0.7, 0], [0, 1]), // 9
-      node(5, 1, 'Weather over the town.', [0, 0.3, 0.95], [2, 3]), // 5
+  return handTree(
+    [
+      [0, 'The cat sat on the mat.', [1, 0, 0]], // 7 cl100k tokens
+      [0, 'A dog barked at the moon.', [0, 1, 0]], // 8
+      [0, 'Rain fell on the quiet town.', [0, 0, 1]], // 7
+      [0, 'The town slept while rain fell.', [0, 0.6, 0.8]], // 7
+      [1, 'Animals: a cat and a dog.', [0.7, 0.7, 0], [0, 1]], // 9
+      [1, 'Weather over the town.', [0, 0.3, 0.95], [2, 3]], // 5
     ],
-  };
+    'small',
+  );
 }
 
 /** FAKE embedder for unit tests: looks each question up in a table of hand-picked vectors. */
@@ -206,6 +198,53 @@ describe('evaluateRetrieval on a tree worked by hand', () => {
     expect(report.perQuestion[0].modes[key]).toMatchObject({ nodes: [4, 0], firstHit: 2 });
   });
 
+  it('looks for evidence in the context the retrieval returned, not in the whole node texts', async () => {
+    // A retrieval that leaves a sentence out of its context (as a "no repeated sentences" context may).
+    const trimmed: EvalVariant = {
+      mode: 'collapsed',
+      search: 'meaning',
+      rerank: {
+        name: 'trimmed',
+        retrieve: (tree, vector, options) => {
+          const r = retrieve(tree, vector, options);
+          return { ...r, context: r.context.replace('The cat sat on the mat.', 'The cat.') };
+        },
+      },
+    };
+    const report = await evaluateRetrieval(smallTree(), QUESTIONS.slice(0, 1), {
+      embedQuery: fakeEmbedder(VECTORS),
+      variants: [MEANING[0], trimmed],
+      maxTokens: 16,
+    });
+    expect(report.perQuestion[0].modes[K.collapsed]).toMatchObject({ nodes: [0, 4], found: [true, false] });
+    expect(report.perQuestion[0].modes[`${K.collapsed}+trimmed`]).toMatchObject({
+      nodes: [0, 4],
+      recall: 0,
+      found: [false, false],
+      firstHit: 0,
+    });
+  });
+
+  it('lets the variants take turns at going first, so first-touch costs are not always charged to one', async () => {
+    const calls: string[] = [];
+    const logged = (name: string): EvalVariant => ({
+      mode: 'leaves',
+      search: 'meaning',
+      rerank: {
+        name,
+        retrieve: (tree, vector, options, { question }) => {
+          calls.push(`${question.question}:${name}`);
+          return retrieve(tree, vector, options);
+        },
+      },
+    });
+    await evaluateRetrieval(smallTree(), [{ question: 'a' }, { question: 'b' }, { question: 'c' }], {
+      embedQuery: fakeEmbedder({}),
+      variants: [logged('x'), logged('y'), logged('z')],
+    });
+    expect(calls).toEqual(['a:x', 'a:y', 'a:z', 'b:y', 'b:z', 'b:x', 'c:z', 'c:x', 'c:y']);
+  });
+
   it('embeds questions in batches, reports progress and stops on abort', async () => {
     const many = Array.from({ length: 70 }, (_, i) => ({ question: `q${i}` }));
     const calls: string[][] = [];
@@ -259,8 +298,33 @@ describe('evaluateRetrieval on a tree worked by hand', () => {
       variants: MEANING,
     });
     expect(report.perQuestion[0].scoring).toBe('none');
-    expect(report.warnings).toEqual([expect.stringContaining('gold node 60 is not in this tree of 6 nodes')]);
+    expect(report.warnings).toEqual([expect.stringContaining('(60) is not in this tree of 6 nodes')]);
     expect(report.modes[K.collapsed]).toMatchObject({ questions: 0, evidenceRecall: null, mrr: null });
+  });
+
+  it("finds a generated question's node by its text in a tree that holds it under another id", async () => {
+    const tree = smallTree();
+    // As after a rebuild: node 2's text is now node 3's and the other way round.
+    const swapped = { ...tree, nodes: tree.nodes.map((n) => ({ ...n })) };
+    [swapped.nodes[2].text, swapped.nodes[3].text] = [tree.nodes[3].text, tree.nodes[2].text];
+    const questions = [
+      { question: 'What is the weather?', goldNode: 2, goldText: tree.nodes[2].text },
+      { question: 'x', goldNode: 2, goldText: 'a text no node has' },
+      { question: 'y', goldText: tree.nodes[0].text },
+    ];
+    const report = await evaluateRetrieval(swapped, questions, {
+      embedQuery: fakeEmbedder(VECTORS),
+      variants: [MEANING[2]],
+      maxTokens: 7,
+    });
+    expect(report.perQuestion.map((q) => [q.scoring, q.goldNode])).toEqual([
+      ['gold-node', 3],
+      ['none', undefined],
+      ['gold-node', 0],
+    ]);
+    // Leaves with budget 7 for [0,0,1]: node 2 alone, which is not node 3's neighbour.
+    expect(report.perQuestion[0].modes[K.leaves]).toMatchObject({ nodes: [2], firstHit: 0 });
+    expect(report.warnings).toHaveLength(1);
   });
 
   it('prints a Markdown table with a column per question kind', async () => {

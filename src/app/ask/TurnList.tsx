@@ -1,0 +1,114 @@
+/**
+ * The earlier turns of the conversation: each question, what was searched when a follow-up was made
+ * standalone, the answer with its citations (buttons that open the node and its passage) and the passages in
+ * a disclosure. A turn asked before the tree was rebuilt shows its stored passages and no node links: the ids
+ * now name other nodes. Model and document text is rendered as text. Presentational.
+ */
+import type { ConversationTurn } from '../../storage/schema';
+import { citationNodeIds, splitCitations } from './citations';
+import { layerLabel } from './retrieval-form';
+import './ask.css';
+import './conversation.css';
+
+/** Props of `TurnList`. */
+export interface TurnListProps {
+  turns: readonly ConversationTurn[];
+  /** The open tree's build stamp (`treeStampOf`): turns with another stamp were asked of an earlier build. */
+  stamp?: string;
+  onOpenNode(id: number): void;
+}
+
+/** The earlier turns; see the module comment. */
+export function TurnList({ turns, stamp, onOpenNode }: TurnListProps) {
+  if (turns.length === 0) return null;
+  return (
+    <ol className="turn-list" aria-label="Earlier questions in this conversation">
+      {turns.map((turn) => (
+        <Turn
+          key={turn.id}
+          turn={turn}
+          stale={stamp !== undefined && turn.treeStamp !== stamp}
+          onOpenNode={onOpenNode}
+        />
+      ))}
+    </ol>
+  );
+}
+
+function Turn({
+  turn,
+  stale,
+  onOpenNode,
+}: {
+  turn: ConversationTurn;
+  stale: boolean;
+  onOpenNode(id: number): void;
+}) {
+  const answer = turn.answer;
+  const nodeIds = citationNodeIds(turn.passages, answer?.citations);
+  return (
+    <li className="turn" data-stale={stale || undefined}>
+      <p className="turn-question">{turn.question}</p>
+      {turn.search !== turn.question && (
+        <p className="turn-search">
+          Searched for
+          {turn.rewrite === 'llm'
+            ? ' (rewritten by the model)'
+            : turn.rewrite === 'joined'
+              ? ' (joined with the questions before)'
+              : ''}
+          : {turn.search}
+        </p>
+      )}
+      {stale && (
+        <p className="turn-stale">
+          Asked before the tree was rebuilt: its passages are shown as they were, without links to nodes.
+        </p>
+      )}
+      {answer && (
+        <p className="turn-answer">
+          {splitCitations(answer.text, stale ? [] : nodeIds).map((segment) =>
+            segment.kind === 'text' ? (
+              <span key={segment.start}>{segment.text}</span>
+            ) : (
+              <button
+                key={segment.start}
+                type="button"
+                className="answer-cite"
+                aria-label={`Citation ${segment.n}: open node ${segment.nodeId}`}
+                onClick={() => onOpenNode(segment.nodeId)}
+              >
+                {segment.text}
+              </button>
+            ),
+          )}
+          {answer.error !== undefined && <span className="turn-error"> ({answer.error})</span>}
+        </p>
+      )}
+      {turn.passages.length > 0 && (
+        <details className="turn-passages">
+          <summary>
+            {turn.passages.length} {turn.passages.length === 1 ? 'passage' : 'passages'}
+          </summary>
+          <ol>
+            {turn.passages.map((p, i) => (
+              <li key={`${p.id}-${i}`} data-node-id={p.id}>
+                <span className="turn-passage-head">
+                  [{i + 1}] {layerLabel(p.layer)}{' '}
+                  {stale ? (
+                    `node ${p.id}`
+                  ) : (
+                    <button type="button" className="ask-link" onClick={() => onOpenNode(p.id)}>
+                      Open node {p.id}
+                    </button>
+                  )}
+                </span>
+                <span className="turn-passage-text">{p.text}</span>
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </li>
+  );
+}

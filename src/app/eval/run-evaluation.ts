@@ -1,0 +1,135 @@
+/**
+ * One evaluation run, start to end, outside React: retrieval with every mode and search setting on every
+ * question (`evaluateRetrieval`), then, when asked, answers by the answering model (`evaluateAnswers`). The run
+ * record is stored as it starts, when retrieval is done and when it ends (done, stopped or failed), so the
+ * retrieval results survive a stopped answering stage. Resuming re-runs it: retrieval is quick and every reply
+ * already paid for comes from the cache.
+ */
+import { isAbortError } from '../../core/abort';
+import {
+  defaultVariants,
+  evaluateAnswers,
+  evaluateRetrieval,
+  summarizerName,
+  type EvalQuestion,
+} from '../../core/eval';
+import type { RaptorTree } from '../../core/types';
+import { saveEvalRun, type AerieDb } from '../../storage';
+import type { EvalRunOptions, EvalRunRecord, EvalSetRecord } from '../../storage/schema';
+import { errorMessage } from '../state/messages';
+import type { EvalModel } from './eval-model';
+
+/** How often progress reaches the page while a stage runs, ms. */
+const PROGRESS_INTERVAL_MS = 100;
+
+/** What a run needs besides its record. */
+export interface RunDeps {
+  db: AerieDb;
+  tree: RaptorTree;
+  /** Embeds questions with the tree's model. */
+  embedQuery: (texts: string[]) => Promise<Float32Array[]>;
+  /** Connects the answering model; called only when the run answers. */
+  connectModel?: () => Promise<EvalModel>;
+  signal: AbortSignal;
+  /** Sees the run as it changes (progress at most every 100 ms). */
+  onUpdate: (run: EvalRunRecord) => void;
+  now?: () => number;
+}
+
+/** A new run record of `set` on `tree` (not stored yet). */
+export function newRun(
+  id: string,
+  treeId: string,
+  set: Pick<EvalSetRecord, 'id' | 'name' | 'questions'>,
+  tree: RaptorTree,
+  options: EvalRunOptions,
+  now = Date.now(),
+): EvalRunRecord {
+  return {
+    id,
+    treeId,
+    kind: 'eval-run',
+    createdAt: now,
+    updatedAt: now,
+    setId: set.id,
+    setName: set.name,
+    questions: set.questions,
+    options,
+    tree: {
+      title: tree.title,
+      embedding: tree.embedding.model,
+      summarizer: summarizerName(tree.summarizer),
+      nodes: tree.nodes.length,
+      createdAt: tree.createdAt,
+    },
+    status: 'running',
+  };
+}
+
+/** Questions a run will answer (choices with a gold option, or a reference answer). */
+export function answerableCount(questions: readonly EvalQuestion[]): number {
+  return questions.filter((q) => (q.choices && q.gold !== undefined) || q.answer !== undefined).length;
+}
+
+/**
+ * Runs (or resumes) `start` and resolves with the record as it ended: `done`, `stopped` (cancelled; what was
+ * done is kept) or `failed` (with the reason). Never rejects for a model or retrieval failure; a storage
+ * failure while saving the end state rejects.
+ */
+export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<EvalRunRecord> {
+  const now = deps.now ?? Date.now;
+  let run: EvalRunRecord = { ...start, status: 'running', updatedAt: now() };
+  delete run.error;
+  let lastShown = 0;
+  const show = (next: EvalRunRecord, force = false) => {
+    run = next;
+    const t = now();
+    if (force || t - lastShown >= PROGRESS_INTERVAL_MS) {
+      lastShown = t;
+      deps.onUpdate(run);
+    }
+  };
+  const store = async (next: EvalRunRecord) => {
+    show({ ...next, updatedAt: now() }, true);
+    await saveEvalRun(deps.db, run);
+  };
+  try {
+    await store({ ...run, progress: { stage: 'embed', done: 0, total: run.questions.length } });
+    const retrieval = await evaluateRetrieval(deps.tree, run.questions, {
+      embedQuery: deps.embedQuery,
+      variants: defaultVariants(run.options.searches),
+      maxTokens: run.options.maxTokens,
+      traversalTopK: run.options.traversalTopK,
+      signal: deps.signal,
+      onProgress: (p) => show({ ...run, progress: { stage: p.stage, done: p.done, total: p.total } }),
+    });
+    const answering = run.options.answers && answerableCount(run.questions) > 0 && deps.connectModel;
+    await store({
+      ...run,
+      report: retrieval,
+      ...(answering
+        ? { progress: { stage: 'answer' as const, done: 0, total: 0 } }
+        : { status: 'done' as const }),
+    });
+    if (!answering) return run;
+    const model = await deps.connectModel!();
+    run = { ...run, answerModel: model.name };
+    const answered = await evaluateAnswers(deps.tree, run.questions, retrieval, {
+      chat: model.chat,
+      judge: run.options.judge,
+      model: model.name,
+      signal: deps.signal,
+      onProgress: (done, total) => show({ ...run, progress: { stage: 'answer', done, total } }),
+    });
+    await store({ ...run, report: answered, status: 'done' });
+    return run;
+  } catch (error) {
+    const stopped = isAbortError(error);
+    await store({
+      ...run,
+      status: stopped ? 'stopped' : 'failed',
+      ...(stopped ? {} : { error: errorMessage(error) }),
+    });
+    return run;
+  }
+}

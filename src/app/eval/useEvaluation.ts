@@ -1,0 +1,302 @@
+/**
+ * State and actions of the Evaluate view for the open tree: its question sets (imported, typed, generated or
+ * copied from another tree) and runs (started, cancelled, resumed, deleted). A run or a generation in progress
+ * belongs to this page; switching trees stops it (it can be resumed), and a run another page left "running"
+ * (closed or reloaded) shows as stopped.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  generateQuestions,
+  planQuestionGeneration,
+  parseQuestionSet,
+  questionSetFormatOf,
+  type EvalQuestion,
+  type QuestionSetError,
+} from '../../core/eval';
+import type { RaptorTree } from '../../core/types';
+import {
+  deleteEvalRun,
+  deleteEvalSet,
+  listAllEvalRuns,
+  listAllEvalSets,
+  listEvalRuns,
+  listEvalSets,
+  saveEvalSet,
+  type AerieDb,
+} from '../../storage';
+import type { EvalRunOptions, EvalRunRecord, EvalSetRecord, TreeRecord } from '../../storage/schema';
+import { answerModelOf, type AppSettings } from '../settings';
+import { randomId } from '../state/ids';
+import { errorMessage, isCancel } from '../state/messages';
+import type { NoticeInput } from '../state/useNotices';
+import { connectEvalModel } from './eval-model';
+import { questionEmbedder } from './question-embedder';
+import { executeRun, newRun } from './run-evaluation';
+
+/** Biggest question-set file read (a set is text; anything larger is the wrong file). */
+export const MAX_SET_FILE_BYTES = 20_000_000;
+
+/** What the page is doing for the evaluation right now. */
+export type EvalActivity =
+  { kind: 'run'; runId: string } | { kind: 'generate'; done: number; total: number; status?: string };
+
+/** The result of reading a question-set file. */
+export interface ImportOutcome {
+  questions: number;
+  errors: QuestionSetError[];
+}
+
+/** A run as the page shows it: one left "running" by a page that is gone is stopped. */
+function settled(run: EvalRunRecord, live: boolean): EvalRunRecord {
+  return run.status === 'running' && !live ? { ...run, status: 'stopped' } : run;
+}
+
+/** The Evaluate view's state for `tree` (`treeId`, its `record`). */
+export function useEvaluation(
+  db: AerieDb | undefined,
+  treeId: string | undefined,
+  tree: RaptorTree | undefined,
+  record: TreeRecord | undefined,
+  settings: AppSettings,
+  notify: (notice: NoticeInput) => void,
+) {
+  const [sets, setSets] = useState<EvalSetRecord[]>([]);
+  const [runs, setRuns] = useState<EvalRunRecord[]>([]);
+  const [activity, setActivity] = useState<EvalActivity>();
+  const controller = useRef<AbortController | undefined>(undefined);
+  const liveRun = useRef<string | undefined>(undefined);
+  // The tree shown now: a run of the previous tree that ends after a switch must not join this tree's list.
+  const shownTree = useRef(treeId);
+  useEffect(() => {
+    shownTree.current = treeId;
+  }, [treeId]);
+
+  const report = useCallback(
+    (title: string, error: unknown) => notify({ kind: 'error', title, body: errorMessage(error) }),
+    [notify],
+  );
+
+  const refresh = useCallback(async () => {
+    if (!db || !treeId) {
+      setSets([]);
+      setRuns([]);
+      return;
+    }
+    const [s, r] = await Promise.all([listEvalSets(db, treeId), listEvalRuns(db, treeId)]);
+    setSets(s);
+    setRuns(r.map((run) => settled(run, run.id === liveRun.current)));
+  }, [db, treeId]);
+
+  useEffect(() => {
+    void refresh().catch((e: unknown) => report('The evaluations could not be read', e));
+    // Another tree: whatever ran for the previous one stops (and can be resumed there).
+    return () => controller.current?.abort();
+  }, [refresh, report]);
+
+  const addSet = useCallback(
+    async (set: Omit<EvalSetRecord, 'id' | 'treeId' | 'kind' | 'createdAt' | 'updatedAt'>) => {
+      if (!db || !treeId) return undefined;
+      const now = Date.now();
+      const record: EvalSetRecord = {
+        ...set,
+        id: randomId('set-'),
+        treeId,
+        kind: 'eval-set',
+        createdAt: now,
+        updatedAt: now,
+      };
+      await saveEvalSet(db, record);
+      await refresh();
+      return record;
+    },
+    [db, treeId, refresh],
+  );
+
+  const importFile = useCallback(
+    async (file: File): Promise<ImportOutcome> => {
+      if (file.size > MAX_SET_FILE_BYTES) {
+        return {
+          questions: 0,
+          errors: [{ row: 0, field: '', message: `${file.name} is ${file.size} bytes: not a question set.` }],
+        };
+      }
+      const { questions, errors } = parseQuestionSet(await file.text(), questionSetFormatOf(file.name));
+      if (questions.length > 0) {
+        await addSet({
+          name: file.name,
+          source: 'imported',
+          questions,
+          ...(errors.length ? { skippedRows: errors.length } : {}),
+        });
+      }
+      return { questions: questions.length, errors };
+    },
+    [addSet],
+  );
+
+  const saveTyped = useCallback(
+    (name: string, questions: EvalQuestion[]) => addSet({ name, source: 'typed', questions }),
+    [addSet],
+  );
+
+  const copySet = useCallback(
+    (set: EvalSetRecord) =>
+      addSet({
+        name: set.name,
+        source: set.source,
+        questions: set.questions,
+        ...(set.generator ? { generator: set.generator } : {}),
+      }),
+    [addSet],
+  );
+
+  const removeSet = useCallback(
+    async (id: string) => {
+      if (!db) return;
+      await deleteEvalSet(db, id);
+      await refresh();
+    },
+    [db, refresh],
+  );
+
+  const generate = useCallback(
+    async (count: number, seed: number) => {
+      const model = answerModelOf(settings);
+      if (!db || !treeId || !tree || !model || activity) return;
+      const abort = new AbortController();
+      controller.current = abort;
+      const plan = planQuestionGeneration(tree, count, seed);
+      const total = plan.detail.length + plan.theme.length;
+      setActivity({ kind: 'generate', done: 0, total });
+      try {
+        const connected = await connectEvalModel(model, db, treeId, {
+          signal: abort.signal,
+          onStatus: (status) => setActivity({ kind: 'generate', done: 0, total, status }),
+        });
+        const { questions, failures } = await generateQuestions(tree, plan, connected.chat, {
+          signal: abort.signal,
+          onProgress: (done) => setActivity({ kind: 'generate', done, total }),
+        });
+        if (questions.length === 0) {
+          notify({
+            kind: 'error',
+            title: 'No question could be read from the model’s replies',
+            body: failures[0]?.reply,
+          });
+          return;
+        }
+        await addSet({
+          name: `Generated by ${connected.name} (${plan.detail.length} detail, ${plan.theme.length} theme)`,
+          source: 'generated',
+          questions,
+          generator: { model: connected.name, count, seed, calls: total, failures: failures.length },
+        });
+        if (failures.length > 0) {
+          notify({
+            kind: 'warning',
+            title: `${failures.length} of ${total} replies held no question`,
+            body: 'The set keeps the others. Generating again asks only for those (the rest come from the cache).',
+          });
+        }
+      } catch (error) {
+        if (!isCancel(error)) report('Questions could not be generated', error);
+      } finally {
+        if (controller.current === abort) controller.current = undefined;
+        setActivity(undefined);
+      }
+    },
+    [db, treeId, tree, settings, activity, addSet, notify, report],
+  );
+
+  const execute = useCallback(
+    async (run: EvalRunRecord) => {
+      if (!db || !tree || activity) return;
+      const abort = new AbortController();
+      controller.current = abort;
+      liveRun.current = run.id;
+      setActivity({ kind: 'run', runId: run.id });
+      const model = answerModelOf(settings);
+      const update = (next: EvalRunRecord) => {
+        if (next.treeId !== shownTree.current) return;
+        setRuns((list) => [next, ...list.filter((r) => r.id !== next.id)]);
+      };
+      try {
+        const ended = await executeRun(run, {
+          db,
+          tree,
+          embedQuery: questionEmbedder(tree, record, settings),
+          ...(model && treeId
+            ? { connectModel: () => connectEvalModel(model, db, treeId, { signal: abort.signal }) }
+            : {}),
+          signal: abort.signal,
+          onUpdate: update,
+        });
+        update(ended);
+        if (ended.status === 'failed') {
+          notify({ kind: 'error', title: 'The evaluation stopped', body: ended.error });
+        }
+      } catch (error) {
+        report('The evaluation could not be saved', error);
+      } finally {
+        liveRun.current = undefined;
+        if (controller.current === abort) controller.current = undefined;
+        setActivity(undefined);
+      }
+    },
+    [db, tree, treeId, record, settings, activity, notify, report],
+  );
+
+  const startRun = useCallback(
+    (set: EvalSetRecord, options: EvalRunOptions) => {
+      if (!tree || !treeId) return;
+      const answerModel = answerModelOf(settings);
+      const run = newRun(randomId('run-'), treeId, set, tree, {
+        ...options,
+        answers: options.answers && !!answerModel,
+      });
+      void execute(run);
+    },
+    [tree, treeId, settings, execute],
+  );
+
+  const resume = useCallback((run: EvalRunRecord) => void execute(run), [execute]);
+  const cancel = useCallback(() => controller.current?.abort(), []);
+
+  const removeRun = useCallback(
+    async (id: string) => {
+      if (!db) return;
+      await deleteEvalRun(db, id);
+      await refresh();
+    },
+    [db, refresh],
+  );
+
+  /** Every tree's sets and runs (to copy a set or compare across trees). */
+  const loadOthers = useCallback(async () => {
+    if (!db) return { sets: [], runs: [] };
+    const [allSets, allRuns] = await Promise.all([listAllEvalSets(db), listAllEvalRuns(db)]);
+    return {
+      sets: allSets.filter((s) => s.treeId !== treeId),
+      runs: allRuns.filter((r) => r.treeId !== treeId).map((r) => settled(r, false)),
+    };
+  }, [db, treeId]);
+
+  return {
+    sets,
+    runs,
+    activity,
+    importFile,
+    saveTyped,
+    copySet,
+    removeSet,
+    generate,
+    startRun,
+    resume,
+    cancel,
+    removeRun,
+    loadOthers,
+  };
+}
+
+/** What the Evaluate view gets from `useEvaluation`. */
+export type Evaluation = ReturnType<typeof useEvaluation>;

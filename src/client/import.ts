@@ -1,0 +1,39 @@
+/**
+ * The page's way to import a tree file: in a worker of its own (workers/import.worker.ts), started for the
+ * import and ended when it answers, so the page stays responsive however large the file. The page imports only
+ * the worker's API type.
+ */
+import '../rpc/errors';
+import { wrap } from 'comlink';
+import type { ImportApi } from '../storage/import-service';
+import { StorageError } from '../storage/errors';
+
+/**
+ * Imports `file` in the import worker.
+ * @returns the new tree's id.
+ * @throws what `importTree` throws (codes kept across the worker boundary), or StorageError IO_ERROR when the
+ *   worker cannot start or dies.
+ */
+export async function importInWorker(file: File): Promise<string> {
+  const worker = new Worker(new URL('../../workers/import.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'aerie-import',
+  });
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      worker.addEventListener('error', (event) =>
+        reject(
+          new StorageError(
+            'IO_ERROR',
+            `The tree file could not be imported: ${event.message || 'the import stopped'}. Reload the page and ` +
+              'try again.',
+            { name: file.name },
+          ),
+        ),
+      );
+      wrap<ImportApi>(worker).importFile(file).then(resolve, reject);
+    });
+  } finally {
+    worker.terminate();
+  }
+}

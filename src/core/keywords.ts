@@ -1,0 +1,167 @@
+/**
+ * Keyword search over a tree's nodes: a BM25 index (MiniSearch's BM25+, k1 1.2, b 0.7, δ 0.5) of every node's
+ * text, built once per tree in memory (`keywordIndex`) and queried with the question's own words. It is what
+ * finds the names, places and rare words that averaged word vectors blur ("Who is Mrs Gardiner's brother?").
+ *
+ * Terms: Unicode letters and digits, case and accents folded (NFKD, marks dropped), English possessives and
+ * plurals reduced (Harman's S-stemmer: "sisters" and "sister's" find "sister"), English function words left
+ * out (stop-words.ts); scripts written without spaces (Han, Hiragana, Katakana) become overlapping
+ * character pairs, so a question in Chinese or Japanese still finds its words in such a text. Index and query
+ * go through the same `keywordTerms`.
+ *
+ * Measured (`npm run bench keywords`): building the index of a 14,000-node tree takes well under a second in
+ * Node on this machine, so the app builds it when a tree opens (in chunks) instead of storing it
+ * (docs/retrieval.md).
+ */
+import MiniSearch from 'minisearch';
+import { FUNCTION_WORD_SET } from './stop-words';
+import type { TreeNode } from './types';
+
+/**
+ * Function words that carry no topic (modern and archaic English, shared with the topic labels' list): left out
+ * of the index and of queries. BM25 would give them a low weight anyway; leaving them out keeps a long question's
+ * noise from adding up over many nodes.
+ */
+export const STOP_WORDS: ReadonlySet<string> = FUNCTION_WORD_SET;
+
+/** Letters and digits; everything else separates terms. */
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Combining marks left by NFKD: dropping them folds "é" into "e". */
+const MARKS = /\p{M}+/gu;
+/** English possessive endings ("Darcy's", "Darcys'"), removed before splitting. */
+const POSSESSIVE = /(?<=\p{L})['’](?:s\b|(?=\s|$))/giu;
+/** Scripts written without spaces between words. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const UNSPACED_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
+/** Shortest spaced-script term kept: one letter ("a", "I", initials) says nothing. */
+const MIN_TERM_LENGTH = 2;
+
+/**
+ * Harman's S-stemmer (1991): "-ies" → "-y" (not after "e" or "a"), "-es" → "-e" (not after "a", "e", "o"),
+ * "-s" → "" (not after "u" or "s"). Conservative: it merges plurals with their singulars and little else.
+ */
+export function stemPlural(term: string): string {
+  if (term.length <= 3 || !term.endsWith('s')) return term;
+  if (term.endsWith('ies') && !/[ea]ies$/.test(term)) return term.slice(0, -3) + 'y';
+  if (term.endsWith('es') && !/[aeo]es$/.test(term)) return term.slice(0, -1);
+  if (/[us]s$/.test(term)) return term;
+  return term.slice(0, -1);
+}
+
+/** Overlapping character pairs of a run of an unspaced script ("天地" → "天地"; "起初神" → "起初", "初神"). */
+function characterPairs(run: string, out: string[]): void {
+  const chars = [...run];
+  if (chars.length === 1) out.push(chars[0]);
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+}
+
+/**
+ * The terms of `text` as the keyword index reads them (see the module comment), in order, with repeats.
+ * The index and the query both use it.
+ */
+export function keywordTerms(text: string): string[] {
+  const folded = text.replace(POSSESSIVE, '').normalize('NFKD').replace(MARKS, '').toLowerCase();
+  const terms: string[] = [];
+  for (const [word] of folded.matchAll(WORD)) {
+    if (UNSPACED.test(word)) {
+      // A run may mix, e.g. "第1章": spaced parts are terms of their own.
+      let last = 0;
+      for (const match of word.matchAll(UNSPACED_RUN)) {
+        pushSpaced(word.slice(last, match.index), terms);
+        characterPairs(match[0], terms);
+        last = match.index + match[0].length;
+      }
+      pushSpaced(word.slice(last), terms);
+    } else {
+      pushSpaced(word, terms);
+    }
+  }
+  return terms;
+}
+
+function pushSpaced(word: string, terms: string[]): void {
+  if (word.length < MIN_TERM_LENGTH || STOP_WORDS.has(word)) return;
+  terms.push(stemPlural(word));
+}
+
+/** A tree's keyword index: BM25 scores of every node for a question. */
+export interface KeywordIndex {
+  /** Nodes indexed (= the tree's node count). */
+  readonly size: number;
+  /** Distinct terms in the index. */
+  readonly terms: number;
+  /**
+   * Writes each node's BM25 score for `text` into `scores` (indexed by node id; 0 where no term matches) and
+   * returns how many nodes matched at least one term.
+   */
+  score(text: string, scores: Float64Array): number;
+}
+
+/** Keyed by the nodes array, like the retrieval index: a tree is not expected to mutate. */
+const cache = new WeakMap<readonly TreeNode[], { size: number; index: KeywordIndex }>();
+
+/** Identity: `keywordTerms` already tokenised and normalised every term. */
+const keepTerm = (term: string) => term;
+
+/** The MiniSearch settings of every keyword index. */
+function emptySearch(): MiniSearch<IndexedText> {
+  return new MiniSearch<IndexedText>({
+    fields: ['text'],
+    idField: 'id',
+    tokenize: keywordTerms,
+    processTerm: keepTerm,
+    searchOptions: { tokenize: keywordTerms, processTerm: keepTerm, combineWith: 'OR' },
+  });
+}
+
+interface IndexedText {
+  id: number;
+  text: string;
+}
+
+function wrap(search: MiniSearch<IndexedText>, size: number): KeywordIndex {
+  return {
+    size,
+    terms: search.termCount,
+    score(text, scores) {
+      scores.fill(0);
+      const results = search.search(text);
+      for (const result of results) scores[result.id as number] = result.score;
+      return results.length;
+    },
+  };
+}
+
+const documentsOf = (nodes: readonly TreeNode[]): IndexedText[] =>
+  nodes.map((node) => ({ id: node.id, text: node.text }));
+
+/**
+ * The keyword index of `nodes` (every node's text, all layers), built on first use and kept while the nodes
+ * array lives; a node appended to the same array rebuilds it.
+ */
+export function keywordIndex(nodes: readonly TreeNode[]): KeywordIndex {
+  const cached = cache.get(nodes);
+  if (cached && cached.size === nodes.length) return cached.index;
+  const search = emptySearch();
+  search.addAll(documentsOf(nodes));
+  const index = wrap(search, nodes.length);
+  cache.set(nodes, { size: nodes.length, index });
+  return index;
+}
+
+/** Nodes indexed between two returns to the event loop by `prepareKeywordIndex`. */
+const PREPARE_CHUNK = 500;
+
+/**
+ * Builds the keyword index of `nodes` ahead of the first question, returning to the event loop every few
+ * hundred nodes (MiniSearch's `addAllAsync`), so a page that opens a large tree stays responsive; a question
+ * asked meanwhile builds it at once (`keywordIndex`).
+ */
+export async function prepareKeywordIndex(nodes: readonly TreeNode[]): Promise<void> {
+  if (cache.get(nodes)?.size === nodes.length) return;
+  const search = emptySearch();
+  await search.addAllAsync(documentsOf(nodes), { chunkSize: PREPARE_CHUNK });
+  if (cache.get(nodes)?.size !== nodes.length) {
+    cache.set(nodes, { size: nodes.length, index: wrap(search, nodes.length) });
+  }
+}

@@ -1,0 +1,5 @@
+import '../src/rpc/errors';
+import { expose } from 'comlink';
+import { createImportService } from '../src/storage/import-service';
+
+expose(createImportService());
