@@ -125,7 +125,7 @@ export const PARAM_FIELDS: readonly ParamField[] = [
   {
     key: 'concurrency',
     label: 'Concurrency',
-    help: 'LLM requests in flight at once (the built-in model takes as many summaries as it writes together).',
+    help: 'LLM requests in flight at once (for the built-in model, at least twice the summaries it writes together).',
     integer: true,
     min: 1,
     max: MAX_CONCURRENCY,
