@@ -16,6 +16,7 @@ import { prepareRetrieval, retrieve, type SearchMode } from '../src/core/retriev
 import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../src/core/types';
 import type { BenchRow } from './report';
 import { ROOT, shuffled } from './support';
+import { treeOf } from '../tests/support/tree-of';
 
 const NODES = 14_000;
 const DIM = 384;
@@ -56,17 +57,7 @@ function tree(all: readonly string[]): RaptorTree {
     children: [],
     embedding: flat.subarray(id * DIM, (id + 1) * DIM),
   }));
-  return {
-    format: 'raptor-tree',
-    version: 1,
-    title: 'keyword bench',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    embedding: { model: 'bench', dim: DIM },
-    summarizer: { kind: 'extractive' },
-    params: { ...DEFAULT_BUILD_PARAMS },
-    documents: [],
-    nodes,
-  };
+  return treeOf(nodes, { title: 'keyword bench', model: 'bench', createdAt: '2026-01-01T00:00:00.000Z' });
 }
 
 function cpuMs(fn: () => unknown): { cpu: number; wall: number } {

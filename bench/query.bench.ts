@@ -26,6 +26,7 @@ import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { collapsedBefore } from './baselines/retrieve-before';
 import type { BenchRow } from './report';
 import { ROOT, shuffled } from './support';
+import { treeOf } from '../tests/support/tree-of';
 
 const NODES = 10_000;
 const LEAVES = 8_000;
@@ -78,17 +79,7 @@ function benchTree(texts: readonly string[], topics: readonly Float32Array[], se
     flat.set(n.embedding, i * DIM);
     n.embedding = flat.subarray(i * DIM, (i + 1) * DIM);
   });
-  return {
-    format: 'raptor-tree',
-    version: 1,
-    title: 'query bench',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    embedding: { model: 'bench', dim: DIM },
-    summarizer: { kind: 'extractive' },
-    params: { ...DEFAULT_BUILD_PARAMS },
-    documents: [],
-    nodes,
-  };
+  return treeOf(nodes, { title: 'query bench', model: 'bench', createdAt: '2026-01-01T00:00:00.000Z' });
 }
 
 function benchTexts(): string[] {

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom, type RandomFn } from '../../src/core/random';
 import { prepareRetrieval, retrieve, type RetrieveOptions } from '../../src/core/retrieve';
 import { countTokens } from '../../src/core/tokens';
-import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../../src/core/types';
+import type { RaptorTree, TreeNode } from '../../src/core/types';
+import { treeOf } from '../support/tree-of';
 
 const DIM = 6;
 
@@ -41,17 +42,7 @@ function randomTree(random: RandomFn, size: number, layout: 'own' | 'flat' | 'sh
       n.embedding = flat.subarray(row(id) * DIM, (row(id) + 1) * DIM);
     });
   }
-  return {
-    format: 'raptor-tree',
-    version: 1,
-    title: 'random',
-    createdAt: '2024-01-01T00:00:00Z',
-    embedding: { model: 'test', dim: DIM },
-    summarizer: { kind: 'extractive' },
-    params: { ...DEFAULT_BUILD_PARAMS },
-    documents: [],
-    nodes,
-  };
+  return treeOf(nodes, { title: 'random' });
 }
 
 /** Cosine with plain loops (0 for a zero vector), as the retrieval defines it. */

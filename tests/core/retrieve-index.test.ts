@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { DimensionError } from '../../src/core/errors';
 import { prepareRetrieval, retrieve } from '../../src/core/retrieve';
-import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../../src/core/types';
+import type { RaptorTree, TreeNode } from '../../src/core/types';
+import { treeOf } from '../support/tree-of';
 
 const DIM = 4;
 const BYTES = DIM * Float32Array.BYTES_PER_ELEMENT;
@@ -32,17 +33,7 @@ function tree(embeddings: Float32Array[], layers?: number[]): RaptorTree {
     children: [],
     embedding,
   }));
-  return {
-    format: 'raptor-tree',
-    version: 1,
-    title: 'index',
-    createdAt: '2024-01-01T00:00:00Z',
-    embedding: { model: 'test', dim: DIM },
-    summarizer: { kind: 'extractive' },
-    params: { ...DEFAULT_BUILD_PARAMS },
-    documents: [],
-    nodes,
-  };
+  return treeOf(nodes, { title: 'index' });
 }
 
 const ownArrays = () => ROWS.map((row) => Float32Array.from(row));

@@ -10,7 +10,8 @@ import { DEFAULT_SEARCH, retrieve, retrieveReranked, type RetrieveOptions } from
 import { RRF_K } from '../../src/core/fusion';
 import { countTokens } from '../../src/core/tokens';
 import { parseTree } from '../../src/core/tree-format';
-import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../../src/core/types';
+import type { RaptorTree, TreeNode } from '../../src/core/types';
+import { treeOf } from '../support/tree-of';
 
 const DEG = Math.PI / 180;
 const at = (degrees: number) => Float32Array.of(Math.cos(degrees * DEG), Math.sin(degrees * DEG));
@@ -31,17 +32,7 @@ function makeTree(specs: Spec[]): RaptorTree {
     children: s.children ?? [],
     embedding: at(s.angle),
   }));
-  return {
-    format: 'raptor-tree',
-    version: 1,
-    title: 'hand-made',
-    createdAt: '2024-01-01T00:00:00Z',
-    embedding: { model: 'test', dim: 2 },
-    summarizer: { kind: 'extractive' },
-    params: { ...DEFAULT_BUILD_PARAMS },
-    documents: [],
-    nodes,
-  };
+  return treeOf(nodes);
 }
 
 const ids = (tree: RaptorTree, options: RetrieveOptions) =>

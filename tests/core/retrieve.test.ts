@@ -7,8 +7,8 @@ import { formatContext, retrieve, RetrievalError } from '../../src/core/retrieve
 import type { RetrievalErrorCode, RetrieveOptions } from '../../src/core/retrieve';
 import { countTokens } from '../../src/core/tokens';
 import { parseTree } from '../../src/core/tree-format';
-import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';
 import type { RaptorTree, TreeNode } from '../../src/core/types';
+import { treeOf } from '../support/tree-of';
 
 function fixture(name: string): string {
   return readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
@@ -190,17 +190,7 @@ function makeTree(specs: NodeSpec[]): RaptorTree {
       embedding: at(s.angle),
     };
   });
-  return {
-    format: 'raptor-tree',
-    version: 1,
-    title: 'hand-made',
-    createdAt: '2024-01-01T00:00:00Z',
-    embedding: { model: 'test', dim: 2 },
-    summarizer: { kind: 'extractive' },
-    params: { ...DEFAULT_BUILD_PARAMS },
-    documents: [],
-    nodes,
-  };
+  return treeOf(nodes);
 }
 
 /**
