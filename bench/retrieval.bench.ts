@@ -36,7 +36,10 @@ import { ROOT } from './support';
 
 /** The gold sets' books (tests/fixtures/gold/<id>.jsonl over tests/fixtures/books/<id>.txt). */
 const BOOKS = ['pride-and-prejudice', 'persuasion', 'genesis'];
-/** The key of plain BM25 over the leaves (a leaves-only tree: no summaries, no model in the ranking). */
+/**
+ * The key of plain BM25 over the leaves: a leaves-only tree (no summaries, no model in the ranking) whose leaves
+ * carry no source, so no leaf is indexed under its neighbours' words either.
+ */
 const PLAIN_BM25 = 'plain BM25 (leaves)';
 const KINDS = ['fact', 'arc'] as const;
 /** The collapsed tree as the app searched before issue 25: meaning alone, every text whole. */
@@ -142,7 +145,12 @@ async function benchModel(model: BenchModel, reranker: CrossEncoder | undefined)
         variants: variants(reranker),
       });
       addReport(pool, report);
-      const leaves: RaptorTree = { ...tree, nodes: tree.nodes.filter((n) => n.layer === 0) };
+      // Leaves without their sources: the keyword index then holds each leaf's own words only (no nearby
+      // words, keywords.ts), which is plain BM25.
+      const leaves: RaptorTree = {
+        ...tree,
+        nodes: tree.nodes.filter((n) => n.layer === 0).map(({ source: _source, ...leaf }) => leaf),
+      };
       const plain = await evaluateRetrieval(leaves, questions, {
         embedQuery: embed,
         variants: [{ mode: 'leaves', search: 'keywords' }],

@@ -23,9 +23,9 @@ export const SEARCH_MODES: readonly SearchMode[] = ['meaning', 'keywords', 'both
 /**
  * The search `retrieve` applies when the question's `text` is given and `search` is not (without `text`, always
  * `meaning`). Chosen by measurement (`npm run bench retrieval`, the gold sets of three books, docs/retrieval.md):
- * with the offline model, keywords found the most evidence in every mode but traversal (collapsed tree: 0.443
- * of it against 0.405 fused and 0.254 by meaning), and fusion never beat keywords alone by more than one
- * question; the random-weight MiniLM cannot rank by meaning at all. Meaning and both stay one click away.
+ * with the offline model, keywords found the most evidence in every mode but traversal (collapsed tree: 0.499
+ * of it against 0.446 fused and 0.254 by meaning; plain BM25 over the leaves 0.451), and fusion never beat
+ * keywords alone; the random-weight MiniLM cannot rank by meaning at all. Meaning and both stay one click away.
  */
 export const DEFAULT_SEARCH: SearchMode = 'keywords';
 

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import {
   keywordIndex,
   keywordTerms,
+  NEARBY_LEAVES,
+  nearbyLeaves,
   prepareKeywordIndex,
   stemPlural,
   STOP_WORDS,
@@ -100,5 +102,63 @@ describe('keywordIndex', () => {
     keywordIndex(many).score('walk town 3', b);
     expect(Array.from(a)).toEqual(Array.from(b));
     expect(a.some((x) => x > 0)).toBe(true);
+  });
+});
+
+describe('nearby words', () => {
+  /** A leaf of document `doc` starting at character `start`. */
+  const leaf = (id: number, text: string, doc: string, start: number): TreeNode => ({
+    ...node(id, text),
+    source: { doc, start, end: start + text.length },
+  });
+  // Ids out of document order on purpose: neighbours go by each document's offsets, not by id.
+  const nodes = [
+    leaf(0, 'Mr. Collins spoke of his patroness at Rosings.', 'a', 0),
+    leaf(1, 'Her ladyship advised him to marry, and soon.', 'a', 200),
+    leaf(2, 'The weather was fine and everybody walked.', 'a', 400),
+    leaf(3, 'Rain fell in the night; the roads were deep.', 'a', 600),
+    leaf(4, 'Nobody came to dinner that week.', 'a', 800),
+    leaf(5, 'A different book about Collins the gardener.', 'b', 0),
+    leaf(6, 'The gardener planted beans by the wall.', 'b', 100),
+    node(7, 'Her ladyship gave her advice freely.', 1),
+  ];
+
+  it('are the leaves on each side in the same document, by offset; none for summaries or leaves without a source', () => {
+    expect(NEARBY_LEAVES).toBe(2);
+    const shuffled = [nodes[0], nodes[3], nodes[2], nodes[1], nodes[4], nodes[5], nodes[6], nodes[7]];
+    const near = nearbyLeaves(shuffled);
+    expect(near.get(2)).toEqual([0, 1, 3, 4]);
+    expect(near.get(0)).toEqual([1, 2]);
+    expect(near.get(4)).toEqual([2, 3]);
+    expect(near.get(5)).toEqual([6]);
+    expect(near.has(7)).toBe(false);
+    expect(nearbyLeaves([node(0, 'x'), node(1, 'y')]).size).toBe(0);
+  });
+
+  it('find a leaf by a name only its neighbours give, below the leaf that holds it, never across documents', () => {
+    const index = keywordIndex(nodes);
+    const scores = new Float64Array(nodes.length);
+    index.score('Collins', scores);
+    // Leaves 1 and 2 never say "Collins"; leaf 0, one and two leaves before them, does.
+    expect(scores[1]).toBeGreaterThan(0);
+    expect(scores[2]).toBeGreaterThan(0);
+    expect(scores[0]).toBeGreaterThan(scores[1]);
+    // Three leaves away: too far.
+    expect(scores[3]).toBe(0);
+    // Document b's "Collins" (leaf 5) is next to leaf 4 by id but not in its document.
+    expect(scores[6]).toBeGreaterThan(0);
+    expect(scores[5]).toBeGreaterThan(scores[6]);
+    expect(scores[4]).toBe(0);
+    // A summary has no nearby words.
+    expect(scores[7]).toBe(0);
+  });
+
+  it("weigh less than a leaf's own words", () => {
+    const index = keywordIndex(nodes);
+    const scores = new Float64Array(nodes.length);
+    index.score('beans', scores);
+    // Leaf 6 says "beans"; leaf 5 is its neighbour.
+    expect(scores[6]).toBeGreaterThan(scores[5] * 5);
+    expect(scores[5]).toBeGreaterThan(0);
   });
 });
