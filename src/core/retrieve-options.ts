@@ -87,7 +87,10 @@ export interface RetrievedNode {
   layer: number;
   /** Cosine similarity to the query, in [−1, 1]; 0 when the query or the node's embedding is all zeros. */
   score: number;
-  /** BM25 score of the node's text for the question (0: no term in common); set when keywords were searched. */
+  /**
+   * BM25 score for the question (0: no term in common): the node's own text and, for a leaf, its nearby leaves'
+   * words at a tenth of the weight (keywords.ts); set when keywords were searched.
+   */
   keyword?: number;
   /** The cross-encoder's score (higher is more relevant); set on the candidates a reranker reordered. */
   rerank?: number;

@@ -106,7 +106,10 @@ function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: Passage
           score {passage.score.toFixed(SCORE_DECIMALS)}
         </span>
         {passage.keyword !== undefined && (
-          <span className="passage-fact" title="Keyword (BM25) score of the node's words for the question">
+          <span
+            className="passage-fact"
+            title="Keyword (BM25) score for the question: the node's own words, and for a passage a tenth as much for the words of the two passages on each side"
+          >
             keywords {passage.keyword.toFixed(SCORE_DECIMALS)}
           </span>
         )}
