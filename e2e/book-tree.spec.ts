@@ -1,9 +1,9 @@
 /**
  * A whole novel as a new user builds it (Pride and Prejudice, 151k tokens; the default hub model is
  * unreachable here, so the build falls back to the offline GloVe model and says so in a notice; extractive
- * summaries): the tree reads at Fit — the Root layer line and the outline name the book's people — and at
- * 1440×900 and 390 px wide no notice covers the Ask panel, however many pile up, and nothing scrolls sideways.
- * Screenshots of both widths go to docs/screenshots/.
+ * summaries): the tree reads at Fit — the Root layer line and the outline name the book's people —, a question
+ * finds a passage by its neighbours' words, and at 1440×900 and 390 px wide no notice covers the Ask panel,
+ * however many pile up, and nothing scrolls sideways. Screenshots of both widths go to docs/screenshots/.
  */
 import type { Page } from '@playwright/test';
 import { ask, shoot, treeCanvas } from './support/app';
@@ -66,6 +66,18 @@ test('a whole novel: labelled at Fit, and notices never cover the Ask panel at 1
 
   await ask(page, 'Whom does Elizabeth marry?');
   await expect(page.locator('.passage').first()).toBeVisible({ timeout: 60_000 });
+  // Keywords find a passage by its neighbours' words (keywords.ts): the leaf in which the housekeeper praises
+  // her master says neither "Reynolds" nor "Pemberley"; the passages before it do. Plain BM25 over the leaves
+  // misses it (`npm run bench retrieval`, gold question pp-17).
+  await ask(page, 'How did Mrs. Reynolds describe her master at Pemberley?');
+  await expect(page.locator('.passage', { hasText: 'Mrs. Reynolds' }).first()).toBeVisible({
+    timeout: 60_000,
+  });
+  const more = page.locator('.passage-more[aria-expanded="false"]');
+  for (let i = 0; i < 100 && (await more.count()) > 0; i++) await more.first().click();
+  await expect(
+    page.locator('.passage', { hasText: 'He is the best landlord, and the best master' }).first(),
+  ).toBeVisible();
   // Errors pile up: two broken imports, the second twice (shown once, counted).
   const library = page.getByRole('region', { name: 'Library' }).getByLabel('Tree file to import');
   await library.setInputFiles({
