@@ -11,16 +11,17 @@
  *
  * Nearby words: a leaf is also indexed under the words of the `NEARBY_LEAVES` leaves on each side of it in its
  * document (a second field, weighted `NEARBY_BOOST`), because a passage seldom repeats the names its neighbours
- * already gave: the chunk that says "her ladyship's" advice came with the house does not say "Collins" or
- * "Lady Catherine", the one before it does. Its own words still count ten times more. Summaries (which the tree
- * already gives their context) and leaves without a `source` (e.g. trees imported from the official code, whose
- * order is unknown) are indexed under their own text only. Measured on the gold sets (`npm run bench retrieval`,
- * docs/retrieval.md): one-fact evidence found by the default rose from 0.614 to 0.674, the arc's from 0.256 to
- * 0.306; plain BM25 over the leaves finds 0.629 and 0.272.
+ * already gave: in Pride and Prejudice the passage in which the housekeeper praises her master ("He is the best
+ * landlord, and the best master") names neither "Reynolds" nor "Pemberley"; the passages before it do. Its own
+ * words still count ten times more. Summaries (which the tree already gives their context) and leaves without a
+ * `source` (e.g. trees imported from the official code, whose order is unknown) are indexed under their own text
+ * only. Measured on the gold sets (`npm run bench retrieval`, docs/retrieval.md): one-fact evidence found by the
+ * default rose from 0.614 to 0.674, the arc's from 0.256 to 0.306; plain BM25 over the leaves finds 0.629 and
+ * 0.256.
  *
- * Measured (`npm run bench keywords`): building the index of a 14,000-node tree takes about a second or two in
- * Node on this machine, so the app builds it when a tree opens (in chunks) instead of storing it
- * (docs/retrieval.md).
+ * Measured (`npm run bench keywords`): building the index of a 14,000-node tree takes about 2.3 s of CPU in Node
+ * on this machine (0.9 s without nearby words), so the app builds it when a tree opens (in chunks) instead of
+ * storing it (docs/retrieval.md).
  */
 import MiniSearch from 'minisearch';
 import { FUNCTION_WORD_SET } from './stop-words';
@@ -139,8 +140,9 @@ function emptySearch(): MiniSearch<IndexedText> {
 
 interface IndexedText {
   id: number;
+  /** The node's own terms. */
   text: string;
-  /** The texts of the leaves around a leaf in its document ('' for summaries and leaves without a source). */
+  /** The terms of the leaves around a leaf in its document ('' for summaries and leaves without a source). */
   nearby: string;
 }
 
