@@ -67,7 +67,16 @@ interface Variant {
    * the CPU runtime).
    */
   batched?: boolean;
+  /** Its model folder under .bench-cache/models (default MODEL_FOLDER). */
+  folder?: string;
+  /**
+   * Measured only when AERIE_BENCH_LLM names it, and never the app's runtime in the verdict rows: why (a graph the
+   * app does not load).
+   */
+  optIn?: string;
 }
+/** The bench model's weights exported with attention that does not repeat key/value heads (same logits). */
+const GROUPED_FOLDER = 'qwen2.5-0.5b-random-grouped';
 const VARIANTS: Variant[] = [
   {
     id: 'onnx-q8',
@@ -89,6 +98,18 @@ const VARIANTS: Variant[] = [
     ortBuild: 'plain',
     batched: true,
   },
+  {
+    id: 'onnx-q8-grouped',
+    runtime: 'onnx',
+    dtype: 'q8',
+    model: `local:${GROUPED_FOLDER}`,
+    file: 'onnx/model_quantized.onnx',
+    repeats: 3,
+    batched: true,
+    folder: GROUPED_FOLDER,
+    optIn:
+      'the same weights with grouped attention (no repeated key/value heads), a graph the app does not load: it says what rewriting the attention of the hub model would give',
+  },
   ...(['q8_0', 'q4_0'] as const).map((dtype) => ({
     id: `llama.cpp-${dtype}`,
     runtime: 'llama.cpp' as const,
@@ -99,19 +120,21 @@ const VARIANTS: Variant[] = [
   })),
 ];
 /** `AERIE_BENCH_LLM=onnx-q8,llama.cpp-q8_0` measures only those; default all. */
-const CHOSEN = new Set((process.env.AERIE_BENCH_LLM ?? VARIANTS.map((v) => v.id).join(',')).split(','));
+const CHOSEN = new Set(
+  (
+    process.env.AERIE_BENCH_LLM ??
+    VARIANTS.filter((v) => !v.optIn)
+      .map((v) => v.id)
+      .join(',')
+  ).split(','),
+);
 /** Today's path, the one the issue's 5× is measured against. */
 const BASELINE = 'onnx-q8';
 /** The issue's goal for the 78k-token document's summaries on 2 cores, minutes. */
 const GOAL_MINUTES = 30;
 const GOAL_SPEEDUP = 5;
-const MODEL_FILES = [
-  'config.json',
-  'generation_config.json',
-  'tokenizer.json',
-  'tokenizer_config.json',
-  ...VARIANTS.map((v) => v.file),
-];
+const CONFIG_FILES = ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json'];
+const MODEL_FILES = [...CONFIG_FILES, ...VARIANTS.filter((v) => !v.folder).map((v) => v.file)];
 const MAKE_SCRIPTS = ['make_qwen2_random.py', 'make_qwen2_gguf.py'].map((f) =>
   join(ROOT, 'scripts', 'models', f),
 );
@@ -163,7 +186,17 @@ function ensureModel(): string | undefined {
     const made = runPython([script, '--qwen2.5-0.5b', folder], PYTHON_TIMEOUT_MS);
     if ('reason' in made) return made.reason;
   }
-  return complete() ? undefined : incompleteModel(folder, MODEL_FILES);
+  if (!complete()) return incompleteModel(folder, MODEL_FILES);
+  for (const variant of VARIANTS.filter((v) => v.folder && CHOSEN.has(v.id))) {
+    const own = join(MODELS_DIR, variant.folder!);
+    const files = [...CONFIG_FILES, variant.file];
+    if (files.every((f) => existsSync(join(own, f)))) continue;
+    console.log(`Generating ${own} (${variant.id}; several minutes)…`);
+    const made = runPython([MAKE_SCRIPTS[0], '--qwen2.5-0.5b', own, '--grouped'], PYTHON_TIMEOUT_MS);
+    if ('reason' in made) return made.reason;
+    if (!files.every((f) => existsSync(join(own, f)))) return incompleteModel(own, files);
+  }
+  return undefined;
 }
 
 /** The bench's prompt: its messages, their token ids, and the tokenizer's decoder (for the native ids). */
@@ -242,7 +275,7 @@ function nativeTimer(
   variant: Variant,
   prompt: BenchPrompt,
 ): (() => Promise<NativeTiming>) | { reason: string } {
-  const file = join(MODELS_DIR, MODEL_FOLDER, variant.file);
+  const file = join(MODELS_DIR, variant.folder ?? MODEL_FOLDER, variant.file);
   const request = {
     promptIds: prompt.ids,
     newTokens: NEW_TOKENS,
@@ -371,7 +404,8 @@ function nativeRates(m: Measured): { prefill: number; decode: number } | undefin
 function labelOf(m: Measured): string {
   const engine = m.variant.runtime === 'onnx' ? 'transformers.js + ONNX Runtime Web' : 'llama.cpp (wllama)';
   const build = m.variant.ortBuild ? ` (${m.variant.ortBuild} build)` : '';
-  return `${engine}${build}, random ${m.variant.dtype}, WASM ${m.result.load.info.threads} threads`;
+  const graph = m.variant.optIn ? ', grouped attention (not the app’s graph)' : '';
+  return `${engine}${build}, random ${m.variant.dtype}${graph}, WASM ${m.result.load.info.threads} threads`;
 }
 
 function rowsOf(m: Measured): BenchRow[] {
@@ -499,7 +533,9 @@ function batchRowsOf(m: Measured, label: string): BenchRow[] {
 }
 
 /** The fastest CPU runtime against today's path (ONNX q8 in WASM) and the issue's goal, both in minutes. */
-function verdictRows(measured: readonly Measured[]): BenchRow[] {
+function verdictRows(all: readonly Measured[]): BenchRow[] {
+  // A graph the app does not load is never its runtime.
+  const measured = all.filter((m) => !m.variant.optIn);
   const minutes = (m: Measured) => projectedMinutes(bestRates(m.result.runs), m.promptTokens);
   const baseline = measured.find((m) => m.variant.id === BASELINE);
   const options = measured.flatMap((m) => [
@@ -535,44 +571,48 @@ function verdictRows(measured: readonly Measured[]): BenchRow[] {
       reference: minutes(baseline),
       referenceLabel: `${BASELINE} in Chromium`,
       target: 1 / GOAL_SPEEDUP,
-      note: writingFloor(measured, minutes(baseline) / GOAL_SPEEDUP),
+      note: fivefoldFloor(measured, minutes(baseline) / GOAL_SPEEDUP),
     });
   }
   return rows;
 }
 
 /**
- * What bounds the 5× goal from below, from this run's own rates: the minutes that writing the document's summary
- * tokens alone takes at the fastest writing rate measured (any runtime, any batch size), in Chromium and
- * natively, with no prompt read at all, beside the minutes 5× would allow.
+ * What bounds the 5× goal from below, from this run's own rates: the minutes that reading the document's prompts
+ * alone takes at the fastest prompt rate measured, and writing its summaries alone at the fastest writing rate
+ * (any runtime, any batch size), in Chromium and natively, beside the minutes 5× would allow. In the page either
+ * one above the allowance rules 5× out whatever the other does.
  */
-function writingFloor(measured: readonly Measured[], allowed: number): string {
-  const fastestOf = (runs: { rows: number; decode: number }[]) =>
-    runs.reduce<{ rows: number; decode: number } | undefined>(
-      (a, r) => (a && a.decode >= r.decode ? a : r),
-      undefined,
+function fivefoldFloor(measured: readonly Measured[], allowed: number): string {
+  type Rate = { rows: number; rate: number };
+  const fastest = (rates: Rate[]) =>
+    rates.reduce<Rate | undefined>((a, r) => (a && a.rate >= r.rate ? a : r), undefined);
+  const browserRuns = measured.flatMap((m) => [
+    { rows: 1, ...bestRates(m.result.runs) },
+    ...(m.batches?.browser ?? []),
+  ]);
+  const nativeRuns = measured.flatMap((m) => {
+    const alone = nativeRates(m);
+    return [...(alone ? [{ rows: 1, ...alone }] : []), ...(m.batches?.native ?? [])];
+  });
+  const minutes = (tokens: number, r: Rate) => tokens / r.rate / SECONDS_PER_MINUTE;
+  const part = (
+    what: 'reading' | 'writing',
+    where: string,
+    runs: { rows: number; prefill: number; decode: number }[],
+  ) => {
+    const tokens = what === 'reading' ? WORK.promptTokens : WORK.outputTokens;
+    const best = fastest(
+      runs.map((r) => ({ rows: r.rows, rate: what === 'reading' ? r.prefill : r.decode })),
     );
-  const browser = fastestOf(
-    measured.flatMap((m) => [
-      { rows: 1, decode: bestRates(m.result.runs).decode },
-      ...(m.batches?.browser ?? []),
-    ]),
-  );
-  const native = fastestOf(
-    measured.flatMap((m) => {
-      const alone = nativeRates(m);
-      return [...(alone ? [{ rows: 1, decode: alone.decode }] : []), ...(m.batches?.native ?? [])];
-    }),
-  );
-  const writing = (r: { decode: number }) => WORK.outputTokens / r.decode / SECONDS_PER_MINUTE;
-  const part = (where: string, r: { rows: number; decode: number } | undefined) =>
-    r
-      ? `${writing(r).toFixed(1)} min ${where} (${r.decode.toFixed(1)} tokens/s, ${r.rows} at a time)`
-      : `unmeasured ${where}`;
+    if (!best) return `${what} unmeasured ${where}`;
+    const rows = what === 'writing' ? `, ${best.rows} at a time` : '';
+    return `${what} ${minutes(tokens, best).toFixed(1)} min ${where} (${best.rate.toFixed(0)} tokens/s${rows})`;
+  };
   return (
-    `${GOAL_SPEEDUP}× would be ${allowed.toFixed(1)} min; writing the ${WORK.outputTokens.toLocaleString('en')} ` +
-    `summary tokens alone, at the fastest rate this run measured and reading no prompt, takes ` +
-    `${part('in Chromium', browser)} and ${part('natively', native)}`
+    `${GOAL_SPEEDUP}× would be ${allowed.toFixed(1)} min; alone, at the fastest rates this run measured: ` +
+    `${part('reading', 'in Chromium', browserRuns)}, ${part('writing', 'in Chromium', browserRuns)}; ` +
+    `${part('reading', 'natively', nativeRuns)}, ${part('writing', 'natively', nativeRuns)}`
   );
 }
 

@@ -303,9 +303,11 @@ class _ParamView:
         return self.params[name.replace(".", "__")]
 
 
-def _decoder_module(dims: Dims, weights: dict[str, np.ndarray]):
+def _decoder_module(dims: Dims, weights: dict[str, np.ndarray], grouped: bool = False):
     """Qwen2's forward pass written for tracing: every shape comes from the inputs, the causal and padding mask
-    from comparisons of positions, grouped-query attention by repeating key/value heads."""
+    from comparisons of positions, grouped-query attention by repeating key/value heads (as Hugging Face's
+    `repeat_kv` does, so as exports of it do), or with `grouped` by folding each key/value head's group of query
+    heads into its rows (same numbers, no repeated copy of the cache: compare_grouped_attention.py)."""
     import torch
     from torch import nn
 
@@ -358,10 +360,16 @@ def _decoder_module(dims: Dims, weights: dict[str, np.ndarray]):
                 k = torch.cat((past[2 * i], k), dim=2)
                 v = torch.cat((past[2 * i + 1], v), dim=2)
                 presents += [k, v]
-                k = k.repeat_interleave(group, dim=1)
-                v = v.repeat_interleave(group, dim=1)
-                scores = (q @ k.transpose(2, 3)) / (dims.head_dim**0.5) + mask
-                attn = torch.softmax(scores, dim=-1) @ v
+                if grouped:
+                    q = q.reshape(batch, dims.kv_heads, group * seq, dims.head_dim)
+                    folded = mask.expand(batch, 1, seq, total).repeat(1, 1, group, 1)
+                    scores = (q @ k.transpose(2, 3)) / (dims.head_dim**0.5) + folded
+                    attn = (torch.softmax(scores, dim=-1) @ v).reshape(batch, dims.heads, seq, dims.head_dim)
+                else:
+                    k = k.repeat_interleave(group, dim=1)
+                    v = v.repeat_interleave(group, dim=1)
+                    scores = (q @ k.transpose(2, 3)) / (dims.head_dim**0.5) + mask
+                    attn = torch.softmax(scores, dim=-1) @ v
                 attn = attn.transpose(1, 2).reshape(batch, seq, dims.heads * dims.head_dim)
                 x = x + linear(attn, p + "self_attn.o_proj")
                 h = rms(x, p + "post_attention_layernorm.weight")
@@ -382,13 +390,14 @@ def io_names(dims: Dims) -> tuple[list[str], list[str]]:
     return ["input_ids", "attention_mask", "position_ids", "num_logits_to_keep", *past], ["logits", *present]
 
 
-def export(dims: Dims, weights: dict[str, np.ndarray], path: Path) -> None:
+def export(dims: Dims, weights: dict[str, np.ndarray], path: Path, grouped: bool = False) -> None:
     """Exports the decoder with the legacy TorchScript exporter (opset 17, as the embedding models); a graph over
-    2 GB is written with its weights in `<file>_data` beside it (only ever a step towards the quantised file)."""
+    2 GB is written with its weights in `<file>_data` beside it (only ever a step towards the quantised file).
+    `grouped`: attention without repeated key/value heads (`_decoder_module`)."""
     import onnx
     import torch
 
-    module = _decoder_module(dims, weights)
+    module = _decoder_module(dims, weights, grouped)
     inputs, outputs = io_names(dims)
     # Batch 2, 3 new tokens after 4 cached ones: no dimension of the sample is 1 or equal to another, so the
     # tracer cannot fold a shape into a constant by accident.
@@ -514,8 +523,15 @@ def cli(doc: str, make_tiny, make_full, full_help: str) -> None:
 
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--qwen2.5-0.5b", dest="full", type=Path, default=None, metavar="OUT", help=full_help)
+    parser.add_argument(
+        "--grouped",
+        action="store_true",
+        help="with --qwen2.5-0.5b: attention without repeated key/value heads (q8 only; the bench's onnx-q8-grouped)",
+    )
     args = parser.parse_args()
     if args.full is None:
         make_tiny()
+    elif args.grouped:
+        make_full(args.full, grouped=True)
     else:
         make_full(args.full)

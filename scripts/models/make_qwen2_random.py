@@ -11,6 +11,10 @@ benchmark's stand-in for Qwen2.5-0.5B-Instruct (the WASM preset).
         vocabulary 151,936, tied embeddings) with random weights, in q8 (631 MB) and q4 (about 800 MB); never
         committed.
 
+    python3 scripts/models/make_qwen2_random.py --qwen2.5-0.5b .bench-cache/models/qwen2.5-0.5b-random-grouped --grouped
+        The same model with attention that does not repeat key/value heads (same logits), q8 only: what
+        `AERIE_BENCH_LLM=onnx-q8-grouped npm run bench llm` measures.
+
 It needs torch, onnx, onnxruntime, onnx-ir, tokenizers, transformers and jinja2 at the versions of
 scripts/python-packages.txt (scripts/models/pyenv.py checks them and re-runs the script under .venv/ when that is
 where they are; `bash scripts/python-env.sh` makes it). Deterministic: same environment, same files.
@@ -92,7 +96,7 @@ def tokenizer_json(regular_tokens: int) -> dict:
 
 
 def write_model_folder(
-    folder: Path, dims: Dims, tok_json: dict, std: float, embed_std: float
+    folder: Path, dims: Dims, tok_json: dict, std: float, embed_std: float, grouped: bool = False
 ) -> tuple[dict, dict[str, int]]:
     """Tokenizer, configs and the fp32 ONNX graph; returns the weights and the special token ids. The model never
     writes a special token or a piece of a character (decoder.partial_utf8_ids): it runs to its token limit and
@@ -103,7 +107,7 @@ def write_model_folder(
     decoder.write_configs(folder, dims, special)
     silent = sorted(set(special.values()) | set(decoder.partial_utf8_ids(tok_json)))
     weights = decoder.seeded_weights(dims, SEED, silent, std, embed_std)
-    decoder.export(dims, weights, folder / common.FP32_FILE)
+    decoder.export(dims, weights, folder / common.FP32_FILE, grouped=grouped)
     return weights, special
 
 
@@ -199,24 +203,28 @@ def make_tiny() -> None:
     print(f"{path}: {common.file_size(path)}")
 
 
-def make_full(out: Path) -> None:
+def make_full(out: Path, grouped: bool = False) -> None:
+    """The benchmark model in `out`: q8 and q4; with `grouped`, the same weights with attention that does not
+    repeat key/value heads (decoder._decoder_module), q8 only."""
     base = tokenizer_json(TINY.vocab - len(decoder.SPECIAL_TOKENS))
     tok_json = decoder.pad_vocabulary(base, QWEN25_05B.vocab)
-    weights, _ = write_model_folder(out, QWEN25_05B, tok_json, FULL_STD, FULL_STD)
+    weights, _ = write_model_folder(out, QWEN25_05B, tok_json, FULL_STD, FULL_STD, grouped)
     hf = decoder.hf_model(QWEN25_05B, weights)
     del weights
     print("Checking the exported graph against transformers' Qwen2ForCausalLM:")
     ids = [int(i) for i in np.arange(3, 40) * 97 % 2000]
     verify_graph(out, QWEN25_05B, hf, ids)
     del hf
+    files = [common.Q8_FILE] if grouped else [common.Q8_FILE, decoder.Q4_FILE]
     decoder.quantize_q8(out / common.FP32_FILE, out / common.Q8_FILE)
-    decoder.quantize_q4(out / common.FP32_FILE, out / decoder.Q4_FILE)
+    if not grouped:
+        decoder.quantize_q4(out / common.FP32_FILE, out / decoder.Q4_FILE)
     # The 2 GB fp32 graph (external data) was only a step towards q8 and q4.
-    keep = {Path(common.Q8_FILE).name, Path(decoder.Q4_FILE).name}
+    keep = {Path(rel).name for rel in files}
     for path in (out / "onnx").iterdir():
         if path.name not in keep:
             path.unlink()
-    for rel in (common.Q8_FILE, decoder.Q4_FILE):
+    for rel in files:
         print(f"{out / rel}: {common.file_size(out / rel)}")
 
 
