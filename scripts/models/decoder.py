@@ -529,6 +529,8 @@ def cli(doc: str, make_tiny, make_full, full_help: str) -> None:
         help="with --qwen2.5-0.5b: attention without repeated key/value heads (q8 only; the bench's onnx-q8-grouped)",
     )
     args = parser.parse_args()
+    if args.grouped and args.full is None:
+        parser.error("--grouped needs --qwen2.5-0.5b OUT")
     if args.full is None:
         make_tiny()
     elif args.grouped:
