@@ -2,10 +2,12 @@
  * The app shell: lays out the panels and connects them to the state hooks. Orchestration lives in the hooks
  * (src/app/state) and the workers; this component only renders and forwards.
  */
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { treeStats } from '../core/stats';
 import { RETRIEVAL_MODES, type ModeSelections, type RetrievalMode } from './modes';
-import { DocumentView } from './document/DocumentView';
+import { DocumentPanel, type ActiveCitation } from './document/DocumentPanel';
+import { citationTarget } from './document/citation-target';
+import { returnPointOf, returnTo, type ReturnPoint } from './document/return-point';
 import { TreeView } from './tree/TreeView';
 import { layerTopics, rootTerms } from './tree/topics';
 import { hierarchyOf } from './tree/hierarchy';
@@ -39,6 +41,7 @@ import { answerModelOf, summarizerLine } from './settings';
 import { embeddingModelLabel } from './library/model-label';
 import { embeddingChoiceOf, titleFor } from './state/request';
 import type { RetrievalSettings } from './state/types';
+import { getOriginal } from '../storage';
 import './app.css';
 
 type View = 'tree' | 'document' | 'stats' | 'eval';
@@ -88,6 +91,9 @@ export function App() {
   const [inspected, setInspected] = useState<number>();
   const [view, setView] = useState<View>('tree');
   const [scrollLeaf, setScrollLeaf] = useState<number>();
+  /** The citation shown in the Document tab, with where "Back to the answer" returns. */
+  const [citation, setCitation] = useState<ActiveCitation & { back: ReturnPoint; view: View }>();
+  const citationKey = useRef(0);
   const actions = useLibraryActions(db, notify, library.refresh, {
     onOpen: setOpenId,
     onDeleted: (id) => id === openId && setOpenId(undefined),
@@ -101,6 +107,7 @@ export function App() {
   useEffect(() => {
     setRetrieval(defaultRetrievalSettings(maxLayer));
     setInspected(undefined);
+    setCitation(undefined);
     ask.reset();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when another tree opens
   }, [tree]);
@@ -221,6 +228,26 @@ export function App() {
   const openNode = (id: number) => {
     setInspected(id);
   };
+  /** Citation [n]: its exact passage in the Document tab (on its PDF page when kept), and its node opened. */
+  const openCitation = (n: number, nodeId: number, from: HTMLElement) => {
+    if (!tree?.nodes[nodeId]) return;
+    const target = citationTarget(tree, n, nodeId, (doc) => documentText(doc));
+    citationKey.current += 1;
+    setCitation({ target, key: citationKey.current, back: returnPointOf(from), view });
+    setInspected(nodeId);
+    setView('document');
+  };
+  const backToAnswer = () => {
+    if (!citation) return;
+    setView(citation.view);
+    setCitation(undefined);
+    // After the tab switch has rendered, so the restored scroll positions hold.
+    requestAnimationFrame(() => returnTo(citation.back));
+  };
+  const loadOriginal = useCallback(
+    (documentId: string) => (db ? getOriginal(db, documentId) : Promise.resolve(undefined)),
+    [db],
+  );
 
   return (
     <div className="app">
@@ -339,13 +366,17 @@ export function App() {
                 hidden={view !== 'document'}
               >
                 {open.documents.some((d) => d.text) ? (
-                  <DocumentView
+                  <DocumentPanel
                     documents={open.documents.filter((d) => d.text)}
                     leaves={leaves}
                     highlights={highlights}
                     underSelected={underSelected}
                     scrollToLeafId={scrollLeaf}
                     onOpenNode={openNode}
+                    citation={citation}
+                    onBack={backToAnswer}
+                    loadOriginal={loadOriginal}
+                    visible={view === 'document'}
                   />
                 ) : (
                   <p className="empty">This tree was imported without its documents’ text.</p>
@@ -425,6 +456,7 @@ export function App() {
             onStop={ask.stop}
             results={ask.results}
             onOpenNode={openNode}
+            onOpenCitation={openCitation}
             hasAnswerModel={!!answerModel}
             activeNodeId={inspected}
             conversation={tree && db ? conversationPanel(conversation, ask, onConfirmSearch) : undefined}

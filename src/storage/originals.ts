@@ -21,7 +21,10 @@ export const MAX_KEPT_ORIGINAL_BYTES = 50_000_000;
 
 /** An original to keep beside a recorded tree. */
 export interface NewOriginal {
-  file: Blob;
+  /** The file; absent when it could not be kept until the build (then `size` says how large it was). */
+  file?: Blob;
+  /** Bytes of the file, when `file` is absent. */
+  size?: number;
   layout: PdfLayout;
   name: string;
   /** MIME type. Default `application/pdf`. */
@@ -85,8 +88,9 @@ export async function keepOriginals(
       out.push(undefined);
       continue;
     }
-    if (original.file.size > maxBytes) {
-      const info: OriginalInfo = { kept: false, reason: 'too-large', bytes: original.file.size };
+    const size = original.file?.size ?? original.size ?? 0;
+    if (size > maxBytes || !original.file) {
+      const info: OriginalInfo = { kept: false, reason: size > maxBytes ? 'too-large' : 'unavailable', bytes: size };
       await recordInfo(db, treeId, i, info);
       out.push(info);
       continue;
@@ -95,7 +99,7 @@ export async function keepOriginals(
       documentId,
       name: original.name,
       type: original.type ?? 'application/pdf',
-      size: original.file.size,
+      size,
       file: original.file,
       layout: original.layout,
       addedAt: now,
@@ -122,7 +126,7 @@ export async function keepOriginals(
       );
     } catch (error) {
       if (!(error instanceof StorageError) || error.code !== 'QUOTA_EXCEEDED') throw error;
-      const info: OriginalInfo = { kept: false, reason: 'storage-full', bytes: original.file.size };
+      const info: OriginalInfo = { kept: false, reason: 'storage-full', bytes: size };
       // Saying why is a few bytes; if even that fails, the tree shows "not kept" without the reason.
       await recordInfo(db, treeId, i, info).catch(() => undefined);
       out.push(info);

@@ -10,7 +10,13 @@ import { formatCount } from '../format';
 import { MODE_LABELS, modeColorVar } from '../modes';
 import { Notice } from '../notices/Notice';
 import type { AnswerState, RetrievedPassage } from '../state/types';
-import { citationNodeIds, nowrapCitations, splitCitations, type AnswerSegment } from './citations';
+import {
+  citationNodeIds,
+  nowrapCitations,
+  splitCitations,
+  type AnswerSegment,
+  type CitationSegment,
+} from './citations';
 import './ask.css';
 
 /** Props of `AnswerView`. */
@@ -19,6 +25,8 @@ export interface AnswerViewProps {
   /** The passages sent as context, in the order they were numbered ([1] is the first). */
   passages: readonly RetrievedPassage[];
   onOpenNode(id: number): void;
+  /** Shows citation [n]'s passage in the document (else the citation opens its node). */
+  onOpenCitation?(n: number, nodeId: number, from: HTMLElement): void;
 }
 
 /** "1,234 prompt + 210 answer = 1,444 tokens", with a note when the server did not report some usage. */
@@ -30,7 +38,9 @@ export function usageText(usage: UsageTotals): string {
 }
 
 /** The answer; see the module comment. */
-export function AnswerView({ answer, passages, onOpenNode }: AnswerViewProps) {
+export function AnswerView({ answer, passages, onOpenNode, onOpenCitation }: AnswerViewProps) {
+  const open: CitationOpener = (segment, from) =>
+    onOpenCitation ? onOpenCitation(segment.n, segment.nodeId, from) : onOpenNode(segment.nodeId);
   const headingId = useId();
   const nodeIds = useMemo(() => citationNodeIds(passages, answer.citations), [passages, answer.citations]);
   // Re-split from the whole text on every change: a citation cut across two streamed chunks joins up here.
@@ -62,10 +72,10 @@ export function AnswerView({ answer, passages, onOpenNode }: AnswerViewProps) {
         {pieces.map((piece) =>
           piece.kind === 'nowrap' ? (
             <span key={piece.start} className="answer-nowrap">
-              {piece.segments.map((segment) => renderSegment(segment, onOpenNode))}
+              {piece.segments.map((segment) => renderSegment(segment, open))}
             </span>
           ) : (
-            renderSegment(piece, onOpenNode)
+            renderSegment(piece, open)
           ),
         )}
         {answer.streaming && <span className="answer-caret" aria-hidden="true" />}
@@ -94,19 +104,27 @@ export function AnswerView({ answer, passages, onOpenNode }: AnswerViewProps) {
   );
 }
 
-/** Text as text; a citation as a button that opens its passage's node. */
-function renderSegment(segment: AnswerSegment, onOpenNode: (id: number) => void) {
-  if (segment.kind === 'text') return <span key={segment.start}>{segment.text}</span>;
+/** Opens a citation, given the button that was pressed. */
+export type CitationOpener = (segment: CitationSegment, from: HTMLElement) => void;
+
+/** A citation as a button that shows its passage (in the document) and opens its node. */
+export function CitationButton({ segment, open }: { segment: CitationSegment; open: CitationOpener }) {
   return (
     <button
-      key={segment.start}
       type="button"
       className="answer-cite"
+      data-citation={segment.n}
       aria-label={`Citation ${segment.n}: open node ${segment.nodeId}`}
-      title={`Passage ${segment.n} (node ${segment.nodeId})`}
-      onClick={() => onOpenNode(segment.nodeId)}
+      title={`Passage ${segment.n} (node ${segment.nodeId}): show it in the document`}
+      onClick={(e) => open(segment, e.currentTarget)}
     >
       {segment.text}
     </button>
   );
+}
+
+/** Text as text; a citation as a button. */
+function renderSegment(segment: AnswerSegment, open: CitationOpener) {
+  if (segment.kind === 'text') return <span key={segment.start}>{segment.text}</span>;
+  return <CitationButton key={segment.start} segment={segment} open={open} />;
 }

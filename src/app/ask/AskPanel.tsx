@@ -46,6 +46,8 @@ export interface AskPanelProps {
   onStop?(): void;
   results?: AskResults;
   onOpenNode(id: number): void;
+  /** Shows citation [n]'s passage in the document (the Document tab), from the citation `from`. */
+  onOpenCitation?(n: number, nodeId: number, from: HTMLElement): void;
   /** False when no answering endpoint is set up: the retrieved context is shown instead of an answer. */
   hasAnswerModel: boolean;
   /** The node open in the inspector; its passages are marked. */
@@ -268,6 +270,7 @@ export function AskPanel(props: AskPanelProps) {
             turns={props.conversation.turns}
             stamp={props.conversation.stamp}
             onOpenNode={props.onOpenNode}
+            onOpenCitation={props.onOpenCitation}
           />
           {props.conversation.pending && (
             <SearchConfirm
@@ -331,6 +334,7 @@ function AskResultsView({
   settings,
   hasAnswerModel,
   onOpenNode,
+  onOpenCitation,
   activeNodeId,
   disabledReason,
 }: AskPanelProps) {
@@ -378,7 +382,12 @@ function AskResultsView({
         </p>
       ))}
       {answer !== undefined && (
-        <AnswerView answer={answer} passages={answerPassages} onOpenNode={onOpenNode} />
+        <AnswerView
+          answer={answer}
+          passages={answerPassages}
+          onOpenNode={onOpenNode}
+          onOpenCitation={onOpenCitation}
+        />
       )}
       {answer === undefined && !hasAnswerModel && <NoAnswerModelNote />}
       {single !== undefined && (
