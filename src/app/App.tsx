@@ -8,6 +8,7 @@ import { RETRIEVAL_MODES, type ModeSelections, type RetrievalMode } from './mode
 import { DocumentPanel, type ActiveCitation } from './document/DocumentPanel';
 import { citationTarget } from './document/citation-target';
 import { returnPointOf, returnTo, type ReturnPoint } from './document/return-point';
+import { passagePath, placeOf } from './ask/sources';
 import { TreeView } from './tree/TreeView';
 import { layerTopics, rootTerms } from './tree/topics';
 import { hierarchyOf } from './tree/hierarchy';
@@ -158,6 +159,14 @@ export function App() {
         ? tree.nodes.filter((n) => n.layer === 0 && n.source).map((n) => ({ id: n.id, source: n.source! }))
         : [],
     [tree],
+  );
+  const primaryParent = useMemo(() => (tree ? hierarchyOf(tree.nodes).primaryParent : []), [tree]);
+  const sourceOf = useCallback(
+    (id: number) =>
+      tree?.nodes[id]
+        ? { path: passagePath(tree.nodes, primaryParent, id), where: placeOf(tree, open.documents, id) }
+        : undefined,
+    [tree, primaryParent, open.documents],
   );
   const documentText = useCallback(
     (docId: string) => open.documents.find((d) => d.id === docId)?.text || undefined,
@@ -457,6 +466,7 @@ export function App() {
             results={ask.results}
             onOpenNode={openNode}
             onOpenCitation={openCitation}
+            sourceOf={sourceOf}
             hasAnswerModel={!!answerModel}
             activeNodeId={inspected}
             conversation={tree && db ? conversationPanel(conversation, ask, onConfirmSearch) : undefined}
@@ -478,7 +488,7 @@ export function App() {
                 tree={tree}
                 nodeId={inspected}
                 primaryParentOf={(id) => {
-                  const p = hierarchyOf(tree.nodes).primaryParent[id];
+                  const p = primaryParent[id];
                   return p >= 0 ? p : undefined;
                 }}
                 documentText={documentText}

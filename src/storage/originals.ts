@@ -90,7 +90,11 @@ export async function keepOriginals(
     }
     const size = original.file?.size ?? original.size ?? 0;
     if (size > maxBytes || !original.file) {
-      const info: OriginalInfo = { kept: false, reason: size > maxBytes ? 'too-large' : 'unavailable', bytes: size };
+      const info: OriginalInfo = {
+        kept: false,
+        reason: size > maxBytes ? 'too-large' : 'unavailable',
+        bytes: size,
+      };
       await recordInfo(db, treeId, i, info);
       out.push(info);
       continue;

@@ -17,6 +17,7 @@ import {
   type AnswerSegment,
   type CitationSegment,
 } from './citations';
+import { uncitedSentences } from './sources';
 import './ask.css';
 
 /** Props of `AnswerView`. */
@@ -44,7 +45,17 @@ export function AnswerView({ answer, passages, onOpenNode, onOpenCitation }: Ans
   const headingId = useId();
   const nodeIds = useMemo(() => citationNodeIds(passages, answer.citations), [passages, answer.citations]);
   // Re-split from the whole text on every change: a citation cut across two streamed chunks joins up here.
-  const pieces = useMemo(() => nowrapCitations(splitCitations(answer.text, nodeIds)), [answer.text, nodeIds]);
+  const segments = useMemo(() => splitCitations(answer.text, nodeIds), [answer.text, nodeIds]);
+  // Sentences citing nothing are marked once the answer is complete (while it streams, the next [n] may come).
+  const uncited = useMemo(
+    () => (answer.streaming ? [] : uncitedSentences(answer.text, segments)),
+    [answer.text, answer.streaming, segments],
+  );
+  const pieces = useMemo(() => nowrapCitations(markUncited(segments, uncited)), [segments, uncited]);
+  const sentences = useMemo(
+    () => (answer.streaming ? 0 : uncitedSentences(answer.text, []).length),
+    [answer.text, answer.streaming],
+  );
   const empty = answer.text.length === 0;
 
   return (
@@ -80,6 +91,12 @@ export function AnswerView({ answer, passages, onOpenNode, onOpenCitation }: Ans
         )}
         {answer.streaming && <span className="answer-caret" aria-hidden="true" />}
       </div>
+      {uncited.length > 0 && (
+        <p className="answer-uncited-note">
+          {uncited.length} of {sentences} {sentences === 1 ? 'sentence cites' : 'sentences cite'} no passage
+          (marked with a dotted line): check {uncited.length === 1 ? 'it' : 'them'} against the sources below.
+        </p>
+      )}
       {answer.notice !== undefined && (
         <Notice kind="warning" title="The answer was stopped at its limit.">
           <p>{answer.notice}</p>
@@ -123,8 +140,49 @@ export function CitationButton({ segment, open }: { segment: CitationSegment; op
   );
 }
 
-/** Text as text; a citation as a button. */
-function renderSegment(segment: AnswerSegment, open: CitationOpener) {
-  if (segment.kind === 'text') return <span key={segment.start}>{segment.text}</span>;
+/** A text segment inside a sentence that cites nothing. */
+type MarkedSegment = AnswerSegment & { uncited?: boolean };
+
+/** The segments cut at the edges of the uncited sentences, those inside marked. */
+function markUncited(
+  segments: readonly AnswerSegment[],
+  uncited: readonly [number, number][],
+): AnswerSegment[] {
+  if (uncited.length === 0) return [...segments];
+  const out: MarkedSegment[] = [];
+  for (const seg of segments) {
+    if (seg.kind !== 'text') {
+      out.push(seg);
+      continue;
+    }
+    const end = seg.start + seg.text.length;
+    const cuts = new Set([seg.start, end]);
+    for (const [a, b] of uncited) for (const c of [a, b]) if (c > seg.start && c < end) cuts.add(c);
+    const points = [...cuts].sort((x, y) => x - y);
+    for (let i = 0; i + 1 < points.length; i++) {
+      const [from, to] = [points[i], points[i + 1]];
+      const inside = uncited.some(([a, b]) => from >= a && to <= b);
+      out.push({
+        kind: 'text',
+        start: from,
+        text: seg.text.slice(from - seg.start, to - seg.start),
+        uncited: inside,
+      });
+    }
+  }
+  return out;
+}
+
+/** Text as text (a sentence citing nothing marked); a citation as a button. */
+function renderSegment(segment: MarkedSegment, open: CitationOpener) {
+  if (segment.kind === 'text') {
+    if (!segment.uncited) return <span key={segment.start}>{segment.text}</span>;
+    return (
+      <span key={segment.start} className="answer-uncited" title="This sentence cites no passage">
+        {segment.text}
+        <span className="ask-visually-hidden"> (cites no passage)</span>
+      </span>
+    );
+  }
   return <CitationButton key={segment.start} segment={segment} open={open} />;
 }

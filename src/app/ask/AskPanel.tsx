@@ -17,7 +17,7 @@ import { SearchConfirm } from './SearchConfirm';
 import { SearchControls } from './SearchControls';
 import { TurnList } from './TurnList';
 import { citationNodeIds, splitCitations } from './citations';
-import { CompareView, ModeTotals, PassageList } from './PassageList';
+import { CompareView, ModeTotals, PassageList, type PassageSource } from './PassageList';
 import {
   fieldBounds,
   fieldError,
@@ -52,6 +52,8 @@ export interface AskPanelProps {
   hasAnswerModel: boolean;
   /** The node open in the inspector; its passages are marked. */
   activeNodeId?: number;
+  /** Where each passage stands in the tree and the documents (shown under an answer). */
+  sourceOf?(id: number): PassageSource | undefined;
   /** The open tree's conversations, when storage is available. */
   conversation?: ConversationProps;
 }
@@ -337,6 +339,7 @@ function AskResultsView({
   onOpenCitation,
   activeNodeId,
   disabledReason,
+  sourceOf,
 }: AskPanelProps) {
   if (results === undefined) {
     return (
@@ -394,7 +397,7 @@ function AskResultsView({
         <section className="ask-context" aria-label="Retrieved context" data-mode={single.mode}>
           <h3 className="ask-context-heading">
             <span className="mode-dot" style={{ background: modeColorVar(single.mode) }} aria-hidden="true" />
-            Retrieved context · {MODE_LABELS[single.mode]}
+            {answer ? 'Sources of the answer' : 'Retrieved context'} · {MODE_LABELS[single.mode]}
           </h3>
           <ModeTotals result={single} budget={budgets[single.mode]} />
           <PassageList
@@ -402,7 +405,9 @@ function AskResultsView({
             passages={single.passages}
             onOpenNode={onOpenNode}
             activeNodeId={activeNodeId}
-            citedNodeIds={cited}
+            citedNodeIds={answer?.streaming ? undefined : cited}
+            sourceOf={sourceOf}
+            label={answer ? 'Sources of the answer, in the order sent' : undefined}
           />
         </section>
       )}

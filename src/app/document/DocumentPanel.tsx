@@ -65,6 +65,7 @@ export function DocumentPanel(props: DocumentPanelProps) {
   const [opened, setOpened] = useState<OpenPdf>();
   const [drawn, setDrawn] = useState<Map<number, DrawnPage>>(new Map());
   const [focusKey, setFocusKey] = useState<number>();
+  const [pageError, setPageError] = useState<string>();
   const pendingFocus = useRef<number | undefined>(undefined);
   const rootRef = useRef<HTMLDivElement>(null);
   const { width: panelWidth } = useElementSize(rootRef);
@@ -139,7 +140,10 @@ export function DocumentPanel(props: DocumentPanelProps) {
   const onDrawn = useCallback((page: DrawnPage) => {
     setDrawn((m) => new Map(m).set(page.page, page));
   }, []);
-  useEffect(() => setDrawn(new Map()), [pages, pdf]);
+  useEffect(() => {
+    setDrawn(new Map());
+    setPageError(undefined);
+  }, [pages, pdf]);
 
   // Once every page shown is drawn: the focus moves to the current range's first mark (or to the sentence
   // saying it could not be located), and the panel says it is done (the bench waits for that).
@@ -247,6 +251,11 @@ export function DocumentPanel(props: DocumentPanelProps) {
               The PDF could not be opened ({opened.error}). Choose Text to read the passage.
             </p>
           )}
+          {pageError !== undefined && (
+            <p className="citation-note" role="alert">
+              A page could not be drawn ({pageError}). Choose Text to read the passage.
+            </p>
+          )}
           {unlocatedPages.length > 0 && allDrawn && (
             <p className="citation-unlocated" role="note">
               On page {unlocatedPages.join(' and ')}, Aerie could not find at least half of this passage’s
@@ -286,7 +295,7 @@ export function DocumentPanel(props: DocumentPanelProps) {
                 current={index}
                 documentName={doc.name}
                 onDrawn={onDrawn}
-                onError={(message) => setOpened({ documentId: documentId!, error: message })}
+                onError={setPageError}
               />
             ))}
           <span hidden data-located={located.filter(([, ok]) => ok).length} />

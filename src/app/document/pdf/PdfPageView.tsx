@@ -50,7 +50,6 @@ export interface PdfPageViewProps {
 export function PdfPageView(props: PdfPageViewProps) {
   const { pdf, page, width, layout, text, parts, current, documentName, onDrawn, onError } = props;
   const boxRef = useRef<HTMLDivElement>(null);
-  const canvasRef = useRef<HTMLCanvasElement>(null);
   const layerRef = useRef<HTMLDivElement>(null);
   // The callbacks change on every render; the drawing must not restart for that.
   const report = useRef({ onDrawn, onError });
@@ -58,11 +57,16 @@ export function PdfPageView(props: PdfPageViewProps) {
 
   useEffect(() => {
     const box = boxRef.current;
-    const canvas = canvasRef.current;
     const layer = layerRef.current;
-    if (!box || !canvas || !layer || width <= 0) return;
+    if (!box || !layer || width <= 0) return;
     let live = true;
     let task: RenderTask | undefined;
+    // A canvas per drawing: PDF.js refuses a canvas whose previous drawing is still being cancelled. It
+    // replaces the one shown once it is drawn, so a redraw never flashes an empty page.
+    const canvas = document.createElement('canvas');
+    canvas.className = 'pdf-canvas';
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', `Page ${page} of ${documentName}`);
     (async () => {
       const pdfPage = await pdf.getPage(page);
       const base = pdfPage.getViewport({ scale: 1 });
@@ -81,6 +85,8 @@ export function PdfPageView(props: PdfPageViewProps) {
       });
       const [content] = await Promise.all([pdfPage.getTextContent(), task.promise]);
       if (!live) return;
+      box.querySelector('canvas')?.remove();
+      box.prepend(canvas);
       const items = content.items;
       const exact = layout !== undefined && sameItems(layout, items);
       const highlights = new Map<number, ItemHighlight[]>();
@@ -109,7 +115,7 @@ export function PdfPageView(props: PdfPageViewProps) {
       task?.cancel();
       delete box.dataset.drawn;
     };
-  }, [pdf, page, width, layout, text, parts]);
+  }, [pdf, page, width, layout, text, parts, documentName]);
 
   // The current range's marks stand out; the others of the same citation are lighter.
   useEffect(() => {
@@ -120,12 +126,6 @@ export function PdfPageView(props: PdfPageViewProps) {
 
   return (
     <div className="pdf-page" ref={boxRef} data-page={page}>
-      <canvas
-        ref={canvasRef}
-        className="pdf-canvas"
-        role="img"
-        aria-label={`Page ${page} of ${documentName}`}
-      />
       <div ref={layerRef} className="pdf-text-layer" aria-label={`Text of page ${page}`} />
     </div>
   );
