@@ -76,6 +76,10 @@ export function App() {
   const tree = open.tree;
   const maxLayer = tree ? Math.max(0, ...tree.nodes.map((n) => n.layer)) : 0;
   const ask = useAsk(tree, open.record, settings);
+  const placeOfNode = useCallback(
+    (id: number) => (tree ? placeOf(tree, open.documents, id) : undefined),
+    [tree, open.documents],
+  );
   const conversation = useConversation(
     db,
     open.tree ? openId : undefined,
@@ -84,6 +88,7 @@ export function App() {
     ask,
     notify,
     library.trees,
+    placeOfNode,
   );
   const evaluation = useEvaluation(db, tree ? openId : undefined, tree, open.record, settings, notify);
   const answerModel = answerModelOf(settings);

@@ -251,6 +251,8 @@ export interface TurnPassage {
   layer: number;
   /** The text that went into the context (the node's, or its excerpt when some sentences were left out). */
   text: string;
+  /** Where it is in the documents, e.g. "report.pdf, page 7" (turns asked since issue 35). */
+  where?: string;
 }
 
 /** The retrieval settings a turn ran with (the Ask panel's, at that moment). */

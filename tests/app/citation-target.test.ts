@@ -35,7 +35,9 @@ describe('the target of a citation', () => {
       expect(target.kind).toBe('sentences');
       expect(target.unlocated).toBe(0);
       // The highlighted characters, whitespace collapsed, are the summary's text.
-      const shown = target.ranges.map((r) => TEXT.slice(r.start, r.end).replace(/\s+/g, ' ').trim()).join(' ');
+      const shown = target.ranges
+        .map((r) => TEXT.slice(r.start, r.end).replace(/\s+/g, ' ').trim())
+        .join(' ');
       expect(shown).toBe(summary.text.replace(/\s+/g, ' ').trim());
     }
   });
@@ -64,6 +66,15 @@ describe('the target of a citation', () => {
     );
     expect(merged).toEqual([{ doc: 'x', start: 0, end: 12 }]);
     // Words between two ranges keep them apart.
-    expect(mergeRanges([{ doc: 'x', start: 0, end: 3 }, { doc: 'x', start: 9, end: 12 }], ['x'], () => text)).toHaveLength(2);
+    expect(
+      mergeRanges(
+        [
+          { doc: 'x', start: 0, end: 3 },
+          { doc: 'x', start: 9, end: 12 },
+        ],
+        ['x'],
+        () => text,
+      ),
+    ).toHaveLength(2);
   });
 });

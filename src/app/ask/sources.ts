@@ -71,6 +71,9 @@ export function placeOf(
   return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
+/** Citation brackets, numbers and blanks at the start of a sentence. */
+const CITATION_LEAD = /^(?:\s*\[[\d\s,;–-]+\])*\s*/;
+
 /**
  * The sentences of an answer that cite no passage, as [start, end) offsets in its text. A citation written
  * after a sentence's full stop ("… at midnight. [2]") belongs to that sentence; a sentence with no letters (a
@@ -79,17 +82,14 @@ export function placeOf(
 export function uncitedSentences(text: string, segments: readonly AnswerSegment[]): [number, number][] {
   const cites = segments.filter((s) => s.kind === 'citation').map((s) => s.start);
   const spans = sentenceSpans(text).filter((s) => /\p{L}/u.test(text.slice(s.start, s.end)));
+  // A citation group opening a sentence ("… was vain. [2] Bath …") was written after the previous full stop.
+  const leads = spans.map((sp) => CITATION_LEAD.exec(text.slice(sp.start, sp.end))![0].length);
   const out: [number, number][] = [];
-  spans.forEach((s, i) => {
-    const next = spans[i + 1]?.start ?? text.length;
-    // Up to the next sentence: what follows the full stop (citations, brackets, spaces) belongs here.
-    const tail = text.slice(s.end, next);
-    const reach = /^[\s\[\]\d,;–-]*/.exec(tail)![0].length;
-    const cited = cites.some((c) => c >= s.start && c < s.end + reach);
-    const onlyCitations = /^[\s\[\]\d,;.–-]*$/.test(
-      text.slice(s.start, s.end).replace(/passages?|sources?/gi, ''),
-    );
-    if (!cited && !onlyCitations) out.push([s.start, s.end]);
+  spans.forEach((sp, i) => {
+    const from = sp.start + leads[i];
+    const to = i + 1 < spans.length ? spans[i + 1].start + leads[i + 1] : text.length;
+    const cited = cites.some((c) => c >= from && c < Math.max(sp.end, to));
+    if (!cited && /\p{L}/u.test(text.slice(from, sp.end))) out.push([from, sp.end]);
   });
   return out;
 }
