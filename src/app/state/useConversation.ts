@@ -144,7 +144,7 @@ export function useConversation(
         });
       }
     },
-    [tree, treeId, active, asker, db, activeId, notify],
+    [tree, treeId, active, asker, db, activeId, notify, placeOf],
   );
 
   /**
