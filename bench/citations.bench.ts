@@ -30,6 +30,7 @@ import { fixturePrecision, highlightParts, nodePdfDeps, pageItems } from '../tes
 import type { BookData } from './browser/citations-page';
 import { notMeasured, type BenchLine, type BenchRow } from './report';
 import { ROOT, startPreviewServer } from './support';
+import { quantile } from './view.bench';
 
 const PAGE_PATH = '/bench/browser/citations.html';
 const CACHE = join(ROOT, '.bench-cache', 'citations');
@@ -47,11 +48,6 @@ const WARM_WAIT_MS = 10_000;
 /** Children per parent in the paper's trees (Table 10), for the size of a tree of the book. */
 const CHILDREN_PER_PARENT = 6;
 const MB = 1e6;
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
 
 /** The 300-page book PDF, made once. */
 async function bookPdf(): Promise<Uint8Array> {

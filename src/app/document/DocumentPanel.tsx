@@ -170,7 +170,9 @@ export function DocumentPanel(props: DocumentPanelProps) {
 
   // Once every page shown is drawn: the focus moves to the current range's first mark (or to the sentence
   // saying it could not be located), and the panel says it is done (the bench waits for that).
-  const allDrawn = pages.length > 0 && pages.every((p) => drawn.has(p));
+  // A page counts once it is drawn with this citation's parts (an earlier drawing of it may still be listed).
+  const allDrawn =
+    pages.length > 0 && pages.every((p) => drawn.get(p)?.parts === (partsByPage.get(p) ?? NO_PARTS));
   const located = pages.flatMap((p) => [...(drawn.get(p)?.located ?? new Map<number, boolean>())]);
   const unlocatedPages = pages.filter((p) => drawn.get(p)?.located.get(index) === false);
   useEffect(() => {

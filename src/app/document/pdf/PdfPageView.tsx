@@ -26,6 +26,8 @@ export interface DrawnPage {
   located: Map<number, boolean>;
   /** How the characters were found. */
   by: PageSpan['by'];
+  /** The parts it was drawn with (a drawing of other parts is not this citation's). */
+  parts: readonly PagePart[];
 }
 
 /** Props of `PdfPageView`. */
@@ -105,7 +107,7 @@ export function PdfPageView(props: PdfPageViewProps) {
       const marks = buildTextLayer(layer, items, viewport, highlights);
       box.dataset.drawn = 'true';
       box.dataset.locatedBy = exact ? 'runs' : 'words';
-      report.current.onDrawn({ page, marks, located, by: exact ? 'runs' : 'words' });
+      report.current.onDrawn({ page, marks, located, by: exact ? 'runs' : 'words', parts });
     })().catch((error: unknown) => {
       if (!live || (error as { name?: string })?.name === 'RenderingCancelledException') return;
       report.current.onError(error instanceof Error ? error.message : String(error));
