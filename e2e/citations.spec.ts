@@ -110,6 +110,24 @@ test('every citation opens its exact words on its PDF page, by mouse and keyboar
     await expect(button).toBeFocused();
   }
 
+  // Under the answer, its sources: every passage sent, in order, cited or not, with its tree path and page;
+  // the sentence citing nothing is marked.
+  const sources = page
+    .getByRole('list', { name: 'Sources of the answer, in the order sent' })
+    .locator('li.passage');
+  await expect(sources).toHaveCount(passages.size);
+  for (let n = 1; n <= passages.size; n++) {
+    await expect(sources.nth(n - 1)).toHaveAttribute('data-cited', String(CITES.includes(n)));
+  }
+  await expect(sources.first().locator('.passage-path')).toContainText(/this leaf · layouts\.pdf, pages? \d/);
+  // (A passage's opening words may hold a full stop, making a sentence before its citation: marked too.)
+  await expect(answer.locator('.answer-uncited').filter({ hasText: UNCITED_SENTENCE })).toHaveCount(1);
+  await expect(answer.locator('.answer-uncited').last()).toContainText(UNCITED_SENTENCE);
+  await expect(answer.locator('.answer-uncited button')).toHaveCount(0);
+  await page
+    .getByRole('complementary', { name: 'Ask panel' })
+    .screenshot({ path: `${SHOTS}/answer-sources-1440.png` });
+
   // The text view highlights the same characters.
   await answer.locator('button[data-citation="1"]').first().click();
   key++;
@@ -132,4 +150,37 @@ test('every citation opens its exact words on its PDF page, by mouse and keyboar
   await expect(page.locator('.pdf-page[data-drawn]').first()).toBeVisible();
   await page.locator('.pdf-page mark.pdf-hit.is-current').first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/citation-pdf-page-390.png` });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // A summary's citation: its text above the document, the passages it covers highlighted on their page. The
+  // answer now cites every passage sent, so the collapsed tree's summaries are among them.
+  llm.configure({ answerCites: Array.from({ length: 40 }, (_, i) => i + 1) });
+  await ask(
+    page,
+    'What did Sir Walter and Mr Shepherd say about letting Kellynch Hall to the navy?',
+    'Collapsed tree',
+  );
+  await expect(answer.getByText(UNCITED_SENTENCE)).toBeVisible({ timeout: 60_000 });
+  const summaryItem = page
+    .getByRole('list', { name: 'Sources of the answer, in the order sent' })
+    .locator('li.passage[data-cited="true"]')
+    .filter({ hasText: /summary/ })
+    .first();
+  const rank = Number(
+    await summaryItem
+      .locator('.passage-rank')
+      .innerText()
+      .then((t) => t.replace(/\D/g, '')),
+  );
+  await answer.locator(`button[data-citation="${rank}"]`).first().click();
+  key++;
+  await expect(panel).toHaveAttribute('data-citation-drawn', String(key));
+  await expect(page.locator('.citation-summary')).toContainText(
+    words(sentPassages().get(rank)!).slice(0, 4).join(' '),
+  );
+  await expect(page.locator('.citation-heading')).toContainText(
+    'summary; highlighted: the passages of the leaves under it',
+  );
+  await expect(page.locator('.pdf-page mark.pdf-hit.is-current').first()).toBeFocused();
+  await expect(page.locator('.pdf-page[data-located-by="runs"]').first()).toBeVisible();
 });
