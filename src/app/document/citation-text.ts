@@ -32,7 +32,7 @@ export function pagesText(
 
 /** What the cited node is and what the highlight stands for. */
 export function citationHeading(target: CitationTarget): string {
-  if (target.kind === 'leaf') return `Citation [${target.n}]: passage ${target.nodeId}`;
+  if (target.kind === 'leaf') return `Citation [${target.n}]: leaf ${target.nodeId}`;
   const what =
     target.kind === 'sentences'
       ? `the ${target.ranges.length === 1 ? 'sentences' : `${target.ranges.length} runs of sentences`} it copied`
