@@ -79,7 +79,6 @@ export function DocumentPanel(props: DocumentPanelProps) {
     setShift(0);
     pendingFocus.current = citation.key;
   }, [citation]);
-  useEffect(() => () => closePdfs(), []);
 
   // The tree's kept PDFs are opened while the page is idle, so the first citation does not wait for PDF.js to
   // load and parse the file (seconds on a busy 2-core machine; then a citation draws in about 0.15 s).
@@ -99,7 +98,10 @@ export function DocumentPanel(props: DocumentPanelProps) {
       }
     };
     const handle = requestIdleCallback(warm, { timeout: WARM_TIMEOUT_MS });
-    return () => cancelIdleCallback(handle);
+    return () => {
+      cancelIdleCallback(handle);
+      closePdfs(); // another tree opened (or the panel closed): its PDFs are not needed any more
+    };
   }, [keptIds, loadOriginal]);
 
   const target = citation?.target;
