@@ -31,7 +31,8 @@ const GOAL_FRAME_MS = 16;
 const GOAL_ANSWER_FRAMES = 2;
 const MB = 1e6;
 
-function quantile(values: number[], q: number): number {
+/** The q-quantile of `values` (nearest rank); NaN for none. */
+export function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];

@@ -2,10 +2,13 @@
  * The app shell: lays out the panels and connects them to the state hooks. Orchestration lives in the hooks
  * (src/app/state) and the workers; this component only renders and forwards.
  */
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { treeStats } from '../core/stats';
 import { RETRIEVAL_MODES, type ModeSelections, type RetrievalMode } from './modes';
-import { DocumentView } from './document/DocumentView';
+import { DocumentPanel, type ActiveCitation } from './document/DocumentPanel';
+import { citationTarget } from './document/citation-target';
+import { returnPointOf, returnTo, type ReturnPoint } from './document/return-point';
+import { passagePath, placeOf } from './ask/sources';
 import { TreeView } from './tree/TreeView';
 import { layerTopics, rootTerms } from './tree/topics';
 import { hierarchyOf } from './tree/hierarchy';
@@ -39,6 +42,7 @@ import { answerModelOf, summarizerLine } from './settings';
 import { embeddingModelLabel } from './library/model-label';
 import { embeddingChoiceOf, titleFor } from './state/request';
 import type { RetrievalSettings } from './state/types';
+import { getOriginal } from '../storage';
 import './app.css';
 
 type View = 'tree' | 'document' | 'stats' | 'eval';
@@ -72,6 +76,10 @@ export function App() {
   const tree = open.tree;
   const maxLayer = tree ? Math.max(0, ...tree.nodes.map((n) => n.layer)) : 0;
   const ask = useAsk(tree, open.record, settings);
+  const placeOfNode = useCallback(
+    (id: number) => (tree ? placeOf(tree, open.documents, id) : undefined),
+    [tree, open.documents],
+  );
   const conversation = useConversation(
     db,
     open.tree ? openId : undefined,
@@ -80,6 +88,7 @@ export function App() {
     ask,
     notify,
     library.trees,
+    placeOfNode,
   );
   const evaluation = useEvaluation(db, tree ? openId : undefined, tree, open.record, settings, notify);
   const answerModel = answerModelOf(settings);
@@ -88,6 +97,9 @@ export function App() {
   const [inspected, setInspected] = useState<number>();
   const [view, setView] = useState<View>('tree');
   const [scrollLeaf, setScrollLeaf] = useState<number>();
+  /** The citation shown in the Document tab, with where "Back to the answer" returns. */
+  const [citation, setCitation] = useState<ActiveCitation & { back: ReturnPoint; view: View }>();
+  const citationKey = useRef(0);
   const actions = useLibraryActions(db, notify, library.refresh, {
     onOpen: setOpenId,
     onDeleted: (id) => id === openId && setOpenId(undefined),
@@ -101,6 +113,7 @@ export function App() {
   useEffect(() => {
     setRetrieval(defaultRetrievalSettings(maxLayer));
     setInspected(undefined);
+    setCitation(undefined);
     ask.reset();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when another tree opens
   }, [tree]);
@@ -151,6 +164,14 @@ export function App() {
         ? tree.nodes.filter((n) => n.layer === 0 && n.source).map((n) => ({ id: n.id, source: n.source! }))
         : [],
     [tree],
+  );
+  const primaryParent = useMemo(() => (tree ? hierarchyOf(tree.nodes).primaryParent : []), [tree]);
+  const sourceOf = useCallback(
+    (id: number) =>
+      tree?.nodes[id]
+        ? { path: passagePath(tree.nodes, primaryParent, id), where: placeOf(tree, open.documents, id) }
+        : undefined,
+    [tree, primaryParent, open.documents],
   );
   const documentText = useCallback(
     (docId: string) => open.documents.find((d) => d.id === docId)?.text || undefined,
@@ -221,6 +242,26 @@ export function App() {
   const openNode = (id: number) => {
     setInspected(id);
   };
+  /** Citation [n]: its exact passage in the Document tab (on its PDF page when kept), and its node opened. */
+  const openCitation = (n: number, nodeId: number, from: HTMLElement) => {
+    if (!tree?.nodes[nodeId]) return;
+    const target = citationTarget(tree, n, nodeId, (doc) => documentText(doc));
+    citationKey.current += 1;
+    setCitation({ target, key: citationKey.current, back: returnPointOf(from), view });
+    setInspected(nodeId);
+    setView('document');
+  };
+  const backToAnswer = () => {
+    if (!citation) return;
+    setView(citation.view);
+    setCitation(undefined);
+    // After the tab switch has rendered, so the restored scroll positions hold.
+    requestAnimationFrame(() => returnTo(citation.back));
+  };
+  const loadOriginal = useCallback(
+    (documentId: string) => (db ? getOriginal(db, documentId) : Promise.resolve(undefined)),
+    [db],
+  );
 
   return (
     <div className="app">
@@ -339,13 +380,17 @@ export function App() {
                 hidden={view !== 'document'}
               >
                 {open.documents.some((d) => d.text) ? (
-                  <DocumentView
+                  <DocumentPanel
                     documents={open.documents.filter((d) => d.text)}
                     leaves={leaves}
                     highlights={highlights}
                     underSelected={underSelected}
                     scrollToLeafId={scrollLeaf}
                     onOpenNode={openNode}
+                    citation={citation}
+                    onBack={backToAnswer}
+                    loadOriginal={loadOriginal}
+                    visible={view === 'document'}
                   />
                 ) : (
                   <p className="empty">This tree was imported without its documents’ text.</p>
@@ -425,6 +470,8 @@ export function App() {
             onStop={ask.stop}
             results={ask.results}
             onOpenNode={openNode}
+            onOpenCitation={openCitation}
+            sourceOf={sourceOf}
             hasAnswerModel={!!answerModel}
             activeNodeId={inspected}
             conversation={tree && db ? conversationPanel(conversation, ask, onConfirmSearch) : undefined}
@@ -446,7 +493,7 @@ export function App() {
                 tree={tree}
                 nodeId={inspected}
                 primaryParentOf={(id) => {
-                  const p = hierarchyOf(tree.nodes).primaryParent[id];
+                  const p = primaryParent[id];
                   return p >= 0 ? p : undefined;
                 }}
                 documentText={documentText}

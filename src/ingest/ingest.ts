@@ -71,7 +71,7 @@ async function finish(
   text: string,
   warnings: string[],
   maxChars: number,
-  pageStarts?: number[],
+  pdf?: Pick<IngestedDocument, 'pageStarts' | 'layout'>,
 ): Promise<IngestedDocument> {
   checkText(file.name, text, maxChars);
   const large = await largeTextWarning(file.name, text);
@@ -80,7 +80,7 @@ async function finish(
     type,
     size: file.size,
     text,
-    ...(pageStarts ? { pageStarts } : {}),
+    ...(pdf ? { pageStarts: pdf.pageStarts, layout: pdf.layout } : {}),
     warnings: large ? [...warnings, large] : warnings,
   };
 }
@@ -119,7 +119,7 @@ export async function ingestFile(
       maxChars,
       onProgress,
     });
-    return finish(file, 'pdf', pdf.text, [...warnings, ...pdf.warnings], maxChars, pdf.pageStarts);
+    return finish(file, 'pdf', pdf.text, [...warnings, ...pdf.warnings], maxChars, pdf);
   }
 
   if (route.read === 'docx') {

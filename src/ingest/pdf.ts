@@ -13,7 +13,14 @@ import type { DocumentInitParameters, TextItem, TextMarkedContent } from 'pdfjs-
 import { IngestError, quoted } from './errors';
 import { formatCount, MIN_PDF_CHARS_PER_PAGE } from './limits';
 import { onAbort } from './signal';
-import { cleanText, nulWarning } from './text';
+import { nulWarning } from './text';
+import {
+  pageLayout,
+  pageTextWithRuns,
+  type PageText,
+  type PdfLayout,
+  type PdfPageLayout,
+} from './pdf-layout';
 import type { IngestProgress } from './types';
 
 /** The parts of the PDF.js module used here (`pdfjs-dist/legacy/build/pdf.mjs` satisfies it). */
@@ -44,13 +51,13 @@ export interface PdfText {
   /** Offsets in `text` where pages 2, 3, … start. */
   pageStarts: number[];
   pages: number;
+  /** Where each page's characters come from (pdf-layout.ts). */
+  layout: PdfLayout;
   warnings: string[];
 }
 
-/** Between pages, and between paragraphs. */
-const PARAGRAPH_BREAK = '\n\n';
-/** A gap between lines larger than this many times the page's usual line gap starts a paragraph. */
-const PARAGRAPH_GAP_RATIO = 1.4;
+/** Between pages. */
+const PAGE_BREAK = '\n\n';
 /** Page ranges listed by number in a warning before the rest are summarised. */
 const MAX_LISTED_RANGES = 5;
 /** PDF.js `PasswordResponses.INCORRECT_PASSWORD`. */
@@ -72,48 +79,9 @@ const SAFE_PARAMS: Partial<DocumentInitParameters> = {
   verbosity: VERBOSITY_ERRORS,
 };
 
-interface Line {
-  text: string;
-  /** Baseline position (PDF units, up is positive) and font height of the line's first item. */
-  y: number;
-  height: number;
-}
-
-function isTextItem(item: TextItem | TextMarkedContent): item is TextItem {
-  return 'str' in item;
-}
-
-/** Groups a page's text items into lines, joined with a line break or a paragraph break. */
+/** Groups a page's text items into lines, joined with a line break or a paragraph break (see pdf-layout.ts). */
 export function pageText(items: (TextItem | TextMarkedContent)[]): string {
-  const lines: Line[] = [];
-  let current: Line | undefined;
-  for (const item of items) {
-    if (!isTextItem(item)) continue;
-    if (!current) {
-      current = { text: '', y: Number(item.transform[5]), height: item.height };
-      lines.push(current);
-    }
-    current.text += item.str;
-    if (item.hasEOL) current = undefined;
-  }
-  const kept = lines.filter((line) => line.text.trim().length > 0);
-  const gaps: number[] = [];
-  for (let i = 1; i < kept.length; i++) {
-    const gap = kept[i - 1].y - kept[i].y;
-    if (gap > 0) gaps.push(gap);
-  }
-  gaps.sort((a, b) => a - b);
-  // The lower median: on a page of prose, the usual distance between consecutive lines.
-  const usual = gaps.length >= 2 ? gaps[Math.floor((gaps.length - 1) / 2)] : Infinity;
-  let text = '';
-  kept.forEach((line, i) => {
-    if (i > 0) {
-      const gap = kept[i - 1].y - line.y;
-      text += gap > usual * PARAGRAPH_GAP_RATIO ? PARAGRAPH_BREAK : '\n';
-    }
-    text += line.text.trim();
-  });
-  return text;
+  return pageTextWithRuns(items).text;
 }
 
 /** "3, 7–9 and 12": page numbers as ranges. */
@@ -187,30 +155,33 @@ export async function extractPdfText(
     const emptyPages: number[] = [];
     const failedPages: number[] = [];
     const pageStarts: number[] = [];
+    const layoutPages: PdfPageLayout[] = [];
     let text = '';
     let nul = 0;
     let characters = 0;
     for (let number = 1; number <= pages; number++) {
       throwIfAborted(signal);
-      let raw = '';
+      let page: PageText = { text: '', runs: [], nul: 0 };
+      let items: (TextItem | TextMarkedContent)[] = [];
       try {
-        const page = await doc.getPage(number);
-        raw = pageText((await page.getTextContent()).items);
-        page.cleanup();
+        const pdfPage = await doc.getPage(number);
+        items = (await pdfPage.getTextContent()).items;
+        page = pageTextWithRuns(items);
+        pdfPage.cleanup();
       } catch (error) {
         if (isAbortError(error)) throw error;
         failedPages.push(number);
       }
-      const cleaned = cleanText(raw);
-      nul += cleaned.nul;
-      const count = nonWhitespaceCount(cleaned.text);
+      nul += page.nul;
+      const count = nonWhitespaceCount(page.text);
       characters += count;
       if (count === 0) emptyPages.push(number);
       if (number > 1) {
-        text += PARAGRAPH_BREAK;
+        text += PAGE_BREAK;
         pageStarts.push(text.length);
       }
-      text += cleaned.text;
+      layoutPages.push(pageLayout(text.length, page, items));
+      text += page.text;
       if (text.length > options.maxChars) {
         throw new IngestError(
           'TOO_LARGE',
@@ -247,7 +218,7 @@ export async function extractPdfText(
       );
     }
     if (nul > 0) warnings.push(nulWarning(name, nul));
-    return { text, pageStarts, pages, warnings };
+    return { text, pageStarts, pages, warnings, layout: { version: 1, pages: layoutPages } };
   } finally {
     stopListening();
     await task.destroy();

@@ -13,6 +13,7 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./pdfjs-worker.d.ts" />
 import type { DocumentInitParameters } from 'pdfjs-dist/types/src/display/api';
+import { binaryDataParams } from './pdf-data';
 import type { PdfRuntime } from './pdf';
 
 /**
@@ -23,15 +24,7 @@ export type CMapLoader = (filename: string) => Promise<Uint8Array>;
 
 /** The `getDocument` parameters that make PDF.js ask `loadCMap` for CMaps (and for nothing else). */
 export function cMapParams(loadCMap: CMapLoader): Partial<DocumentInitParameters> {
-  class CMapFactory {
-    // PDF.js constructs the factory with its URL parameters, which are not used here.
-    constructor(_urls: unknown) {}
-    fetch({ kind, filename }: { kind: string; filename: string }): Promise<Uint8Array> {
-      if (kind !== 'cMapUrl') return Promise.reject(new Error(`No ${kind} data is bundled (${filename}).`));
-      return loadCMap(filename);
-    }
-  }
-  return { BinaryDataFactory: CMapFactory, cMapPacked: true };
+  return binaryDataParams({ cMap: loadCMap });
 }
 
 /**

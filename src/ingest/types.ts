@@ -3,6 +3,7 @@
  * to `buildTree` as it is; leaves then record their page for PDFs.
  */
 import type { AbortSignalLike } from '../core/abort';
+import type { PdfLayout } from './pdf-layout';
 
 /** Where a document's text came from. */
 export type IngestType = 'txt' | 'md' | 'html' | 'pdf' | 'docx' | 'paste';
@@ -21,6 +22,11 @@ export interface IngestedDocument {
   text: string;
   /** PDFs only: offsets in `text` where pages 2, 3, … start (one entry per page after the first). */
   pageStarts?: number[];
+  /**
+   * PDFs only: which characters of `text` came from which of PDF.js's text items on which page, so a passage
+   * can be shown highlighted on its page (pdf-layout.ts).
+   */
+  layout?: PdfLayout;
   /** Non-fatal problems, as sentences to show the user (e.g. "read as Windows-1252"). Empty when none. */
   warnings: string[];
 }

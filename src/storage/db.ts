@@ -12,7 +12,7 @@ import { computeStats, utf8Length } from './stats';
 /** Name of the database in the browser. */
 export const DB_NAME = 'aerie';
 /** The schema version this code writes. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 /** How long an open waits for other tabs to close their connections before it fails with BLOCKED (ms). */
 export const DEFAULT_BLOCKED_TIMEOUT_MS = 10_000;
 
@@ -37,6 +37,14 @@ type V1TreeRecord = Omit<TreeRecord, 'origin' | 'stats'> & {
   origin?: TreeRecord['origin'];
   stats: Omit<TreeRecord['stats'], 'bytes'> & { bytes?: number };
 };
+
+/**
+ * Version 5: documents' original files (PDFs), so a citation opens on its page. Trees recorded before have
+ * none; their documents carry no `original`, and the app says their citations open in the text view.
+ */
+function keepOriginalFiles(db: AnyDb): void {
+  db.createObjectStore('originals', { keyPath: 'documentId' });
+}
 
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -101,6 +109,7 @@ const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  { version: 5, description: 'keep the original file of each PDF', migrate: keepOriginalFiles },
 ];
 
 /** Shown when another tab keeps an older version open and our upgrade waits. */

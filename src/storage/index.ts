@@ -43,6 +43,8 @@ export type {
   EvalSetRecord,
   EvalSetSource,
   NodeRecord,
+  OriginalInfo,
+  OriginalRecord,
   PendingDocumentRecord,
   SettingsMap,
   StoredBuildRequest,
@@ -100,6 +102,13 @@ export {
   type CompleteTreeOptions,
   type NodeLabel,
 } from './nodes';
+export {
+  getOriginal,
+  keepOriginals,
+  MAX_KEPT_ORIGINAL_BYTES,
+  type KeepOptions,
+  type NewOriginal,
+} from './originals';
 export { deletePendingDocuments, listPendingDocuments, putPendingDocument } from './pending';
 export {
   duplicateTreeSettings,

@@ -7,6 +7,7 @@ import type { DBSchema, IDBPDatabase } from 'idb';
 import type { EvalQuestion, RetrievalReport } from '../core/eval';
 import type { SearchMode } from '../core/retrieve';
 import type { BuildParams, NodeSource, RaptorTree, SummarizerInfo, TreeDocument } from '../core/types';
+import type { PdfLayout } from '../ingest/pdf-layout';
 import type { IngestType } from '../ingest/types';
 import type { LlmEndpoint } from '../llm/types';
 import type { ModelChoice } from '../models/embed-service';
@@ -95,9 +96,24 @@ export interface StoredBuildRequest {
   summarizer: StoredSummarizerChoice;
 }
 
+/**
+ * Whether a document's original file is kept with the tree (schema version 5), so a citation opens on its
+ * PDF page. Absent on trees recorded before originals were kept, and for documents that are not PDFs.
+ */
+export type OriginalInfo =
+  /** Kept: the file's bytes and its layout's (the tie between text and pages) in the `originals` store. */
+  | { kept: true; bytes: number; layoutBytes: number }
+  /**
+   * Not kept, and why: above the limit (`MAX_KEPT_ORIGINAL_BYTES`), the storage was full, the tree was imported
+   * from a file without it, or the file could not be read back from the list of added documents.
+   */
+  | { kept: false; reason: 'too-large' | 'storage-full' | 'not-in-file' | 'unavailable'; bytes: number };
+
 /** A document as a tree lists it; `documentId` is absent when its text is not stored (imports). */
 export interface TreeDocumentEntry extends TreeDocument {
   documentId?: string;
+  /** PDFs built since schema version 5: whether the original file is kept (see `OriginalInfo`). */
+  original?: OriginalInfo;
 }
 
 /** Sizes of a tree, kept on its record so the library lists trees without reading nodes. */
@@ -191,6 +207,11 @@ export interface PendingDocumentRecord {
   text?: string;
   /** PDFs: where pages 2, 3, … start in `text`. */
   pageStarts?: number[];
+  /**
+   * PDFs (schema version 5): the tie between `text` and the pages; `file` is then kept beside the text, so the
+   * build can keep the original with its tree.
+   */
+  layout?: PdfLayout;
   /** Non-fatal notes from reading it ("read as Windows-1252"). */
   warnings?: string[];
 }
@@ -230,6 +251,8 @@ export interface TurnPassage {
   layer: number;
   /** The text that went into the context (the node's, or its excerpt when some sentences were left out). */
   text: string;
+  /** Where it is in the documents, e.g. "report.pdf, page 7" (turns asked since issue 35). */
+  where?: string;
 }
 
 /** The retrieval settings a turn ran with (the Ask panel's, at that moment). */
@@ -347,6 +370,25 @@ export interface EvalRunRecord extends TreeHistoryRecord {
 }
 
 /**
+ * A document's original file, kept so a citation can be shown on its page (schema version 5). One record per
+ * stored document text (`documentId`), shared by every tree built from that text and deleted with it.
+ */
+export interface OriginalRecord {
+  /** The id of the `DocumentRecord` whose text came from this file. */
+  documentId: string;
+  name: string;
+  /** MIME type, `application/pdf`. */
+  type: string;
+  /** Bytes of `file`. */
+  size: number;
+  file: Blob;
+  /** The tie between the document's text and the file's pages (src/ingest/pdf-layout.ts). */
+  layout: PdfLayout;
+  /** Milliseconds since the epoch. */
+  addedAt: number;
+}
+
+/**
  * The typed settings. Other modules add keys by declaration merging
  * (`declare module '../storage/schema' { interface SettingsMap { myKey: string } }`).
  */
@@ -359,7 +401,7 @@ export interface SettingsMap {
   buildParams: Partial<BuildParams>;
 }
 
-/** The current schema (version 4). */
+/** The current schema (version 5). */
 export interface AerieSchema extends DBSchema {
   documents: { key: string; value: DocumentRecord };
   trees: {
@@ -375,6 +417,7 @@ export interface AerieSchema extends DBSchema {
   conversations: { key: string; value: ConversationRecord; indexes: { byTree: string } };
   evalSets: { key: string; value: EvalSetRecord; indexes: { byTree: string } };
   evalRuns: { key: string; value: EvalRunRecord; indexes: { byTree: string } };
+  originals: { key: string; value: OriginalRecord };
 }
 
 /** An open connection to the current schema. */
@@ -391,7 +434,8 @@ export type StoreName =
   | 'pending'
   | 'conversations'
   | 'evalSets'
-  | 'evalRuns';
+  | 'evalRuns'
+  | 'originals';
 
 /** The stores holding a tree's own history, each indexed `byTree` (schema version 4). */
 export const TREE_HISTORY_STORES = ['conversations', 'evalSets', 'evalRuns'] as const;

@@ -8,7 +8,11 @@ const treeFormat = () => import('../core/tree-format');
 import type { RaptorTree } from '../core/types';
 import { StorageError } from './errors';
 import { randomId } from './hash';
+import { getDocument, prepareDocument, putDocumentsIfAbsent } from './documents';
 import { loadTree, toNodeRecords } from './nodes';
+import { getOriginal } from './originals';
+import { importedDocuments, originalJson, readOriginals, withOriginals } from './transfer-originals';
+import { getTree } from './trees';
 import type { AerieDb, TreeRecord } from './schema';
 import { computeStats } from './stats';
 import { forEachRequest, runTransaction } from './transaction';
@@ -36,13 +40,35 @@ export function checkImportSize(bytes: number, limit = MAX_IMPORT_BYTES): void {
   if (bytes > limit) throw tooLarge(bytes, limit, 'bytes');
 }
 
+/** Options of `exportTree`. */
+export interface ExportOptions {
+  /**
+   * Also carry each document whose original file is kept: its text, pages, layout and the file (see
+   * transfer-originals.ts), so the imported tree opens citations on their pages. Default false: the tree only.
+   */
+  originals?: boolean;
+}
+
 /**
- * The tree as a tree format v1 file (embeddings as base64 of little-endian float32, bit-exact).
+ * The tree as a tree format v1 file (embeddings as base64 of little-endian float32, bit-exact), with its
+ * documents' original files when asked.
  * @throws StorageError NOT_FOUND, NOT_READY.
  */
-export async function exportTree(db: AerieDb, treeId: string): Promise<string> {
+export async function exportTree(db: AerieDb, treeId: string, options: ExportOptions = {}): Promise<string> {
   const { serializeTree } = await treeFormat();
-  return serializeTree(await loadTree(db, treeId));
+  const json = serializeTree(await loadTree(db, treeId));
+  if (!options.originals) return json;
+  const record = await getTree(db, treeId);
+  const entries: string[] = [];
+  for (const doc of record?.documents ?? []) {
+    if (!doc.documentId || !doc.original?.kept) continue;
+    const [document, original] = await Promise.all([
+      getDocument(db, doc.documentId),
+      getOriginal(db, doc.documentId),
+    ]);
+    if (document && original) entries.push(await originalJson(doc.id, document, original));
+  }
+  return withOriginals(json, entries);
 }
 
 /** Options of `importTree`. */
@@ -57,14 +83,20 @@ export interface ImportOptions {
   now?: number;
 }
 
-async function readTree(json: string, maxChars: number): Promise<RaptorTree> {
+async function readTree(json: string, maxChars: number): Promise<{ tree: RaptorTree; root: unknown }> {
   if (typeof json !== 'string') {
     throw new StorageError('INVALID_IMPORT', 'A tree file must be read as text before it is imported.', {});
   }
   if (json.length > maxChars) throw tooLarge(json.length, maxChars, 'chars');
   const { parseTree, TreeFormatError } = await treeFormat();
   try {
-    return parseTree(json);
+    let root: unknown = json;
+    try {
+      root = JSON.parse(json);
+    } catch {
+      // parseTree says what is wrong with it, in the format's words.
+    }
+    return { tree: parseTree(root), root };
   } catch (error) {
     if (!(error instanceof TreeFormatError)) throw error;
     const details = { ...error.details, formatCode: error.code };
@@ -93,7 +125,8 @@ async function readTree(json: string, maxChars: number): Promise<RaptorTree> {
  * @throws StorageError INVALID_IMPORT, TOO_LARGE, ALREADY_EXISTS, QUOTA_EXCEEDED (nothing is then stored).
  */
 export async function importTree(db: AerieDb, json: string, options: ImportOptions = {}): Promise<string> {
-  const tree = await readTree(json, options.maxChars ?? MAX_IMPORT_BYTES);
+  const { tree, root } = await readTree(json, options.maxChars ?? MAX_IMPORT_BYTES);
+  const carried = readOriginals(root, tree);
   const id = options.id ?? randomId();
   const now = options.now ?? Date.now();
   const nodes = toNodeRecords(id, tree.nodes, tree.embedding.dim);
@@ -111,10 +144,31 @@ export async function importTree(db: AerieDb, json: string, options: ImportOptio
     summarizer: { ...tree.summarizer },
     stats: computeStats(nodes),
   };
-  await runTransaction(db, ['trees', 'nodes'], 'readwrite', 'import the tree', async (tx) => {
+  // Documents carried with their originals (hashed here, outside the transaction).
+  const prepared = await Promise.all(
+    carried.map(async (c) => ({ c, document: await prepareDocument(c.document, now) })),
+  );
+  const stored = new Map(
+    prepared.map(({ c, document }) => [
+      c.doc,
+      { documentId: document.id, original: { ...c.original, documentId: document.id, addedAt: now } },
+    ]),
+  );
+  record.documents = importedDocuments(record, stored);
+  record.documentIds = [...new Set([...stored.values()].map((s) => s.documentId))];
+  const stores = ['trees', 'nodes', 'documents', 'originals'] as const;
+  await runTransaction(db, stores, 'readwrite', 'import the tree', async (tx) => {
     const trees = tx.objectStore('trees');
     if (await trees.get(id)) {
       throw new StorageError('ALREADY_EXISTS', `A tree with id "${id}" exists already.`, { treeId: id });
+    }
+    await putDocumentsIfAbsent(
+      tx.objectStore('documents'),
+      prepared.map((p) => p.document),
+    );
+    for (const { original } of stored.values()) {
+      if (!(await tx.objectStore('originals').get(original.documentId)))
+        await tx.objectStore('originals').put(original);
     }
     await trees.put(record);
     const store = tx.objectStore('nodes');

@@ -20,12 +20,14 @@ import {
 import { treeNodeRange } from './db';
 import { prepareDocument, putDocumentsIfAbsent, type NewDocument } from './documents';
 import { StorageError, treeNotFound } from './errors';
+import { keptInfo } from './originals';
 import { toStoredRequest } from './requests';
 import {
   DEFAULT_EMBEDDING_DTYPE,
   TREE_HISTORY_STORES,
   type AerieDb,
   type CheckpointRecord,
+  type OriginalInfo,
   type RecordedSummarizer,
   type TreeDocumentEntry,
   type TreeRecord,
@@ -122,7 +124,7 @@ export async function createTree(
   const consumed = options.consumePending ?? [];
   return runTransaction(
     db,
-    ['trees', 'documents', 'pending'],
+    ['trees', 'documents', 'pending', 'originals'],
     'readwrite',
     'record the new build',
     async (tx) => {
@@ -133,6 +135,11 @@ export async function createTree(
         });
       }
       await putDocumentsIfAbsent(tx.objectStore('documents'), docs);
+      // A text whose original is kept already (a rebuild, another tree of the same file) shares it.
+      await forEachRequest(record.documents, async (entry) => {
+        const original = entry.documentId && (await tx.objectStore('originals').get(entry.documentId));
+        if (original) entry.original = keptInfo(original);
+      });
       await trees.put(record);
       await forEachRequest(consumed, (key) => tx.objectStore('pending').delete(key));
       return record;
@@ -302,8 +309,8 @@ export interface TreeSummary {
   title: string;
   status: TreeStatus;
   origin: TreeRecord['origin'];
-  /** Name, length and whether the text is stored, per document. */
-  documents: { name: string; chars: number; textStored: boolean }[];
+  /** Name, length, whether the text is stored and whether the original file is kept, per document. */
+  documents: { name: string; chars: number; textStored: boolean; original?: OriginalInfo }[];
   /** Summary layers above the leaves. */
   layers: number;
   nodesPerLayer: number[];
@@ -342,6 +349,7 @@ export function listTrees(db: AerieDb): Promise<TreeSummary[]> {
           name: d.name,
           chars: d.chars,
           textStored: d.documentId !== undefined,
+          ...(d.original ? { original: { ...d.original } } : {}),
         })),
         layers: r.stats.layers,
         nodesPerLayer: r.stats.nodesPerLayer.slice(),
@@ -442,12 +450,20 @@ export function markBuildStopped(
 
 /**
  * Removes every record of a tree in one transaction: its nodes, checkpoint and record, its conversations and
- * evaluations, the document texts no other tree uses, and the cache entries no other tree used (others just
+ * evaluations, the document texts (and original files) no other tree uses, and the cache entries no other tree used (others just
  * forget this tree).
  * @returns false when there was no such tree (its orphaned nodes and entries, if any, are removed anyway).
  */
 export function deleteTree(db: AerieDb, treeId: string): Promise<boolean> {
-  const stores = ['trees', 'nodes', 'checkpoints', 'documents', 'cache', ...TREE_HISTORY_STORES] as const;
+  const stores = [
+    'trees',
+    'nodes',
+    'checkpoints',
+    'documents',
+    'originals',
+    'cache',
+    ...TREE_HISTORY_STORES,
+  ] as const;
   return runTransaction(db, [...stores], 'readwrite', 'delete the tree', async (tx) => {
     const trees = tx.objectStore('trees');
     const record = await trees.get(treeId);
@@ -464,7 +480,10 @@ export function deleteTree(db: AerieDb, treeId: string): Promise<boolean> {
     const documents = tx.objectStore('documents');
     await forEachRequest(record?.documentIds ?? [], async (documentId) => {
       const users = await trees.index('byDocument').count(documentId);
-      if (users === 0) await documents.delete(documentId);
+      if (users === 0) {
+        await documents.delete(documentId);
+        await tx.objectStore('originals').delete(documentId);
+      }
     });
     const cache = tx.objectStore('cache');
     const entries = await cache.index('byTree').getAll(treeId);

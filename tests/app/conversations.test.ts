@@ -120,6 +120,26 @@ describe('conversationMarkdown', () => {
     ],
   };
 
+  it('gives each source its place in the documents (a PDF page) and whether the answer cites it', () => {
+    const placed: ConversationRecord = {
+      ...record,
+      turns: [
+        {
+          ...turn,
+          passages: [
+            { ...turn.passages[0], where: 'report.pdf, pages 3–4' },
+            { ...turn.passages[1], where: 'report.pdf, page 7' },
+            { id: 9, layer: 0, text: 'Not used.', where: 'report.pdf, page 9' },
+          ],
+        },
+      ],
+    };
+    const md = conversationMarkdown(placed, 'Report');
+    expect(md).toContain('[1] Node 7 (layer 1 summary) · report.pdf, pages 3–4 · cited\n\n> Mr. Bennet');
+    expect(md).toContain('[2] Node 2 (leaf) · report.pdf, page 7 · cited\n\n> He laughs.');
+    expect(md).toContain('[3] Node 9 (leaf) · report.pdf, page 9 · not cited\n\n> Not used.');
+  });
+
   it('writes every question with its search, settings, answer and numbered sources', () => {
     const md = conversationMarkdown(record, 'Pride and Prejudice', 's2');
     expect(md).toContain('# Who is Elizabeth?');
@@ -133,9 +153,9 @@ describe('conversationMarkdown', () => {
     expect(md).toContain('*Retrieval:* collapsed tree, search by both, 2000 tokens, reranked');
     expect(md).toContain('Mr. Bennet [1], who laughs [2].\n\n*Written by gpt-test.*');
     expect(md).toContain(
-      '**Sources**\n\n[1] Node 7 (layer 1 summary)\n\n> Mr. Bennet is her father. He reads.',
+      '**Sources**\n\n[1] Node 7 (layer 1 summary) · cited\n\n> Mr. Bennet is her father. He reads.',
     );
-    expect(md).toContain('[2] Node 2 (leaf)\n\n> He laughs.');
+    expect(md).toContain('[2] Node 2 (leaf) · cited\n\n> He laughs.');
     // The first turn was asked of the earlier build; the second has no answer, so its passages are listed.
     expect(md.indexOf('node numbers refer to the earlier build')).toBeLessThan(md.indexOf('## 2.'));
     expect(md).toContain('## 2. And her father?\n\n*Retrieval:*');

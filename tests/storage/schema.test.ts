@@ -26,6 +26,7 @@ describe('schema (fake IndexedDB)', () => {
       'evalRuns',
       'evalSets',
       'nodes',
+      'originals',
       'pending',
       'settings',
       'trees',

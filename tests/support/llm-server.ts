@@ -50,6 +50,12 @@ export interface FakeLlmServerOptions {
   lineEnding?: '\n' | '\r\n';
   /** Length of fake embeddings. Default 16. */
   embeddingDim?: number;
+  /**
+   * Passage numbers an answer cites, one sentence each (the passage's first words, then "[n]."), followed by a
+   * sentence that cites nothing; numbers beyond the passages sent are skipped. Default: [1] only, no other
+   * sentence.
+   */
+  answerCites?: number[];
 }
 
 /** One logged request. Secret headers are replaced by "[redacted]". */
@@ -97,10 +103,29 @@ function textOf(content: unknown): string {
   return '';
 }
 
-/** The deterministic reply: an answer quoting passage [1], or a summary from each passage's first words. */
-export function fakeReply(messages: FakeMessage[], maxTokens: number): string {
+/** A sentence of the fake's answers that cites nothing (tests find it marked). */
+export const UNCITED_SENTENCE = 'Nothing in the passages says more than this.';
+
+/**
+ * The deterministic reply: an answer quoting passage [1] (or each passage of `cites`, then a sentence citing
+ * nothing), or a summary from each passage's first words.
+ */
+export function fakeReply(messages: FakeMessage[], maxTokens: number, cites?: readonly number[]): string {
   const user = textOf([...messages].reverse().find((m) => m.role === 'user')?.content);
   const first = /^\[1\] (.*)$/m.exec(user);
+  if (first && cites) {
+    const sentences = cites.flatMap((n) => {
+      const passage = new RegExp(`^\\[${n}\\] (.*)$`, 'm').exec(user);
+      const opening = passage
+        ? words(passage[1])
+            .slice(0, ANSWER_WORDS)
+            .join(' ')
+            .replace(/[.!?]+$/, '')
+        : '';
+      return opening ? [`${opening} [${n}].`] : [];
+    });
+    return [...sentences, UNCITED_SENTENCE].join(' ');
+  }
   if (first) return `${words(first[1]).slice(0, ANSWER_WORDS).join(' ')} [1].`;
   const at = user.indexOf(SUMMARY_PREFIX);
   const context = (at >= 0 ? user.slice(at + SUMMARY_PREFIX.length) : user).replace(/:\s*$/, '');
@@ -355,7 +380,10 @@ export class FakeLlmServer {
     const reply: Reply = {
       protocol,
       model: String(request.model),
-      text: behaviour?.kind === 'reply' ? behaviour.text : fakeReply(messages, maxTokens),
+      text:
+        behaviour?.kind === 'reply'
+          ? behaviour.text
+          : fakeReply(messages, maxTokens, this.options.answerCites),
       finish: behaviour?.kind === 'reply' ? behaviour.finishReason : undefined,
       usage: { promptTokens: promptWords(messages), completionTokens: 0 },
     };

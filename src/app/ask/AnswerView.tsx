@@ -10,7 +10,14 @@ import { formatCount } from '../format';
 import { MODE_LABELS, modeColorVar } from '../modes';
 import { Notice } from '../notices/Notice';
 import type { AnswerState, RetrievedPassage } from '../state/types';
-import { citationNodeIds, nowrapCitations, splitCitations, type AnswerSegment } from './citations';
+import {
+  citationNodeIds,
+  nowrapCitations,
+  splitCitations,
+  type AnswerSegment,
+  type CitationSegment,
+} from './citations';
+import { uncitedSentences } from './sources';
 import './ask.css';
 
 /** Props of `AnswerView`. */
@@ -19,6 +26,8 @@ export interface AnswerViewProps {
   /** The passages sent as context, in the order they were numbered ([1] is the first). */
   passages: readonly RetrievedPassage[];
   onOpenNode(id: number): void;
+  /** Shows citation [n]'s passage in the document (else the citation opens its node). */
+  onOpenCitation?(n: number, nodeId: number, from: HTMLElement): void;
 }
 
 /** "1,234 prompt + 210 answer = 1,444 tokens", with a note when the server did not report some usage. */
@@ -30,11 +39,23 @@ export function usageText(usage: UsageTotals): string {
 }
 
 /** The answer; see the module comment. */
-export function AnswerView({ answer, passages, onOpenNode }: AnswerViewProps) {
+export function AnswerView({ answer, passages, onOpenNode, onOpenCitation }: AnswerViewProps) {
+  const open: CitationOpener = (segment, from) =>
+    onOpenCitation ? onOpenCitation(segment.n, segment.nodeId, from) : onOpenNode(segment.nodeId);
   const headingId = useId();
   const nodeIds = useMemo(() => citationNodeIds(passages, answer.citations), [passages, answer.citations]);
   // Re-split from the whole text on every change: a citation cut across two streamed chunks joins up here.
-  const pieces = useMemo(() => nowrapCitations(splitCitations(answer.text, nodeIds)), [answer.text, nodeIds]);
+  const segments = useMemo(() => splitCitations(answer.text, nodeIds), [answer.text, nodeIds]);
+  // Sentences citing nothing are marked once the answer is complete (while it streams, the next [n] may come).
+  const uncited = useMemo(
+    () => (answer.streaming ? [] : uncitedSentences(answer.text, segments)),
+    [answer.text, answer.streaming, segments],
+  );
+  const pieces = useMemo(() => nowrapCitations(markUncited(segments, uncited)), [segments, uncited]);
+  const sentences = useMemo(
+    () => (answer.streaming ? 0 : uncitedSentences(answer.text, []).length),
+    [answer.text, answer.streaming],
+  );
   const empty = answer.text.length === 0;
 
   return (
@@ -62,14 +83,20 @@ export function AnswerView({ answer, passages, onOpenNode }: AnswerViewProps) {
         {pieces.map((piece) =>
           piece.kind === 'nowrap' ? (
             <span key={piece.start} className="answer-nowrap">
-              {piece.segments.map((segment) => renderSegment(segment, onOpenNode))}
+              {piece.segments.map((segment) => renderSegment(segment, open))}
             </span>
           ) : (
-            renderSegment(piece, onOpenNode)
+            renderSegment(piece, open)
           ),
         )}
         {answer.streaming && <span className="answer-caret" aria-hidden="true" />}
       </div>
+      {uncited.length > 0 && (
+        <p className="answer-uncited-note">
+          {uncited.length} of {sentences} {sentences === 1 ? 'sentence cites' : 'sentences cite'} no passage
+          (marked with a dotted line): check {uncited.length === 1 ? 'it' : 'them'} against the sources below.
+        </p>
+      )}
       {answer.notice !== undefined && (
         <Notice kind="warning" title="The answer was stopped at its limit.">
           <p>{answer.notice}</p>
@@ -94,19 +121,68 @@ export function AnswerView({ answer, passages, onOpenNode }: AnswerViewProps) {
   );
 }
 
-/** Text as text; a citation as a button that opens its passage's node. */
-function renderSegment(segment: AnswerSegment, onOpenNode: (id: number) => void) {
-  if (segment.kind === 'text') return <span key={segment.start}>{segment.text}</span>;
+/** Opens a citation, given the button that was pressed. */
+export type CitationOpener = (segment: CitationSegment, from: HTMLElement) => void;
+
+/** A citation as a button that shows its passage (in the document) and opens its node. */
+export function CitationButton({ segment, open }: { segment: CitationSegment; open: CitationOpener }) {
   return (
     <button
-      key={segment.start}
       type="button"
       className="answer-cite"
+      data-citation={segment.n}
       aria-label={`Citation ${segment.n}: open node ${segment.nodeId}`}
-      title={`Passage ${segment.n} (node ${segment.nodeId})`}
-      onClick={() => onOpenNode(segment.nodeId)}
+      title={`Passage ${segment.n} (node ${segment.nodeId}): show it in the document`}
+      onClick={(e) => open(segment, e.currentTarget)}
     >
       {segment.text}
     </button>
   );
+}
+
+/** A text segment inside a sentence that cites nothing. */
+type MarkedSegment = AnswerSegment & { uncited?: boolean };
+
+/** The segments cut at the edges of the uncited sentences, those inside marked. */
+function markUncited(
+  segments: readonly AnswerSegment[],
+  uncited: readonly [number, number][],
+): AnswerSegment[] {
+  if (uncited.length === 0) return [...segments];
+  const out: MarkedSegment[] = [];
+  for (const seg of segments) {
+    if (seg.kind !== 'text') {
+      out.push(seg);
+      continue;
+    }
+    const end = seg.start + seg.text.length;
+    const cuts = new Set([seg.start, end]);
+    for (const [a, b] of uncited) for (const c of [a, b]) if (c > seg.start && c < end) cuts.add(c);
+    const points = [...cuts].sort((x, y) => x - y);
+    for (let i = 0; i + 1 < points.length; i++) {
+      const [from, to] = [points[i], points[i + 1]];
+      const inside = uncited.some(([a, b]) => from >= a && to <= b);
+      out.push({
+        kind: 'text',
+        start: from,
+        text: seg.text.slice(from - seg.start, to - seg.start),
+        uncited: inside,
+      });
+    }
+  }
+  return out;
+}
+
+/** Text as text (a sentence citing nothing marked); a citation as a button. */
+function renderSegment(segment: MarkedSegment, open: CitationOpener) {
+  if (segment.kind === 'text') {
+    if (!segment.uncited) return <span key={segment.start}>{segment.text}</span>;
+    return (
+      <span key={segment.start} className="answer-uncited" title="This sentence cites no passage">
+        {segment.text}
+        <span className="ask-visually-hidden"> (cites no passage)</span>
+      </span>
+    );
+  }
+  return <CitationButton key={segment.start} segment={segment} open={open} />;
 }

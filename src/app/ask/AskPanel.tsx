@@ -17,7 +17,7 @@ import { SearchConfirm } from './SearchConfirm';
 import { SearchControls } from './SearchControls';
 import { TurnList } from './TurnList';
 import { citationNodeIds, splitCitations } from './citations';
-import { CompareView, ModeTotals, PassageList } from './PassageList';
+import { CompareView, ModeTotals, PassageList, type PassageSource } from './PassageList';
 import {
   fieldBounds,
   fieldError,
@@ -46,10 +46,14 @@ export interface AskPanelProps {
   onStop?(): void;
   results?: AskResults;
   onOpenNode(id: number): void;
+  /** Shows citation [n]'s passage in the document (the Document tab), from the citation `from`. */
+  onOpenCitation?(n: number, nodeId: number, from: HTMLElement): void;
   /** False when no answering endpoint is set up: the retrieved context is shown instead of an answer. */
   hasAnswerModel: boolean;
   /** The node open in the inspector; its passages are marked. */
   activeNodeId?: number;
+  /** Where each passage stands in the tree and the documents (shown under an answer). */
+  sourceOf?(id: number): PassageSource | undefined;
   /** The open tree's conversations, when storage is available. */
   conversation?: ConversationProps;
 }
@@ -268,6 +272,7 @@ export function AskPanel(props: AskPanelProps) {
             turns={props.conversation.turns}
             stamp={props.conversation.stamp}
             onOpenNode={props.onOpenNode}
+            onOpenCitation={props.onOpenCitation}
           />
           {props.conversation.pending && (
             <SearchConfirm
@@ -331,8 +336,10 @@ function AskResultsView({
   settings,
   hasAnswerModel,
   onOpenNode,
+  onOpenCitation,
   activeNodeId,
   disabledReason,
+  sourceOf,
 }: AskPanelProps) {
   if (results === undefined) {
     return (
@@ -378,14 +385,19 @@ function AskResultsView({
         </p>
       ))}
       {answer !== undefined && (
-        <AnswerView answer={answer} passages={answerPassages} onOpenNode={onOpenNode} />
+        <AnswerView
+          answer={answer}
+          passages={answerPassages}
+          onOpenNode={onOpenNode}
+          onOpenCitation={onOpenCitation}
+        />
       )}
       {answer === undefined && !hasAnswerModel && <NoAnswerModelNote />}
       {single !== undefined && (
         <section className="ask-context" aria-label="Retrieved context" data-mode={single.mode}>
           <h3 className="ask-context-heading">
             <span className="mode-dot" style={{ background: modeColorVar(single.mode) }} aria-hidden="true" />
-            Retrieved context · {MODE_LABELS[single.mode]}
+            {answer ? 'Sources of the answer' : 'Retrieved context'} · {MODE_LABELS[single.mode]}
           </h3>
           <ModeTotals result={single} budget={budgets[single.mode]} />
           <PassageList
@@ -393,7 +405,9 @@ function AskResultsView({
             passages={single.passages}
             onOpenNode={onOpenNode}
             activeNodeId={activeNodeId}
-            citedNodeIds={cited}
+            citedNodeIds={answer?.streaming ? undefined : cited}
+            sourceOf={sourceOf}
+            label={answer ? 'Sources of the answer, in the order sent' : undefined}
           />
         </section>
       )}

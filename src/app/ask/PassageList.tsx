@@ -10,6 +10,7 @@ import { formatCount } from '../format';
 import type { ModeResult, RetrievedPassage } from '../state/types';
 import { SCORE_DECIMALS, truncateText } from '../tree/describe';
 import { layerCountsText, layerLabel } from './retrieval-form';
+import type { PassagePath } from './sources';
 import './ask.css';
 
 /** Characters of a passage shown before "Show all". */
@@ -28,10 +29,19 @@ export interface PassageListProps {
   onOpenNode(id: number): void;
   /** The node open in the inspector; its passage is marked. */
   activeNodeId?: number;
-  /** Nodes the answer cites; their passages say so. */
+  /** Nodes the answer cites; their passages say so (and, when given, the others say they are not cited). */
   citedNodeIds?: ReadonlySet<number>;
   /** Accessible name of the list. */
   label?: string;
+  /** Where each passage stands in the tree and in the documents (the sources of an answer). */
+  sourceOf?(id: number): PassageSource | undefined;
+}
+
+/** A passage's place: its path in the tree and where it is in the documents. */
+export interface PassageSource {
+  path: PassagePath;
+  /** "report.pdf, page 7". */
+  where?: string;
 }
 
 /** One mode's passages, ranked; see the module comment. */
@@ -42,6 +52,7 @@ export function PassageList({
   activeNodeId,
   citedNodeIds,
   label,
+  sourceOf,
 }: PassageListProps) {
   if (passages.length === 0) {
     return <p className="ask-muted">{MODE_LABELS[mode]} selected no passages.</p>;
@@ -55,7 +66,8 @@ export function PassageList({
           rank={i + 1}
           passage={passage}
           active={passage.id === activeNodeId}
-          cited={citedNodeIds?.has(passage.id) ?? false}
+          cited={citedNodeIds === undefined ? undefined : citedNodeIds.has(passage.id)}
+          source={sourceOf?.(passage.id)}
           onOpenNode={onOpenNode}
         />
       ))}
@@ -68,11 +80,13 @@ interface PassageItemProps {
   rank: number;
   passage: RetrievedPassage;
   active: boolean;
-  cited: boolean;
+  /** Whether the answer cites it (undefined: no answer). */
+  cited: boolean | undefined;
+  source?: PassageSource;
   onOpenNode(id: number): void;
 }
 
-function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: PassageItemProps) {
+function PassageItem({ mode, rank, passage, active, cited, source, onOpenNode }: PassageItemProps) {
   const [expanded, setExpanded] = useState(false);
   const textId = useId();
   // What entered the context: the node's text, or its new sentences when some were already there.
@@ -91,6 +105,7 @@ function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: Passage
       data-node-id={passage.id}
       data-mode={mode}
       data-active={active || undefined}
+      data-cited={cited === undefined ? undefined : String(cited)}
       aria-current={active || undefined}
       style={
         { '--passage-mode': modeColorVar(mode), '--passage-mode-ink': modeInkVar(mode) } as CSSProperties
@@ -119,7 +134,8 @@ function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: Passage
           </span>
         )}
         <span className="passage-fact">{tokensText(passage.tokens)}</span>
-        {cited && <span className="passage-cited">Cited</span>}
+        {cited === true && <span className="passage-cited">Cited [{rank}]</span>}
+        {cited === false && <span className="passage-uncited">Not cited</span>}
         <button type="button" className="ask-link passage-open" onClick={() => onOpenNode(passage.id)}>
           Open node {passage.id}
         </button>
@@ -130,6 +146,7 @@ function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: Passage
           {passage.label.join(' · ')}
         </p>
       )}
+      {source && <SourceLine source={source} layer={passage.layer} />}
       <p className="passage-text" id={textId} onClick={open}>
         {shown}
       </p>
@@ -151,6 +168,22 @@ function PassageItem({ mode, rank, passage, active, cited, onOpenNode }: Passage
         </button>
       )}
     </li>
+  );
+}
+
+/** "Path: Sir Walter · Anne › Kellynch · navy › this leaf · layouts.pdf, page 7". */
+function SourceLine({ source, layer }: { source: PassageSource; layer: number }) {
+  const { path, where } = source;
+  const self =
+    layer === 0
+      ? 'this leaf'
+      : `this summary → ${formatCount(path.leaves ?? 0)} ${path.leaves === 1 ? 'leaf' : 'leaves'} under it`;
+  return (
+    <p className="passage-path">
+      <span className="ask-visually-hidden">Tree path: </span>
+      {[...path.ancestors, self].join(' › ')}
+      {where && <span className="passage-where"> · {where}</span>}
+    </p>
   );
 }
 

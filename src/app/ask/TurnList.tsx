@@ -5,6 +5,7 @@
  * now name other nodes. Model and document text is rendered as text. Presentational.
  */
 import type { ConversationTurn } from '../../storage/schema';
+import { CitationButton, type CitationOpener } from './AnswerView';
 import { citationNodeIds, splitCitations } from './citations';
 import { layerLabel } from './retrieval-form';
 import './ask.css';
@@ -16,10 +17,14 @@ export interface TurnListProps {
   /** The open tree's build stamp (`treeStampOf`): turns with another stamp were asked of an earlier build. */
   stamp?: string;
   onOpenNode(id: number): void;
+  /** Shows citation [n]'s passage in the document. */
+  onOpenCitation?(n: number, nodeId: number, from: HTMLElement): void;
 }
 
 /** The earlier turns; see the module comment. */
-export function TurnList({ turns, stamp, onOpenNode }: TurnListProps) {
+export function TurnList({ turns, stamp, onOpenNode, onOpenCitation }: TurnListProps) {
+  const open: CitationOpener = (segment, from) =>
+    onOpenCitation ? onOpenCitation(segment.n, segment.nodeId, from) : onOpenNode(segment.nodeId);
   if (turns.length === 0) return null;
   return (
     <ol className="turn-list" aria-label="Earlier questions in this conversation">
@@ -29,6 +34,7 @@ export function TurnList({ turns, stamp, onOpenNode }: TurnListProps) {
           turn={turn}
           stale={stamp !== undefined && turn.treeStamp !== stamp}
           onOpenNode={onOpenNode}
+          open={open}
         />
       ))}
     </ol>
@@ -39,10 +45,12 @@ function Turn({
   turn,
   stale,
   onOpenNode,
+  open,
 }: {
   turn: ConversationTurn;
   stale: boolean;
   onOpenNode(id: number): void;
+  open: CitationOpener;
 }) {
   const answer = turn.answer;
   const nodeIds = citationNodeIds(turn.passages, answer?.citations);
@@ -71,15 +79,7 @@ function Turn({
             segment.kind === 'text' ? (
               <span key={segment.start}>{segment.text}</span>
             ) : (
-              <button
-                key={segment.start}
-                type="button"
-                className="answer-cite"
-                aria-label={`Citation ${segment.n}: open node ${segment.nodeId}`}
-                onClick={() => onOpenNode(segment.nodeId)}
-              >
-                {segment.text}
-              </button>
+              <CitationButton key={segment.start} segment={segment} open={open} />
             ),
           )}
           {answer.error !== undefined && <span className="turn-error"> ({answer.error})</span>}

@@ -47,12 +47,34 @@ function turnMarkdown(turn: ConversationTurn, index: number, stale: boolean): st
   }
   if (turn.passages.length > 0) {
     lines.push(turn.answer ? '**Sources**' : '**Retrieved passages**', '');
+    const cited = citedNumbers(turn);
     turn.passages.forEach((p, i) => {
-      const kind = p.layer === 0 ? 'leaf' : `layer ${p.layer} summary`;
-      lines.push(`[${i + 1}] Node ${p.id} (${kind})`, '', quote(p.text), '');
+      lines.push(sourceHeading(p, i + 1, cited), '', quote(p.text), '');
     });
   }
   return lines.join('\n');
+}
+
+/** The passage numbers an answer cites ([n] as written). */
+function citedNumbers(turn: ConversationTurn): ReadonlySet<number> | undefined {
+  if (!turn.answer) return undefined;
+  return new Set(turn.answer.citations.map((c) => c.n));
+}
+
+/**
+ * A source's line: "[2] Node 63 (leaf) · report.pdf, page 7 · cited" — its number, node, where it is in the
+ * documents (the page for a PDF) and, under an answer, whether the answer cites it. Its quote follows.
+ */
+export function sourceHeading(
+  passage: ConversationTurn['passages'][number],
+  n: number,
+  cited: ReadonlySet<number> | undefined,
+): string {
+  const kind = passage.layer === 0 ? 'leaf' : `layer ${passage.layer} summary`;
+  const parts = [`[${n}] Node ${passage.id} (${kind})`];
+  if (passage.where) parts.push(passage.where);
+  if (cited) parts.push(cited.has(n) ? 'cited' : 'not cited');
+  return parts.join(' · ');
 }
 
 /** The conversation as a Markdown document; `currentStamp` marks turns asked of an earlier build. */

@@ -30,6 +30,8 @@ export function turnFromResults(input: {
   rewrite: ConversationTurn['rewrite'];
   treeStamp: string;
   askedAt: number;
+  /** Where a node's text is in the documents ("report.pdf, page 7"), kept with each passage. */
+  placeOf?: (id: number) => string | undefined;
 }): ConversationTurn {
   const { results, settings } = input;
   const primary = results.answer?.mode ?? settings.mode;
@@ -46,7 +48,10 @@ export function turnFromResults(input: {
     askedAt: input.askedAt,
     settings: { ...turnSettingsOf(settings), mode: primary },
     retrieved,
-    passages: passages.map((p) => ({ id: p.id, layer: p.layer, text: p.excerpt?.text ?? p.text })),
+    passages: passages.map((p) => {
+      const where = input.placeOf?.(p.id);
+      return { id: p.id, layer: p.layer, text: p.excerpt?.text ?? p.text, ...(where ? { where } : {}) };
+    }),
     treeStamp: input.treeStamp,
   };
   const answer = results.answer;

@@ -7,7 +7,8 @@
  */
 import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { MODE_LABELS, RETRIEVAL_MODES, type RetrievalMode } from '../modes';
-import { leavesByDocument, segmentDocument, type DocumentLeaf } from './segments';
+import type { CitedRange } from './citation-target';
+import { citedRuns, leavesByDocument, segmentDocument, type CitedRun, type DocumentLeaf } from './segments';
 import './document.css';
 
 /** A document with its full text. */
@@ -30,6 +31,11 @@ export interface DocumentViewProps {
   scrollToLeafId?: number;
   /** Called with a leaf's id when its passage is clicked (or Enter is pressed on a highlighted passage). */
   onOpenNode?(id: number): void;
+  /** A citation's ranges: exactly these characters are highlighted (see citation-target.ts). */
+  cited?: readonly CitedRange[];
+  /** The index in `cited` of the range to show; a new `focusKey` scrolls to it and moves the focus there. */
+  citedCurrent?: number;
+  focusKey?: number;
 }
 
 /** How long a leaf scrolled to stays emphasised, in ms (matches the animation in document.css). */
@@ -43,6 +49,9 @@ export function DocumentView({
   underSelected,
   scrollToLeafId,
   onOpenNode,
+  cited,
+  citedCurrent = 0,
+  focusKey,
 }: DocumentViewProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const byDoc = useMemo(() => leavesByDocument(leaves), [leaves]);
@@ -77,6 +86,27 @@ export function DocumentView({
       el.removeAttribute('data-emphasis');
     };
   }, [scrollToLeafId]);
+
+  // A citation opened: its range is scrolled to and focused, so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    const root = rootRef.current;
+    if (root === null || focusKey === undefined) return;
+    const el = root.querySelector(`[data-cited="${citedCurrent}"]`);
+    if (!(el instanceof HTMLElement)) return;
+    el.tabIndex = -1;
+    el.scrollIntoView({ block: 'center' });
+    el.focus({ preventScroll: true });
+  }, [focusKey, citedCurrent]);
+
+  const citedByDoc = useMemo(() => {
+    const map = new Map<string, { start: number; end: number; index: number }[]>();
+    (cited ?? []).forEach((r, index) => {
+      const list = map.get(r.doc) ?? [];
+      list.push({ start: r.start, end: r.end, index });
+      map.set(r.doc, list);
+    });
+    return map;
+  }, [cited]);
 
   const leafAt = (target: EventTarget | null): number | null => {
     if (!(target instanceof Element)) return null;
@@ -113,6 +143,8 @@ export function DocumentView({
           modesByLeaf={modesByLeaf}
           underByLeaf={underByLeaf}
           focusable={onOpenNode !== undefined}
+          cited={citedByDoc.get(doc.id)}
+          citedCurrent={citedCurrent}
         />
       ))}
     </div>
@@ -125,6 +157,8 @@ interface DocumentTextProps {
   modesByLeaf: ReadonlyMap<number, string>;
   underByLeaf: ReadonlyMap<number, string>;
   focusable: boolean;
+  cited?: readonly { start: number; end: number; index: number }[];
+  citedCurrent: number;
 }
 
 const DocumentText = memo(function DocumentText({
@@ -133,31 +167,34 @@ const DocumentText = memo(function DocumentText({
   modesByLeaf,
   underByLeaf,
   focusable,
+  cited,
+  citedCurrent,
 }: DocumentTextProps) {
-  // Cut once per document: a new highlight then re-renders without copying the text again.
+  // Cut once per document and citation: a new mode highlight then re-renders without copying the text again.
   const pieces = useMemo(
     () =>
       segmentDocument(doc.text.length, leaves ?? []).map((seg) => ({
         leafId: seg.leafId,
-        text: doc.text.slice(seg.start, seg.end),
+        runs: citedRuns(doc.text, seg.start, seg.end, cited ?? []),
       })),
-    [doc.text, leaves],
+    [doc.text, leaves, cited],
   );
   return (
     <article className="document" aria-label={doc.name}>
       <h3 className="document-name">{doc.name}</h3>
       <div className="document-text">
-        {pieces.map(({ leafId, text }) =>
+        {pieces.map(({ leafId, runs }, i) =>
           leafId === null ? (
-            text
+            <CitedText key={`t${i}`} runs={runs} current={citedCurrent} />
           ) : (
             <LeafPassage
               key={leafId}
               id={leafId}
-              text={text}
+              runs={runs}
               modes={modesByLeaf.get(leafId) ?? ''}
               under={underByLeaf.get(leafId) ?? ''}
               focusable={focusable}
+              current={citedCurrent}
             />
           ),
         )}
@@ -166,9 +203,27 @@ const DocumentText = memo(function DocumentText({
   );
 });
 
+/** Text with a citation's characters marked (the current range's marks stand out). */
+function CitedText({ runs, current }: { runs: readonly CitedRun[]; current: number }) {
+  return runs.map((run, i) =>
+    run.cited === null ? (
+      run.text
+    ) : (
+      <mark
+        key={i}
+        className={run.cited === current ? 'doc-cited is-current' : 'doc-cited'}
+        data-cited={run.cited}
+      >
+        {run.text}
+      </mark>
+    ),
+  );
+}
+
 interface LeafPassageProps {
   id: number;
-  text: string;
+  runs: readonly CitedRun[];
+  current: number;
   /** Space-separated modes that selected the leaf, '' for none. */
   modes: string;
   /** Space-separated modes that selected a summary above the leaf, '' for none. */
@@ -177,7 +232,15 @@ interface LeafPassageProps {
 }
 
 /** One leaf's passage; highlighted ones are <mark>s that say, to screen readers, which modes chose them. */
-const LeafPassage = memo(function LeafPassage({ id, text, modes, under, focusable }: LeafPassageProps) {
+const LeafPassage = memo(function LeafPassage({
+  id,
+  runs,
+  current,
+  modes,
+  under,
+  focusable,
+}: LeafPassageProps) {
+  const text = <CitedText runs={runs} current={current} />;
   if (modes === '' && under !== '') {
     const labels = modeNames(under);
     return (

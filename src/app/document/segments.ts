@@ -54,3 +54,33 @@ function clampOffset(offset: number, textLength: number): number {
   if (!Number.isFinite(offset)) return 0;
   return Math.min(textLength, Math.max(0, Math.floor(offset)));
 }
+
+/** A run of a segment's text: part of citation range `cited` (its index), or of none when null. */
+export interface CitedRun {
+  text: string;
+  cited: number | null;
+}
+
+/**
+ * The text [start, end) cut where citation ranges begin and end, so exactly their characters can be marked.
+ * `ranges` are one document's, by document offsets, not overlapping.
+ */
+export function citedRuns(
+  text: string,
+  start: number,
+  end: number,
+  ranges: readonly { start: number; end: number; index: number }[],
+): CitedRun[] {
+  const runs: CitedRun[] = [];
+  let at = start;
+  for (const r of ranges) {
+    const from = Math.max(at, r.start);
+    const to = Math.min(end, r.end);
+    if (to <= from) continue;
+    if (from > at) runs.push({ text: text.slice(at, from), cited: null });
+    runs.push({ text: text.slice(from, to), cited: r.index });
+    at = to;
+  }
+  if (at < end) runs.push({ text: text.slice(at, end), cited: null });
+  return runs;
+}

@@ -23,7 +23,8 @@ export interface LibraryPanelProps {
   onRename(id: string, title: string): void;
   /** Called after the user confirmed. */
   onDelete(id: string): void;
-  onExport(id: string): void;
+  /** Exports a tree (with its original files when `options.originals`). */
+  onExport(id: string, options?: { originals?: boolean }): void;
   onResume(id: string): void;
   /** Start a new build with this tree's documents and parameters. */
   onDuplicate(id: string): void;

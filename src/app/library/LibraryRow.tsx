@@ -38,7 +38,7 @@ export interface RowActions {
   onRename(id: string, title: string): void;
   /** Asks for confirmation first (the panel's dialog). */
   onAskDelete(tree: TreeSummary): void;
-  onExport(id: string): void;
+  onExport(id: string, options?: { originals?: boolean }): void;
   onResume(id: string): void;
   onDuplicate(id: string): void;
 }
@@ -55,6 +55,21 @@ function documentsText(tree: TreeSummary): string {
   const docs = tree.documents;
   const text = docs.length === 1 ? docs[0].name : formatQuantity(docs.length, 'document');
   return docs.length > 0 && docs.every((d) => !d.textStored) ? `${text} (text not stored)` : text;
+}
+
+/** "PDF kept: 2.1 MB" (the original files kept with the tree), or what could not be kept; '' when none. */
+export function originalsText(tree: TreeSummary): string {
+  const kept = tree.documents.filter((d) => d.original?.kept);
+  const bytes = kept.reduce(
+    (sum, d) => sum + (d.original?.kept ? d.original.bytes + d.original.layoutBytes : 0),
+    0,
+  );
+  const missing = tree.documents.filter((d) => d.original && !d.original.kept).length;
+  const parts: string[] = [];
+  if (kept.length > 0)
+    parts.push(`${kept.length === 1 ? 'PDF' : `${kept.length} PDFs`} kept: ${formatBytes(bytes)}`);
+  if (missing > 0) parts.push(`${formatQuantity(missing, 'PDF')} not kept (text view only)`);
+  return parts.join(' · ');
 }
 
 /** "2 layers · nodes per layer 34 / 6 / 1", "412 leaves" before any summary layer, or '' before any node. */
@@ -193,6 +208,7 @@ export function LibraryRow({
       </div>
       <p className="library-meta">
         <span>{documentsText(tree)}</span>
+        {originalsText(tree) && <span className="library-originals">{originalsText(tree)}</span>}
         {shape && <span>{shape}</span>}
         <span>
           <time dateTime={tree.createdAt}>{formatDate(tree.createdAt)}</time>
@@ -253,6 +269,16 @@ export function LibraryRow({
             onClick={() => onExport(tree.id)}
           >
             Export
+          </button>
+        )}
+        {status === 'ready' && tree.documents.some((d) => d.original?.kept) && (
+          <button
+            type="button"
+            className="library-button"
+            aria-label={`Export ${title} with its original files`}
+            onClick={() => onExport(tree.id, { originals: true })}
+          >
+            Export with PDFs
           </button>
         )}
         <button

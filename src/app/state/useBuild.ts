@@ -15,17 +15,21 @@ import {
   createTree,
   duplicateTreeSettings,
   getTree,
+  keepOriginals,
   markBuildStopped,
+  MAX_KEPT_ORIGINAL_BYTES,
   type AerieDb,
   type FileInfo,
+  type NewOriginal,
 } from '../../storage';
+import { noPagesReason } from '../document/citation-text';
 import { initialProgress, reduceProgress } from '../build/progress-reducer';
 import type { AppSettings } from '../settings';
 import { randomId } from './ids';
 import { errorCode, errorMessage, isCancel } from './messages';
 import { buildRequestOf } from './request';
 import type { BuildProgressState } from './types';
-import type { ReadyDocument } from './useDocuments';
+import { originalOf, type ReadyDocument } from './useDocuments';
 import { announceLibraryChange } from './useLibrary';
 import type { NoticeInput } from './useNotices';
 
@@ -231,7 +235,12 @@ export function useBuild(
    * documents `taken` out of the list — then runs it in the build worker.
    */
   const startRequest = useCallback(
-    async (request: BuildRequest, files: FileInfo[], taken: readonly string[] = []) => {
+    async (
+      request: BuildRequest,
+      files: FileInfo[],
+      taken: readonly string[] = [],
+      originals: readonly (NewOriginal | undefined)[] = [],
+    ) => {
       await run(
         request.buildId,
         request.title,
@@ -240,6 +249,7 @@ export function useBuild(
           await createTree(db, request, { files, consumePending: taken });
           recorded();
           if (taken.length > 0) onTaken(taken);
+          await keepOriginalsOrSay(db, request.buildId, originals, notify);
           announceLibraryChange();
           const worker = await buildWorker({ generator: request.summarizer.kind === 'builtin' });
           return worker.build(request, files, proxy(onEvent), { recorded: true });
@@ -253,7 +263,7 @@ export function useBuild(
       );
       return request.buildId;
     },
-    [db, run, onEvent, onTaken],
+    [db, run, onEvent, onTaken, notify],
   );
   startRef.current = startRequest;
 
@@ -267,6 +277,7 @@ export function useBuild(
         request,
         files,
         documents.map((d) => d.key),
+        documents.map(originalOf),
       );
     },
     [startRequest],
@@ -380,6 +391,38 @@ export function useBuild(
   }, []);
 
   return { progress, start, startRequest, resume, cancel, clear, buildAgain };
+}
+
+/**
+ * Keeps the PDFs of a recorded build with it, and says which could not be kept and why (the build goes on:
+ * their citations open in the text view).
+ */
+async function keepOriginalsOrSay(
+  db: AerieDb,
+  treeId: string,
+  originals: readonly (NewOriginal | undefined)[],
+  notify: (n: NoticeInput) => void,
+): Promise<void> {
+  if (!originals.some(Boolean)) return;
+  let infos: Awaited<ReturnType<typeof keepOriginals>>;
+  try {
+    infos = await keepOriginals(db, treeId, originals);
+  } catch (error) {
+    if (isTreeGone(error, treeId)) throw error;
+    infos = originals.map((o) =>
+      o ? { kept: false, reason: 'unavailable', bytes: o.size ?? 0 } : undefined,
+    );
+  }
+  infos.forEach((info, i) => {
+    if (!info || info.kept) return;
+    const name = originals[i]?.name ?? 'A PDF';
+    notify({
+      kind: 'warning',
+      key: `original-${treeId}-${i}`,
+      title: `“${name}” is not kept with the tree`,
+      body: noPagesReason(name, info, MAX_KEPT_ORIGINAL_BYTES) ?? '',
+    });
+  });
 }
 
 function mimeOf(type: IngestedDocument['type']): string {

@@ -76,6 +76,8 @@ export function useConversation(
   notify: (n: NoticeInput) => void,
   /** Changes when the library changed (e.g. a rebuilt tree received its predecessor's conversations). */
   libraryVersion?: unknown,
+  /** Where a node's text is in the documents, kept with each passage of a turn (the export carries it). */
+  placeOf?: (id: number) => string | undefined,
 ) {
   const [list, setList] = useState<ConversationRecord[]>([]);
   const [activeId, setActiveId] = useState<string>();
@@ -128,6 +130,7 @@ export function useConversation(
         rewrite,
         treeStamp: treeStampOf(tree),
         askedAt,
+        placeOf,
       });
       try {
         const saved = await saveTurn(db, treeId, conversationId, turn);
@@ -141,7 +144,7 @@ export function useConversation(
         });
       }
     },
-    [tree, treeId, active, asker, db, activeId, notify],
+    [tree, treeId, active, asker, db, activeId, notify, placeOf],
   );
 
   /**

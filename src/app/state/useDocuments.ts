@@ -10,8 +10,10 @@ import { MAX_FILE_BYTES } from '../../ingest/limits';
 import {
   deletePendingDocuments,
   listPendingDocuments,
+  MAX_KEPT_ORIGINAL_BYTES,
   putPendingDocument,
   type AerieDb,
+  type NewOriginal,
   type PendingDocumentRecord,
 } from '../../storage';
 import { randomId } from './ids';
@@ -27,6 +29,8 @@ interface Entry {
   document?: IngestedDocument;
   /** The file while it is being read (kept in storage so a reload reads it again). */
   file?: Blob & { name: string };
+  /** A PDF's file once read, kept to go with its tree (a citation then opens on its page). */
+  original?: Blob;
   /** When it was added (the stored order), ms since the epoch. */
   addedAt: number;
 }
@@ -35,6 +39,25 @@ interface Entry {
 export interface ReadyDocument {
   key: string;
   document: IngestedDocument;
+  /** A PDF's original file (kept with the tree when it is not too large). */
+  original?: Blob;
+}
+
+/** What a ready document brings to keep with its tree: a PDF's file and layout. */
+export function originalOf(ready: ReadyDocument): NewOriginal | undefined {
+  const { document, original } = ready;
+  if (!document.layout) return undefined;
+  return {
+    name: document.name,
+    layout: document.layout,
+    size: document.size,
+    ...(original ? { file: original } : {}),
+  };
+}
+
+/** The file of a read document to keep with its tree: a PDF with its layout (the build checks its size). */
+function keptFile(document: IngestedDocument, file: Blob | undefined): Blob | undefined {
+  return document.layout && file ? file : undefined;
 }
 
 /** What storage holds for an entry, or undefined when it holds nothing (a failed file, one too big to keep). */
@@ -49,6 +72,10 @@ function recordOf(entry: Entry): PendingDocumentRecord | undefined {
       warnings: document.warnings.slice(),
     };
     if (document.pageStarts) record.pageStarts = document.pageStarts.slice();
+    if (document.layout) record.layout = document.layout;
+    // A file too large to keep with a tree is not kept across a reload either (the build says so).
+    if (document.layout && entry.original && entry.original.size <= MAX_KEPT_ORIGINAL_BYTES)
+      record.file = entry.original;
     return record;
   }
   if (pending.status === 'reading' && file && file.size > 0 && file.size <= MAX_FILE_BYTES)
@@ -86,7 +113,8 @@ function entryOf(record: PendingDocumentRecord): Entry {
     warnings: record.warnings ?? [],
   };
   if (record.pageStarts) document.pageStarts = record.pageStarts.slice();
-  return { pending, document, addedAt: record.addedAt };
+  if (record.layout) document.layout = record.layout;
+  return { pending, document, addedAt: record.addedAt, original: keptFile(document, record.file) };
 }
 
 /** The documents being added, with functions to add and remove them. */
@@ -143,6 +171,7 @@ export function useDocuments(db: AerieDb | undefined, notify: (n: NoticeInput) =
             update(key, {
               document,
               file: undefined,
+              original: keptFile(document, file),
               pending: {
                 ...pending,
                 type: document.type,
@@ -318,7 +347,11 @@ export function useDocuments(db: AerieDb | undefined, notify: (n: NoticeInput) =
     pending: entries.map((e) => e.pending),
     ready: entries
       .filter((e) => e.document)
-      .map((e): ReadyDocument => ({ key: e.pending.key, document: e.document as IngestedDocument })),
+      .map((e): ReadyDocument => ({
+        key: e.pending.key,
+        document: e.document as IngestedDocument,
+        ...(e.original ? { original: e.original } : {}),
+      })),
     reading: entries.some((e) => e.pending.status === 'reading'),
     addFiles,
     addPaste,

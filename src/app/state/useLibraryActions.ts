@@ -17,6 +17,7 @@ import {
   renameTree,
   requestPersistence,
   type AerieDb,
+  type NewOriginal,
   type BuildDraft,
 } from '../../storage';
 import { download, safeFileBase } from '../download';
@@ -24,7 +25,7 @@ import { toLlmEndpoint, isConfigured, type EndpointSettings } from '../settings'
 import { randomId } from './ids';
 import { errorMessage } from './messages';
 import { toBuildDocuments } from './request';
-import type { ReadyDocument } from './useDocuments';
+import { originalOf, type ReadyDocument } from './useDocuments';
 import { announceLibraryChange } from './useLibrary';
 import type { NoticeInput } from './useNotices';
 
@@ -84,9 +85,9 @@ export function useLibraryActions(
   );
 
   const exportOne = useCallback(
-    (id: string) => {
+    (id: string, options: { originals?: boolean } = {}) => {
       if (!db) return;
-      Promise.all([getTree(db, id), exportTree(db, id)]).then(
+      Promise.all([getTree(db, id), exportTree(db, id, options)]).then(
         ([record, json]) => download(exportFileName(record?.title ?? 'tree'), json),
         (e: unknown) => report('The tree could not be exported', e),
       );
@@ -141,6 +142,7 @@ export function useLibraryActions(
         request: BuildRequest,
         files: { type: string; size: number }[],
         taken: readonly string[],
+        originals: readonly (NewOriginal | undefined)[],
       ) => Promise<string>,
     ) => {
       if (!db) return;
@@ -165,6 +167,10 @@ export function useLibraryActions(
           request,
           files,
           added.map((a) => a.key),
+          [
+            ...draft.documents.map(() => undefined), // kept already: the rebuild shares them by text
+            ...added.map(originalOf),
+          ],
         );
         const record = await getTree(db, newId);
         if (record?.status === 'ready') {

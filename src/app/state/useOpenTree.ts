@@ -6,7 +6,7 @@ import { applyLabels, lacksLabels } from '../../core/labels';
 import { prepareRetrieval } from '../../core/retrieve';
 import type { RaptorTree } from '../../core/types';
 import { getDocuments, getTree, loadTree, saveNodeLabels, type AerieDb } from '../../storage';
-import type { TreeRecord } from '../../storage/schema';
+import type { DocumentRecord, OriginalInfo, TreeRecord } from '../../storage/schema';
 import { errorMessage } from './messages';
 
 /** A document of the open tree with its text ('' when the tree was imported without texts). */
@@ -14,6 +14,10 @@ export interface OpenDocument {
   id: string;
   name: string;
   text: string;
+  /** PDFs: where pages 2, 3, … start in `text`. */
+  pageStarts?: number[];
+  /** PDFs: the stored text's id and whether the original file is kept (absent: built before it was). */
+  pdf?: { documentId?: string; original?: OriginalInfo };
 }
 
 /** The open tree, loaded from storage whenever `treeId` (or `version`, after a rebuild) changes. */
@@ -52,12 +56,15 @@ export function useOpenTree(db: AerieDb | undefined, treeId: string | undefined,
       void prepareKeywordIndex(tree.nodes);
       const ids = record.documents.map((d) => d.documentId ?? '');
       const texts = await getDocuments(db, ids.filter(Boolean));
-      const byId = new Map(texts.filter((t) => t).map((t) => [t!.id, t!.text]));
-      const documents = record.documents.map((d) => ({
-        id: d.id,
-        name: d.name,
-        text: (d.documentId && byId.get(d.documentId)) || '',
-      }));
+      const byId = new Map(texts.filter((t): t is DocumentRecord => t !== undefined).map((t) => [t.id, t]));
+      const documents = record.documents.map((d): OpenDocument => {
+        const stored = d.documentId ? byId.get(d.documentId) : undefined;
+        const doc: OpenDocument = { id: d.id, name: d.name, text: stored?.text ?? '' };
+        if (stored?.pageStarts) doc.pageStarts = stored.pageStarts;
+        if (stored?.type === 'application/pdf' || d.original)
+          doc.pdf = { documentId: d.documentId, ...(d.original ? { original: d.original } : {}) };
+        return doc;
+      });
       return { tree, record, documents };
     })().then(
       (loaded) => live && setState({ ...loaded, loading: false }),
