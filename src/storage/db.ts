@@ -6,13 +6,21 @@
  */
 import { wrap, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { BLOCKED_MESSAGE, RELOAD_MESSAGE, StorageError, toStorageError } from './errors';
-import { TREE_HISTORY_STORES, type AerieDb, type NodeRecord, type TreeRecord } from './schema';
+import {
+  TREE_HISTORY_STORES,
+  type AerieDb,
+  type ConversationRecord,
+  type ConversationTurn,
+  type NodeRecord,
+  type StoredTurn,
+  type TreeRecord,
+} from './schema';
 import { computeStats, utf8Length } from './stats';
 
 /** Name of the database in the browser. */
 export const DB_NAME = 'aerie';
 /** The schema version this code writes. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 /** How long an open waits for other tabs to close their connections before it fails with BLOCKED (ms). */
 export const DEFAULT_BLOCKED_TIMEOUT_MS = 10_000;
 
@@ -37,6 +45,34 @@ type V1TreeRecord = Omit<TreeRecord, 'origin' | 'stats'> & {
   origin?: TreeRecord['origin'];
   stats: Omit<TreeRecord['stats'], 'bytes'> & { bytes?: number };
 };
+
+/** The shape of a conversation record written by version 4: every turn inside it. */
+type V4ConversationRecord = Omit<ConversationRecord, 'turnCount'> & { turns: ConversationTurn[] };
+
+/**
+ * Version 5: a conversation's turns move out of its record into the `turns` store, one record each under
+ * `[conversationId, seq]` (and indexed by `[conversationId, id]`). Version 4 rewrote the whole record — 1.8 MB
+ * after 200 turns — on every new turn; now a turn writes itself and the conversation's small record.
+ */
+async function splitConversationTurns(db: AnyDb, tx: UpgradeTx): Promise<void> {
+  db.createObjectStore('turns', { keyPath: ['conversationId', 'seq'] }).createIndex('byTurnId', [
+    'conversationId',
+    'id',
+  ]);
+  const turns = tx.objectStore('turns');
+  let cursor = await tx.objectStore('conversations').openCursor();
+  while (cursor) {
+    const { turns: old, ...rest } = cursor.value as V4ConversationRecord;
+    const list = Array.isArray(old) ? old : [];
+    for (let seq = 0; seq < list.length; seq++) {
+      const stored: StoredTurn = { ...list[seq], conversationId: rest.id, seq };
+      await turns.put(stored);
+    }
+    const record: ConversationRecord = { ...rest, turnCount: list.length };
+    await cursor.update(record);
+    cursor = await cursor.continue();
+  }
+}
 
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -100,6 +136,11 @@ const MIGRATIONS: readonly Migration[] = [
         db.createObjectStore(name, { keyPath: 'id' }).createIndex('byTree', 'treeId');
       }
     },
+  },
+  {
+    version: 5,
+    description: 'keep each conversation turn on its own',
+    migrate: splitConversationTurns,
   },
 ];
 

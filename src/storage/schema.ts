@@ -281,13 +281,24 @@ export interface ConversationTurn {
   treeStamp: string;
 }
 
-/** A conversation with one tree: its turns (questions, answers, retrieved ids, settings), oldest first. */
+/**
+ * A conversation with one tree (schema version 5): its title and how many turns it holds. The turns live in the
+ * `turns` store, one record each, so a new turn writes only itself and this small record.
+ */
 export interface ConversationRecord extends TreeHistoryRecord {
   kind: 'conversation';
   /** The first question, shortened: what the list of conversations shows. */
   title: string;
-  turns: ConversationTurn[];
+  /** Turns stored (`StoredTurn.seq` runs 0 … turnCount − 1). */
+  turnCount: number;
 }
+
+/** One turn as the `turns` store keeps it (schema version 5): key `[conversationId, seq]`. */
+export type StoredTurn = ConversationTurn & {
+  conversationId: string;
+  /** Its place in the conversation, from 0. */
+  seq: number;
+};
 
 /** Where an evaluation question set came from. */
 export type EvalSetSource = 'typed' | 'imported' | 'generated';
@@ -359,7 +370,7 @@ export interface SettingsMap {
   buildParams: Partial<BuildParams>;
 }
 
-/** The current schema (version 4). */
+/** The current schema (version 5). */
 export interface AerieSchema extends DBSchema {
   documents: { key: string; value: DocumentRecord };
   trees: {
@@ -373,6 +384,7 @@ export interface AerieSchema extends DBSchema {
   checkpoints: { key: string; value: CheckpointRecord };
   pending: { key: string; value: PendingDocumentRecord };
   conversations: { key: string; value: ConversationRecord; indexes: { byTree: string } };
+  turns: { key: [string, number]; value: StoredTurn; indexes: { byTurnId: [string, string] } };
   evalSets: { key: string; value: EvalSetRecord; indexes: { byTree: string } };
   evalRuns: { key: string; value: EvalRunRecord; indexes: { byTree: string } };
 }
@@ -390,6 +402,7 @@ export type StoreName =
   | 'checkpoints'
   | 'pending'
   | 'conversations'
+  | 'turns'
   | 'evalSets'
   | 'evalRuns';
 
