@@ -123,7 +123,9 @@ test('a conversation deleted in another tab stops the question asked in it there
     .getByRole('region', { name: 'Library' })
     .getByRole('button', { name: /^Open cinderella/ })
     .click();
-  const otherSelect = deleting.getByRole('region', { name: 'Ask' }).getByLabel('Conversation', { exact: true });
+  const otherSelect = deleting
+    .getByRole('region', { name: 'Ask' })
+    .getByLabel('Conversation', { exact: true });
   await otherSelect.selectOption({ label: `${FIRST} (1 question)` });
 
   llm.reset();

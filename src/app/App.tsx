@@ -33,7 +33,7 @@ import { useOpenTree } from './state/useOpenTree';
 import { defaultRetrievalSettings, queryBlocker, questionModelOf, useAsk } from './state/useAsk';
 import { modelToWarm, useBuildWorkerWarmup, useModelWarmup } from './state/useModelWarmup';
 import { useLibraryActions } from './state/useLibraryActions';
-import { conversationPanel, useConversation } from './state/useConversation';
+import { useConversation, useConversationPanel } from './state/useConversation';
 import { useTheme } from './state/useTheme';
 import { answerModelOf, summarizerLine } from './settings';
 import { embeddingModelLabel } from './library/model-label';
@@ -199,6 +199,7 @@ export function App() {
     void conversation
       .confirm(search)
       .catch((e: unknown) => actions.report('The question could not be answered', e));
+  const conversationProps = useConversationPanel(conversation, ask.results, onConfirmSearch);
   // The ARIA tabs pattern: arrow keys move between tabs (and select them), Home/End go to the ends.
   const onTabKey = (event: KeyboardEvent) => {
     const order = Object.keys(VIEW_LABELS) as View[];
@@ -218,9 +219,8 @@ export function App() {
     setView(next);
     document.getElementById(`tab-${next}`)?.focus();
   };
-  const openNode = (id: number) => {
-    setInspected(id);
-  };
+  // Stable, so the memoised lists that take it (the conversation's turns) are not rendered again for it.
+  const openNode = useCallback((id: number) => setInspected(id), []);
 
   return (
     <div className="app">
@@ -427,7 +427,7 @@ export function App() {
             onOpenNode={openNode}
             hasAnswerModel={!!answerModel}
             activeNodeId={inspected}
-            conversation={tree && db ? conversationPanel(conversation, ask, onConfirmSearch) : undefined}
+            conversation={tree && db ? conversationProps : undefined}
           />
           {tree && inspected !== undefined && tree.nodes[inspected] && (
             <div className="inspector-wrap">

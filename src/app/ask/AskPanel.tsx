@@ -57,8 +57,11 @@ export interface AskPanelProps {
 /** What the panel shows of the conversation being continued. */
 export interface ConversationProps {
   bar: ConversationBarProps;
-  /** Earlier turns to list above the results. */
+  /** Earlier turns to list above the results (the latest ones; see `earlier`). */
   turns: readonly ConversationTurn[];
+  /** Turns before `turns` that are not shown (read on request). */
+  earlier: number;
+  onShowEarlier(): void;
   /** The open tree's build stamp (turns of an earlier build are marked). */
   stamp?: string;
   /** A follow-up waiting for its standalone search. */
@@ -266,6 +269,8 @@ export function AskPanel(props: AskPanelProps) {
         <>
           <TurnList
             turns={props.conversation.turns}
+            earlier={props.conversation.earlier}
+            onShowEarlier={props.conversation.onShowEarlier}
             stamp={props.conversation.stamp}
             onOpenNode={props.onOpenNode}
           />
