@@ -312,8 +312,23 @@ export interface EvalSetRecord extends TreeHistoryRecord {
   questions: EvalQuestion[];
   /** Imported sets: rows of the file that could not be read (each was shown when it was imported). */
   skippedRows?: number;
-  /** Generated sets: the model that wrote them, how many of each kind were asked for, the sample's seed. */
-  generator?: { model: string; count: number; seed: number; calls: number; failures: number };
+  /** Imported sets: good questions of the file past the most a set keeps (`MAX_QUESTIONS`), left out. */
+  overLimit?: number;
+  /**
+   * Generated sets: the model that wrote them, how many of each kind were asked for, the sample's seed, the
+   * questions planned (`calls`), the nodes skipped after a retry (`failures`), the replies asked for again
+   * (`retried`), and whether the generation ended early (`stopped`: cancelled, or the endpoint failed; the set
+   * keeps every question written until then).
+   */
+  generator?: {
+    model: string;
+    count: number;
+    seed: number;
+    calls: number;
+    failures: number;
+    retried?: number;
+    stopped?: 'cancelled' | 'failed';
+  };
 }
 
 /** Where an evaluation run is. */
@@ -349,8 +364,17 @@ export interface EvalRunRecord extends TreeHistoryRecord {
   /** The answering model, when answers were asked for. */
   answerModel?: string;
   status: EvalRunStatus;
-  /** Where the run got to (shown while it runs, and after a stop). */
-  progress?: { stage: 'embed' | 'retrieve' | 'answer'; done: number; total: number };
+  /**
+   * Where the run got to (shown while it runs, and after a stop): stored when a stage starts, with its total,
+   * and every few seconds while it runs, so a reload mid-run says how far it got.
+   */
+  progress?: {
+    stage: 'embed' | 'retrieve' | 'answer';
+    done: number;
+    total: number;
+    /** Answering: calls of `done` whose reply came from the cache (paid for by an earlier run). */
+    cached?: number;
+  };
   /** The results: retrieval once it finished, answers added once they are in. */
   report?: RetrievalReport;
   /** Why it failed or stopped short. */
