@@ -32,7 +32,7 @@ export function ConversationBar(props: ConversationBarProps) {
   const { conversations, activeId, onSelect, onNew, onExport, onDelete, onDeleteAll } = props;
   const id = useId();
   const [confirmAll, setConfirmAll] = useState(false);
-  const count = (n: number) => `${n} ${n === 1 ? 'question' : 'questions'}`;
+  const count = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'question' : 'questions'}`;
   return (
     <div className="conversation-bar">
       <label className="ask-label" htmlFor={`${id}-select`}>
