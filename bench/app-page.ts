@@ -4,7 +4,7 @@
  * and asking a question as a user does, timed from the Enter key to painted frames.
  */
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { build as viteBuild } from 'vite';
 import type { FakeLlmServer } from '../tests/support/llm-server';
 import { ROOT } from './support';
@@ -23,6 +23,16 @@ export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/**
+ * A fresh browser context (its own IndexedDB) at 1440×900 in which functions passed to `page.evaluate` may name
+ * inner functions: tsx compiles them with esbuild's keepNames, which calls a `__name` helper the page lacks.
+ */
+export async function newBenchContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+  return context;
 }
 
 /** Builds the app (production) with the bench page at `pagePath` beside it, into `outDir`. */

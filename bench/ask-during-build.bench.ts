@@ -16,7 +16,14 @@ import { OFFLINE_MODEL_ID } from '../src/models/presets';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { startFakeLlmServer, type FakeLlmServer } from '../tests/support/llm-server';
 import { syntheticTree } from '../tests/support/synthetic-tree';
-import { buildAppWith, notFollowUp, quantile, timeQuestion, type TimedQuestion } from './app-page';
+import {
+  buildAppWith,
+  newBenchContext,
+  notFollowUp,
+  quantile,
+  timeQuestion,
+  type TimedQuestion,
+} from './app-page';
 import { notMeasured, type BenchLine, type BenchRow } from './report';
 import { ROOT, startPreviewServer } from './support';
 
@@ -65,7 +72,7 @@ export async function benchAskDuringBuild(): Promise<BenchLine[]> {
   const { server, origin } = await startPreviewServer(OUT_DIR);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await newBenchContext(browser);
     const asking = await context.newPage();
     await asking.goto(`${origin}${PAGE_PATH}`);
     await asking.waitForFunction(() => window.aerieConversationBench !== undefined);

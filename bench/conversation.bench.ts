@@ -18,6 +18,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { startFakeLlmServer, type FakeLlmServer } from '../tests/support/llm-server';
 import {
   buildAppWith,
+  newBenchContext,
   notFollowUp,
   quantile,
   QUESTION_BOX,
@@ -177,7 +178,7 @@ export async function benchConversation(): Promise<BenchLine[]> {
   try {
     for (const turns of SIZES) {
       // A fresh profile per size: its own IndexedDB.
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const context = await newBenchContext(browser);
       try {
         lines.push(...rows(await measureSize(await context.newPage(), origin, llm, turns)));
       } finally {
