@@ -4,7 +4,7 @@
  * model is set up, otherwise the retrieved context; all three modes side by side after "Compare modes".
  * Presentational: every action is a callback; the state hooks retrieve, stream and store.
  */
-import { useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
+import { memo, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
 import { MODE_LABELS, modeColorVar, RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { Notice } from '../notices/Notice';
 import type { AnswerState, AskResults, RetrievalSettings } from '../state/types';
@@ -283,7 +283,15 @@ export function AskPanel(props: AskPanelProps) {
           )}
         </>
       )}
-      <AskResultsView {...props} />
+      <AskResultsView
+        results={props.results}
+        busy={busy}
+        settings={settings}
+        hasAnswerModel={props.hasAnswerModel}
+        onOpenNode={props.onOpenNode}
+        activeNodeId={props.activeNodeId}
+        disabledReason={disabledReason}
+      />
     </section>
   );
 }
@@ -329,8 +337,17 @@ function OptionField({ spec, idPrefix, value, error, bounds, inputRef, onChange,
   );
 }
 
-/** The results under the form: empty state, answer, context or the comparison. */
-function AskResultsView({
+/** What the results under the form show. */
+type ResultsViewProps = Pick<
+  AskPanelProps,
+  'results' | 'busy' | 'settings' | 'hasAnswerModel' | 'onOpenNode' | 'activeNodeId' | 'disabledReason'
+>;
+
+/**
+ * The results under the form: empty state, answer, context or the comparison. Memoised: a keystroke in the
+ * question box changes none of its props, so it does not render the passages again.
+ */
+const AskResultsView = memo(function AskResultsView({
   results,
   busy,
   settings,
@@ -338,7 +355,7 @@ function AskResultsView({
   onOpenNode,
   activeNodeId,
   disabledReason,
-}: AskPanelProps) {
+}: ResultsViewProps) {
   if (results === undefined) {
     return (
       <div className="ask-results" data-state={busy ? 'busy' : 'empty'}>
@@ -413,7 +430,7 @@ function AskResultsView({
       )}
     </div>
   );
-}
+});
 
 /** Node ids of the passages the answer's text cites so far (it may still be streaming). */
 function citedNodes(answer: AnswerState, passages: readonly { id: number }[]): ReadonlySet<number> {

@@ -2,7 +2,7 @@
  * The open tree's conversations: which one continues (a list), a new one, export as Markdown, delete this one
  * or all (asked twice). Presentational.
  */
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import './ask.css';
 import './conversation.css';
 
@@ -27,8 +27,8 @@ export interface ConversationBarProps {
 
 const NEW = '';
 
-/** The conversation bar; see the module comment. */
-export function ConversationBar(props: ConversationBarProps) {
+/** The conversation bar; see the module comment. Memoised: typing a question does not render it again. */
+export const ConversationBar = memo(function ConversationBar(props: ConversationBarProps) {
   const { conversations, activeId, onSelect, onNew, onExport, onDelete, onDeleteAll } = props;
   const id = useId();
   const [confirmAll, setConfirmAll] = useState(false);
@@ -89,4 +89,4 @@ export function ConversationBar(props: ConversationBarProps) {
       </div>
     </div>
   );
-}
+});
