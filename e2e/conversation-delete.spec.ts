@@ -7,7 +7,7 @@
 import { expect, test } from './support/fixtures';
 import type { Page } from '@playwright/test';
 import type { FakeLlmServer } from '../tests/support/llm-server';
-import { addSample, buildAndWait, configure, startLlm } from './support/app';
+import { addSample, ask, buildAndWait, configure, startLlm } from './support/app';
 
 let llm: FakeLlmServer;
 test.beforeAll(async () => {
@@ -53,14 +53,6 @@ function storedConversationRecords(page: Page): Promise<number> {
   );
 }
 
-async function askAsNewTopic(page: Page, question: string): Promise<void> {
-  const panel = page.getByRole('region', { name: 'Ask' });
-  await panel.getByLabel('Question', { exact: true }).fill(question);
-  const followUp = panel.getByRole('checkbox', { name: /Follow-up to the questions before/ });
-  if (await followUp.isVisible()) await followUp.uncheck();
-  await panel.getByRole('button', { name: 'Ask', exact: true }).click();
-}
-
 /** Waits until the slow answer is streaming into the page (part of it shown, its request open). */
 async function waitForStreaming(page: Page): Promise<void> {
   const answer = page.getByRole('region', { name: 'Ask' }).getByRole('region', { name: /^Answer/ });
@@ -77,13 +69,13 @@ test('a conversation deleted while its answer streams is aborted and never comes
   const panel = page.getByRole('region', { name: 'Ask' });
   const select = panel.getByLabel('Conversation', { exact: true });
 
-  await askAsNewTopic(page, FIRST);
+  await ask(page, FIRST);
   await expect(select).toContainText(`${FIRST} (1 question)`, { timeout: 60_000 });
 
   llm.reset();
   llm.configure({ chunkDelayMs: CHUNK_DELAY_MS });
   llm.enqueue({ kind: 'reply', text: SLOW_REPLY });
-  await askAsNewTopic(page, SECOND);
+  await ask(page, SECOND);
   await waitForStreaming(page);
   await panel.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(select).not.toContainText(FIRST);
@@ -113,7 +105,7 @@ test('a conversation deleted in another tab stops the question asked in it there
   await addSample(asking);
   await buildAndWait(asking, 300_000);
   const select = asking.getByRole('region', { name: 'Ask' }).getByLabel('Conversation', { exact: true });
-  await askAsNewTopic(asking, FIRST);
+  await ask(asking, FIRST);
   await expect(select).toContainText(`${FIRST} (1 question)`, { timeout: 60_000 });
 
   // The other tab opens the same tree and the same conversation.
@@ -131,7 +123,7 @@ test('a conversation deleted in another tab stops the question asked in it there
   llm.reset();
   llm.configure({ chunkDelayMs: CHUNK_DELAY_MS });
   llm.enqueue({ kind: 'reply', text: SLOW_REPLY });
-  await askAsNewTopic(asking, SECOND);
+  await ask(asking, SECOND);
   await waitForStreaming(asking);
   await deleting
     .getByRole('region', { name: 'Ask' })

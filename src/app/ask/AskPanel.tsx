@@ -79,7 +79,6 @@ export function AskPanel(props: AskPanelProps) {
   const ids = useId();
   const questionRef = useRef<HTMLTextAreaElement>(null);
   const fieldRefs = useRef(new Map<RetrievalField, HTMLInputElement>());
-  const [question, setQuestion] = useState('');
   const [followUp, setFollowUp] = useState(true);
   const canFollowUp = (props.conversation?.turns.length ?? 0) > 0 || props.results !== undefined;
   const [questionError, setQuestionError] = useState<string>();
@@ -111,7 +110,7 @@ export function AskPanel(props: AskPanelProps) {
 
   const submit = (kind: 'ask' | 'compare') => {
     if (disabled || busy) return;
-    const text = question.trim();
+    const text = (questionRef.current?.value ?? '').trim();
     const problem = questionProblem(text);
     if (problem !== undefined) {
       setQuestionError(problem);
@@ -174,13 +173,13 @@ export function AskPanel(props: AskPanelProps) {
             id={`${ids}-question`}
             className="ask-question"
             rows={2}
-            value={question}
+            defaultValue=""
             placeholder="What is this document about?"
             aria-describedby={describedBy || undefined}
             aria-invalid={questionError !== undefined || undefined}
-            onChange={(e) => {
-              setQuestion(e.target.value);
-              setQuestionError(undefined);
+            // Uncontrolled, so a keystroke renders nothing; only a shown error is cleared.
+            onChange={() => {
+              if (questionError !== undefined) setQuestionError(undefined);
             }}
             onKeyDown={onQuestionKeyDown}
           />
