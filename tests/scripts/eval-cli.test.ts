@@ -4,7 +4,7 @@
  * modes, and the command line's mistakes.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -229,6 +229,8 @@ describe('npm run eval with an LLM (the fake server, over HTTP)', () => {
 });
 
 describe('npm run eval checks every argument before any work (issue 34)', () => {
+  const OWN_SET = join(dir, 'own-set.jsonl');
+  beforeAll(() => copyFileSync(QUESTIONS, OWN_SET));
   const log: string[] = [];
   const run = (argv: string[]) => runEval(args(argv), (line) => log.push(line));
   const built = () => log.some((l) => l.startsWith('Building'));
@@ -246,7 +248,8 @@ describe('npm run eval checks every argument before any work (issue 34)', () => 
     ],
     [
       '--out would overwrite the question set',
-      () => [DOCUMENT, '--questions', QUESTIONS, '--out', QUESTIONS],
+      // A copy: code that did not check would write its report over it.
+      () => [DOCUMENT, '--questions', OWN_SET, '--out', OWN_SET],
       /is one of the inputs; writing it would destroy it/,
     ],
     [
