@@ -5,7 +5,7 @@
  */
 import { expect, test } from './support/fixtures';
 import type { FakeLlmServer } from '../tests/support/llm-server';
-import { addSample, configure, startLlm, treeCanvas } from './support/app';
+import { addSample, buildAndWait, configure, startLlm, treeCanvas } from './support/app';
 
 let llm: FakeLlmServer;
 test.beforeAll(async () => {
@@ -24,9 +24,8 @@ test('adding a document to a tree pays only for new clusters; the same build aga
   await page.goto('/');
   await configure(page, llm);
   await addSample(page);
-  await page.getByRole('button', { name: 'Build tree' }).click();
+  await buildAndWait(page);
   const nodes = treeCanvas(page);
-  await expect(nodes).toBeAttached({ timeout: 120_000 });
   const first = summaryBodies();
   expect(first.length).toBeGreaterThan(0);
 

@@ -155,8 +155,10 @@ test('a conversation: follow-up rewritten and editable, history sent, kept, expo
   expect(markdown).toContain(`## 1. ${FIRST}`);
   expect(markdown).toContain(`## 2. ${FOLLOW_UP}`);
   expect(markdown).toContain(`*Searched for (rewritten by the model):* ${REWRITE} at the palace?`);
+  // Citation numbers are escaped text ("\[1\]"): no Markdown viewer reads them as links. Each source names its
+  // document and whether the answer cites it.
   expect(markdown).toMatch(
-    /\*\*Sources\*\*\n\n\[1\] Node \d+ \((leaf|layer \d summary)\)( · cited| · not cited)\n\n> /,
+    /\*\*Sources\*\*\n\n\\\[1\\\] Node \d+ \((leaf|layer \d summary)\) · cinderella\.txt · (cited|not cited)\n\n> /,
   );
   expect(markdown).not.toContain('sk-e2e-secret');
 
@@ -174,9 +176,13 @@ test('a conversation: follow-up rewritten and editable, history sent, kept, expo
   await expect(page.getByRole('region', { name: 'Documents' }).getByText('search.txt')).toBeHidden({
     timeout: 120_000,
   });
-  // The rebuilt tree replaces the old one (one tree, two documents) and opens.
+  // The rebuilt tree replaces the old one (one tree, two documents) and opens. The new tree is listed from
+  // the moment its build starts; the old one goes once the build is done (as long as the sample's first build).
   const library = page.getByRole('region', { name: 'Library' });
   await expect(library.getByText('2 documents', { exact: true })).toBeVisible({ timeout: 120_000 });
+  await expect(
+    page.getByRole('region', { name: 'Build progress' }).getByText(/stages, all done$/),
+  ).toBeVisible({ timeout: 180_000 });
   await expect(library.getByRole('listitem')).toHaveCount(1);
   const rebuiltSelect = page.getByRole('region', { name: 'Ask' }).getByLabel('Conversation', { exact: true });
   await expect(rebuiltSelect).toContainText(`${FIRST} (4 questions)`, { timeout: 120_000 });

@@ -5,6 +5,7 @@
  * metrics.
  */
 import { parseEvalArgs, USAGE, UsageError } from './args';
+import { fileErrorSentence } from './preflight';
 import { runEval } from './run';
 
 const EXIT_FAILED = 1;
@@ -37,7 +38,8 @@ async function main(): Promise<number> {
       console.error('Stopped.');
       return EXIT_INTERRUPTED;
     }
-    console.error(error instanceof Error ? error.message : String(error));
+    // A sentence, never a bare errno: file-system errors are described (preflight.ts).
+    console.error(fileErrorSentence(error));
     return EXIT_FAILED;
   }
 }

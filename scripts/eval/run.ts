@@ -11,6 +11,7 @@ import {
   evaluateRetrieval,
   parseQuestionSet,
   questionSetFormatOf,
+  questionSetSummary,
   reportTable,
   type EvalVariant,
   type RetrievalReport,
@@ -19,7 +20,8 @@ import { DEFAULT_SEARCH } from '../../src/core/retrieve';
 import { serializeTree } from '../../src/core/tree-format';
 import { endpointEvalChat } from '../../src/llm';
 import type { EvalArgs } from './args';
-import { EvalInputError, llmEndpoint, openTreeSource } from './tree-source';
+import { checkEvalArgs, fileErrorSentence } from './preflight';
+import { DEFAULT_MODELS_DIR, EvalInputError, llmEndpoint, openTreeSource } from './tree-source';
 
 /** What the command wrote besides the core's report: where its inputs came from. */
 export interface EvalRunInfo {
@@ -30,6 +32,32 @@ export interface EvalRunInfo {
   buildMs?: number;
   /** Rows of the question set that could not be read. */
   skippedRows: number;
+  /** Good questions of the set past the most one set holds (`MAX_QUESTIONS`), left out. */
+  overLimit: number;
+}
+
+/** How often a long stage reports its progress on stderr, ms. */
+export const PROGRESS_LOG_MS = 5_000;
+
+/**
+ * A stage's progress as lines on stderr: its first step, then at most one line every PROGRESS_LOG_MS, and its
+ * last ("  retrieving 1,200 / 3,000 (40%)").
+ */
+export function progressReporter(
+  log: (line: string) => void,
+  now: () => number = Date.now,
+): (what: string, done: number, total: number) => void {
+  let last = -Infinity;
+  let lastWhat = '';
+  return (what, done, total) => {
+    const t = now();
+    const edge = what !== lastWhat || done === total;
+    if (!edge && t - last < PROGRESS_LOG_MS) return;
+    last = t;
+    lastWhat = what;
+    const share = total > 0 ? ` (${Math.floor((100 * done) / total)}%)` : '';
+    log(`  ${what} ${done.toLocaleString('en')} / ${total.toLocaleString('en')}${share}`);
+  };
 }
 
 /** The JSON file `--out` writes. */
@@ -60,37 +88,53 @@ export async function runEval(
   log: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<EvalResult> {
+  // Every argument is checked before the build: a mistake found after it would cost the whole build.
+  await checkEvalArgs(args, args.modelsDir ?? DEFAULT_MODELS_DIR);
   const setText = await readFile(args.questions, 'utf8');
-  const { questions, errors } = parseQuestionSet(setText, questionSetFormatOf(args.questions));
-  for (const e of errors)
-    log(`${basename(args.questions)}: row ${e.row}${e.field ? `, ${e.field}` : ''}: ${e.message}`);
+  const { questions, errors, counts } = parseQuestionSet(setText, questionSetFormatOf(args.questions));
+  const setName = basename(args.questions);
+  for (const e of errors) log(`${setName}: row ${e.row}${e.field ? `, ${e.field}` : ''}: ${e.message}`);
+  if (counts.skipped > errors.length)
+    log(`${setName}: … and ${counts.skipped - errors.length} more bad rows.`);
+  log(`${setName}: ${questionSetSummary(counts)}.`);
   if (questions.length === 0)
     throw new EvalInputError(`${args.questions} holds no question that could be read.`);
 
   const source = await openTreeSource(args, log);
   try {
-    if (args.saveTree) await writeFile(args.saveTree, serializeTree(source.tree));
+    if (args.saveTree) {
+      await writeFile(args.saveTree, serializeTree(source.tree)).catch((error: unknown) => {
+        throw new EvalInputError(
+          `The tree could not be saved to ${args.saveTree}: ${fileErrorSentence(error).replace(/\.$/, '')}.`,
+        );
+      });
+    }
     const variants = variantsOf(args);
     log(
       `Evaluating ${questions.length} questions × ${variants.length} settings on ${source.tree.nodes.length} nodes…`,
     );
+    const retrieving = progressReporter(log);
     let report = await evaluateRetrieval(source.tree, questions, {
       embedQuery: source.embedQuery,
       variants,
       maxTokens: args.maxTokens,
       traversalTopK: args.topK,
       signal,
+      onProgress: (p) =>
+        retrieving(p.stage === 'embed' ? 'embedding questions' : 'retrieving', p.done, p.total),
     });
     const llm = llmEndpoint(args);
     if (llm && args.answers !== 'none') {
       const keys = args.answers === 'all' ? Object.keys(report.modes) : answerKeys(report);
       log(`Answering with ${llm.model} (${keys.join(', ')}${args.judge ? ', judged' : ''})…`);
+      const answering = progressReporter(log);
       report = await evaluateAnswers(source.tree, questions, report, {
         chat: endpointEvalChat(llm),
         keys,
         judge: args.judge,
         model: llm.model,
         signal,
+        onProgress: (done, total) => answering('answering', done, total),
       });
     }
     for (const warning of report.warnings) log(warning);
@@ -98,11 +142,18 @@ export async function runEval(
       input: basename(args.input),
       questions: basename(args.questions),
       built: source.built,
-      skippedRows: errors.length,
+      skippedRows: counts.skipped,
+      overLimit: counts.overLimit,
     };
     if (source.buildMs !== undefined) run.buildMs = source.buildMs;
     const output: EvalOutput = { ...report, run };
-    if (args.out) await writeFile(args.out, JSON.stringify(output, null, 2) + '\n');
+    if (args.out) {
+      await writeFile(args.out, JSON.stringify(output, null, 2) + '\n').catch((error: unknown) => {
+        throw new EvalInputError(
+          `The report could not be written to ${args.out}: ${fileErrorSentence(error).replace(/\.$/, '')}.`,
+        );
+      });
+    }
     return { report: output, table: reportTable(report) };
   } finally {
     await source.dispose();

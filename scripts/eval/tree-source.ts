@@ -38,7 +38,8 @@ export class EvalInputError extends Error {
   override readonly name = 'EvalInputError';
 }
 
-const isTreeFile = (path: string) => /\.json$/i.test(path);
+/** Whether the command's input is a tree file (`.raptor.json`, any `.json`) rather than a document. */
+export const isTreeFile = (path: string) => /\.json$/i.test(path);
 
 /** An endpoint from the command line; its key from the environment variable named. */
 function endpointOf(

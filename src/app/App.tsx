@@ -36,7 +36,7 @@ import { useOpenTree } from './state/useOpenTree';
 import { defaultRetrievalSettings, queryBlocker, questionModelOf, useAsk } from './state/useAsk';
 import { modelToWarm, useBuildWorkerWarmup, useModelWarmup } from './state/useModelWarmup';
 import { useLibraryActions } from './state/useLibraryActions';
-import { conversationPanel, useConversation } from './state/useConversation';
+import { useConversation, useConversationPanel } from './state/useConversation';
 import { useTheme } from './state/useTheme';
 import { answerModelOf, summarizerLine } from './settings';
 import { embeddingModelLabel } from './library/model-label';
@@ -220,6 +220,7 @@ export function App() {
     void conversation
       .confirm(search)
       .catch((e: unknown) => actions.report('The question could not be answered', e));
+  const conversationProps = useConversationPanel(conversation, ask.results, onConfirmSearch);
   // The ARIA tabs pattern: arrow keys move between tabs (and select them), Home/End go to the ends.
   const onTabKey = (event: KeyboardEvent) => {
     const order = Object.keys(VIEW_LABELS) as View[];
@@ -239,18 +240,20 @@ export function App() {
     setView(next);
     document.getElementById(`tab-${next}`)?.focus();
   };
-  const openNode = (id: number) => {
-    setInspected(id);
-  };
+  // Stable, so the memoised lists that take it (the conversation's turns) are not rendered again for it.
+  const openNode = useCallback((id: number) => setInspected(id), []);
   /** Citation [n]: its exact passage in the Document tab (on its PDF page when kept), and its node opened. */
-  const openCitation = (n: number, nodeId: number, from: HTMLElement) => {
-    if (!tree?.nodes[nodeId]) return;
-    const target = citationTarget(tree, n, nodeId, (doc) => documentText(doc));
-    citationKey.current += 1;
-    setCitation({ target, key: citationKey.current, back: returnPointOf(from), view });
-    setInspected(nodeId);
-    setView('document');
-  };
+  const openCitation = useCallback(
+    (n: number, nodeId: number, from: HTMLElement) => {
+      if (!tree?.nodes[nodeId]) return;
+      const target = citationTarget(tree, n, nodeId, (doc) => documentText(doc));
+      citationKey.current += 1;
+      setCitation({ target, key: citationKey.current, back: returnPointOf(from), view });
+      setInspected(nodeId);
+      setView('document');
+    },
+    [tree, view, documentText],
+  );
   const backToAnswer = () => {
     if (!citation) return;
     setView(citation.view);
@@ -474,7 +477,7 @@ export function App() {
             sourceOf={sourceOf}
             hasAnswerModel={!!answerModel}
             activeNodeId={inspected}
-            conversation={tree && db ? conversationPanel(conversation, ask, onConfirmSearch) : undefined}
+            conversation={tree && db ? conversationProps : undefined}
           />
           {tree && inspected !== undefined && tree.nodes[inspected] && (
             <div className="inspector-wrap">

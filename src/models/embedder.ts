@@ -7,6 +7,7 @@ import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from
 import { throwIfAborted, type AbortSignalLike } from '../core/abort';
 import { yieldToEventLoop } from '../core/yield';
 import { AerieError } from '../core/errors';
+import { checkModelId } from './model-id';
 import { locateModel, resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './presets';
 import { poolRows, sentenceRanges } from '../core/pooling';
 import { sentenceSpans } from '../core/sentences';
@@ -167,15 +168,18 @@ export interface LoadOptions {
  * settles on, whether it comes from the hub, and a progress callback forwarding per-file bytes. Sets
  * transformers.js's local/remote switches: a local model must never fall back to the hub silently, and a hub
  * model should not probe our origin.
- * @throws EmbedderError UNSUPPORTED_MODEL for an endpoint model.
+ * @throws EmbedderError UNSUPPORTED_MODEL for an endpoint model; ModelIdError INVALID_MODEL_ID for an id that
+ *   is not a model id (model-id.ts).
  */
-export async function loadTarget(model: string, options: LoadOptions) {
+export async function loadTarget(model: string, options: LoadOptions, what = 'embedding model') {
   const location = locateModel(model);
   if (location.kind === 'endpoint') {
     throw new EmbedderError('UNSUPPORTED_MODEL', `"${model}" is an endpoint model, not a browser model.`, {
       model,
     });
   }
+  // Before any file is fetched: a `local:` id must stay inside the app's models folder, a hub id be owner/name.
+  checkModelId(model, what);
   const device = await pickDevice(options.device ?? 'auto');
   const dtype = resolveEmbeddingDtype(options.dtype ?? 'q8', device);
   env.allowLocalModels = location.kind === 'local';

@@ -13,6 +13,7 @@ import type { ChatMessage } from '../llm/types';
 import { configureRuntime, type ModelLoadProgress, type RuntimeConfig } from './embedder';
 import { probeLlamaCpp, type LlamaCppSupport } from './gguf';
 import { speedOf, type SpeedSample } from './generation-speed';
+import { checkModelId } from './model-id';
 import {
   defaultPreset,
   resolveRuntime,
@@ -136,6 +137,8 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
   const active = new Map<string, Set<AbortController>>();
 
   async function resolve(choice: GeneratorChoice): Promise<ResolvedGeneratorChoice> {
+    // Before anything else, on either runtime (ids also come from stored trees and older settings).
+    checkModelId(choice.model, 'built-in model', { gguf: true });
     gpu ??= (deps.probeGpu ?? probeWebGpu)();
     return resolveRuntime(choice, await gpu, isNodeRuntime(), (deps.probeLlamaCpp ?? probeLlamaCpp)());
   }

@@ -47,10 +47,15 @@ export class CrossEncoder {
 
   /**
    * Loads a cross-encoder.
-   * @throws EmbedderError MODEL_NOT_FOUND, HUB_UNREACHABLE (hub models only), LOAD_FAILED, UNSUPPORTED_MODEL.
+   * @throws EmbedderError MODEL_NOT_FOUND, HUB_UNREACHABLE (hub models only), LOAD_FAILED, UNSUPPORTED_MODEL;
+   *   ModelIdError INVALID_MODEL_ID.
    */
   static async load(model: string, options: LoadOptions = {}): Promise<CrossEncoder> {
-    const { name, device, dtype, fromHub, progress_callback } = await loadTarget(model, options);
+    const { name, device, dtype, fromHub, progress_callback } = await loadTarget(
+      model,
+      options,
+      'reranker model',
+    );
     try {
       const tokenizer = await AutoTokenizer.from_pretrained(name, { progress_callback });
       const loaded = await AutoModelForSequenceClassification.from_pretrained(name, {

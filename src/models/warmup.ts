@@ -9,6 +9,7 @@
  * downloaded by an earlier build); an endpoint model never (it has nothing to load here).
  */
 import type { ModelChoice } from './embed-service';
+import { modelIdProblem } from './model-id';
 import { locateModel } from './presets';
 
 /** Where transformers.js downloads hub models from (its `env.remoteHost`; the app does not change it). */
@@ -26,6 +27,8 @@ export type WarmupPlan =
  * models.
  */
 export function warmupPlan(choice: ModelChoice): WarmupPlan {
+  // An id that is not one is never fetched, not even from the cache; the load the user asks for says why.
+  if (modelIdProblem(choice.model, { endpoint: true }) !== undefined) return { kind: 'never' };
   const location = locateModel(choice.model);
   if (location.kind === 'endpoint') return { kind: 'never' };
   if (location.kind === 'local') return { kind: 'local' };

@@ -355,7 +355,8 @@ function evalHash(model: string, messages: Parameters<EvalChat>[0], maxTokens: n
 /**
  * Wraps the evaluation's model call with the cache, so a stopped or failed evaluation (or question writing)
  * resumed later pays for no reply twice, and running the same set again with the same model costs nothing. A
- * reply is stored as soon as it returns; a blank one is not (it would be repeated on every resume).
+ * reply is stored as soon as it returns; a blank one is not (it would be repeated on every resume), nor one the
+ * call's `accept` refuses (a reply that held no question: asking again must reach the model).
  * @param model what determines a reply besides its messages: the protocol, endpoint model and temperature, or
  *   the built-in model's tag.
  * @param treeId the tree these replies belong to (deleting it removes them).
@@ -370,15 +371,16 @@ export function cachedEvalChat(
   const stats: CacheStats = { hits: 0, misses: 0 };
   const cached: EvalChat = async (messages, options) => {
     const hash = await evalHash(model, messages, options.maxTokens);
+    const accepted = (reply: string) => reply.trim() !== '' && (options.accept?.(reply) ?? true);
     const [entry] = await lookup(db, [hash], treeId);
-    if (entry?.kind === 'eval') {
+    if (entry?.kind === 'eval' && accepted(entry.value)) {
       stats.hits++;
       return entry.value;
     }
     throwIfAborted(options.signal);
     const reply = await chat(messages, options);
     stats.misses++;
-    if (reply.trim()) {
+    if (accepted(reply)) {
       await save(db, [{ key: hash, kind: 'eval', value: reply, treeIds: [treeId], createdAt: Date.now() }]);
     }
     return reply;

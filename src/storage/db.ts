@@ -6,13 +6,21 @@
  */
 import { wrap, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { BLOCKED_MESSAGE, RELOAD_MESSAGE, StorageError, toStorageError } from './errors';
-import { TREE_HISTORY_STORES, type AerieDb, type NodeRecord, type TreeRecord } from './schema';
+import {
+  TREE_HISTORY_STORES,
+  type AerieDb,
+  type ConversationRecord,
+  type ConversationTurn,
+  type NodeRecord,
+  type StoredTurn,
+  type TreeRecord,
+} from './schema';
 import { computeStats, utf8Length } from './stats';
 
 /** Name of the database in the browser. */
 export const DB_NAME = 'aerie';
 /** The schema version this code writes. */
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 /** How long an open waits for other tabs to close their connections before it fails with BLOCKED (ms). */
 export const DEFAULT_BLOCKED_TIMEOUT_MS = 10_000;
 
@@ -44,6 +52,34 @@ type V1TreeRecord = Omit<TreeRecord, 'origin' | 'stats'> & {
  */
 function keepOriginalFiles(db: AnyDb): void {
   db.createObjectStore('originals', { keyPath: 'documentId' });
+}
+
+/** The shape of a conversation record written by versions 4 and 5: every turn inside it. */
+type V4ConversationRecord = Omit<ConversationRecord, 'turnCount'> & { turns: ConversationTurn[] };
+
+/**
+ * Version 6: a conversation's turns move out of its record into the `turns` store, one record each under
+ * `[conversationId, seq]` (and indexed by `[conversationId, id]`). Version 4 rewrote the whole record — 1.8 MB
+ * after 200 turns — on every new turn; now a turn writes itself and the conversation's small record.
+ */
+async function splitConversationTurns(db: AnyDb, tx: UpgradeTx): Promise<void> {
+  db.createObjectStore('turns', { keyPath: ['conversationId', 'seq'] }).createIndex('byTurnId', [
+    'conversationId',
+    'id',
+  ]);
+  const turns = tx.objectStore('turns');
+  let cursor = await tx.objectStore('conversations').openCursor();
+  while (cursor) {
+    const { turns: old, ...rest } = cursor.value as V4ConversationRecord;
+    const list = Array.isArray(old) ? old : [];
+    for (let seq = 0; seq < list.length; seq++) {
+      const stored: StoredTurn = { ...list[seq], conversationId: rest.id, seq };
+      await turns.put(stored);
+    }
+    const record: ConversationRecord = { ...rest, turnCount: list.length };
+    await cursor.update(record);
+    cursor = await cursor.continue();
+  }
 }
 
 const MIGRATIONS: readonly Migration[] = [
@@ -110,6 +146,11 @@ const MIGRATIONS: readonly Migration[] = [
     },
   },
   { version: 5, description: 'keep the original file of each PDF', migrate: keepOriginalFiles },
+  {
+    version: 6,
+    description: 'keep each conversation turn on its own',
+    migrate: splitConversationTurns,
+  },
 ];
 
 /** Shown when another tab keeps an older version open and our upgrade waits. */

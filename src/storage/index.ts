@@ -62,15 +62,19 @@ export type {
   TreeStatus,
 } from './schema';
 export { DEFAULT_EMBEDDING_DTYPE } from './schema';
-export type { ConversationRecord, ConversationTurn, TurnPassage, TurnSettings } from './schema';
+export type { ConversationRecord, ConversationTurn, StoredTurn, TurnPassage, TurnSettings } from './schema';
 export {
   conversationTitle,
   CONVERSATION_TITLE_CHARS,
   deleteConversation,
   deleteConversations,
   getConversation,
+  getTurns,
   listConversations,
+  MAX_CONVERSATION_TURNS,
   saveTurn,
+  startConversation,
+  type SavedTurn,
 } from './conversations';
 export { moveTreeHistory } from './history';
 export { documentIdOf, getDocument, getDocuments, saveDocument, type NewDocument } from './documents';

@@ -58,6 +58,7 @@ export function countRecords(db: AerieDb): Promise<RecordCounts> {
     'settings',
     'cache',
     'checkpoints',
+    'turns',
     ...TREE_HISTORY_STORES,
   ] as const;
   return runTransaction(db, [...stores], 'readonly', 'count the stored records', async (tx) => {

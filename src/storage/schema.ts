@@ -304,13 +304,24 @@ export interface ConversationTurn {
   treeStamp: string;
 }
 
-/** A conversation with one tree: its turns (questions, answers, retrieved ids, settings), oldest first. */
+/**
+ * A conversation with one tree (schema version 6): its title and how many turns it holds. The turns live in the
+ * `turns` store, one record each, so a new turn writes only itself and this small record.
+ */
 export interface ConversationRecord extends TreeHistoryRecord {
   kind: 'conversation';
   /** The first question, shortened: what the list of conversations shows. */
   title: string;
-  turns: ConversationTurn[];
+  /** Turns stored (`StoredTurn.seq` runs 0 … turnCount − 1). */
+  turnCount: number;
 }
+
+/** One turn as the `turns` store keeps it (schema version 6): key `[conversationId, seq]`. */
+export type StoredTurn = ConversationTurn & {
+  conversationId: string;
+  /** Its place in the conversation, from 0. */
+  seq: number;
+};
 
 /** Where an evaluation question set came from. */
 export type EvalSetSource = 'typed' | 'imported' | 'generated';
@@ -324,8 +335,23 @@ export interface EvalSetRecord extends TreeHistoryRecord {
   questions: EvalQuestion[];
   /** Imported sets: rows of the file that could not be read (each was shown when it was imported). */
   skippedRows?: number;
-  /** Generated sets: the model that wrote them, how many of each kind were asked for, the sample's seed. */
-  generator?: { model: string; count: number; seed: number; calls: number; failures: number };
+  /** Imported sets: good questions of the file past the most a set keeps (`MAX_QUESTIONS`), left out. */
+  overLimit?: number;
+  /**
+   * Generated sets: the model that wrote them, how many of each kind were asked for, the sample's seed, the
+   * questions planned (`calls`), the nodes skipped after a retry (`failures`), the replies asked for again
+   * (`retried`), and whether the generation ended early (`stopped`: cancelled, or the endpoint failed; the set
+   * keeps every question written until then).
+   */
+  generator?: {
+    model: string;
+    count: number;
+    seed: number;
+    calls: number;
+    failures: number;
+    retried?: number;
+    stopped?: 'cancelled' | 'failed';
+  };
 }
 
 /** Where an evaluation run is. */
@@ -361,8 +387,17 @@ export interface EvalRunRecord extends TreeHistoryRecord {
   /** The answering model, when answers were asked for. */
   answerModel?: string;
   status: EvalRunStatus;
-  /** Where the run got to (shown while it runs, and after a stop). */
-  progress?: { stage: 'embed' | 'retrieve' | 'answer'; done: number; total: number };
+  /**
+   * Where the run got to (shown while it runs, and after a stop): stored when a stage starts, with its total,
+   * and every few seconds while it runs, so a reload mid-run says how far it got.
+   */
+  progress?: {
+    stage: 'embed' | 'retrieve' | 'answer';
+    done: number;
+    total: number;
+    /** Answering: calls of `done` whose reply came from the cache (paid for by an earlier run). */
+    cached?: number;
+  };
   /** The results: retrieval once it finished, answers added once they are in. */
   report?: RetrievalReport;
   /** Why it failed or stopped short. */
@@ -401,7 +436,7 @@ export interface SettingsMap {
   buildParams: Partial<BuildParams>;
 }
 
-/** The current schema (version 5). */
+/** The current schema (version 6). */
 export interface AerieSchema extends DBSchema {
   documents: { key: string; value: DocumentRecord };
   trees: {
@@ -415,6 +450,7 @@ export interface AerieSchema extends DBSchema {
   checkpoints: { key: string; value: CheckpointRecord };
   pending: { key: string; value: PendingDocumentRecord };
   conversations: { key: string; value: ConversationRecord; indexes: { byTree: string } };
+  turns: { key: [string, number]; value: StoredTurn; indexes: { byTurnId: [string, string] } };
   evalSets: { key: string; value: EvalSetRecord; indexes: { byTree: string } };
   evalRuns: { key: string; value: EvalRunRecord; indexes: { byTree: string } };
   originals: { key: string; value: OriginalRecord };
@@ -433,6 +469,7 @@ export type StoreName =
   | 'checkpoints'
   | 'pending'
   | 'conversations'
+  | 'turns'
   | 'evalSets'
   | 'evalRuns'
   | 'originals';

@@ -18,6 +18,7 @@ import {
   type PipelineProgress,
 } from '../pipeline/types';
 import { treeNodeRange } from './db';
+import { deleteConversationRecords } from './conversations';
 import { prepareDocument, putDocumentsIfAbsent, type NewDocument } from './documents';
 import { StorageError, treeNotFound } from './errors';
 import { keptInfo } from './originals';
@@ -449,8 +450,9 @@ export function markBuildStopped(
 }
 
 /**
- * Removes every record of a tree in one transaction: its nodes, checkpoint and record, its conversations and
- * evaluations, the document texts (and original files) no other tree uses, and the cache entries no other tree used (others just
+ * Removes every record of a tree in one transaction: its nodes, checkpoint and record, its conversations (with
+ * their turns) and evaluations, the document texts (and original files) no other tree uses, and the cache entries
+ * no other tree used (others just
  * forget this tree).
  * @returns false when there was no such tree (its orphaned nodes and entries, if any, are removed anyway).
  */
@@ -462,6 +464,7 @@ export function deleteTree(db: AerieDb, treeId: string): Promise<boolean> {
     'documents',
     'originals',
     'cache',
+    'turns',
     ...TREE_HISTORY_STORES,
   ] as const;
   return runTransaction(db, [...stores], 'readwrite', 'delete the tree', async (tx) => {
@@ -472,7 +475,11 @@ export function deleteTree(db: AerieDb, treeId: string): Promise<boolean> {
       tx.objectStore('nodes').delete(treeNodeRange(treeId)),
       tx.objectStore('checkpoints').delete(treeId),
     ]);
+    const conversations = tx.objectStore('conversations');
+    const conversationIds = await conversations.index('byTree').getAllKeys(treeId);
+    await deleteConversationRecords(conversations, tx.objectStore('turns'), conversationIds);
     for (const name of TREE_HISTORY_STORES) {
+      if (name === 'conversations') continue;
       const store = tx.objectStore(name);
       const keys = await store.index('byTree').getAllKeys(treeId);
       await forEachRequest(keys, (key) => store.delete(key));

@@ -103,7 +103,9 @@ describe('the built-in model in Settings', () => {
     expect(draftErrors(draft, false)['builtin.customId']).toBeUndefined();
     expect(draftErrors(draft)['builtin.customId']).toMatch(/Enter a Hugging Face model id/);
     draft.builtin.customId = 'has space';
-    expect(draftErrors(draft, false)['builtin.customId']).toBe('A model id has no spaces.');
+    expect(draftErrors(draft, false)['builtin.customId']).toBe(
+      'A model id has no spaces or invisible characters.',
+    );
     // Not used: a blank custom id is no error, and the saved model stays the default preset.
     const unused = draftFromSettings(DEFAULT_SETTINGS);
     unused.builtin.choice = CUSTOM_MODEL_CHOICE;

@@ -114,34 +114,42 @@ describe('conversationMarkdown', () => {
     title: 'Who is Elizabeth?',
     createdAt: Date.UTC(2026, 0, 2, 3, 4),
     updatedAt: 0,
-    turns: [
-      turn,
-      { ...turn, id: 't2', treeStamp: 's2', answer: undefined, rewrite: 'none', search: 'And her father?' },
-    ],
+    turnCount: 2,
   };
+  const turns = [
+    turn,
+    {
+      ...turn,
+      id: 't2',
+      treeStamp: 's2',
+      answer: undefined,
+      rewrite: 'none' as const,
+      search: 'And her father?',
+    },
+  ];
 
   it('gives each source its place in the documents (a PDF page) and whether the answer cites it', () => {
-    const placed: ConversationRecord = {
-      ...record,
-      turns: [
-        {
-          ...turn,
-          passages: [
-            { ...turn.passages[0], where: 'report.pdf, pages 3–4' },
-            { ...turn.passages[1], where: 'report.pdf, page 7' },
-            { id: 9, layer: 0, text: 'Not used.', where: 'report.pdf, page 9' },
-          ],
-        },
-      ],
-    };
-    const md = conversationMarkdown(placed, 'Report');
-    expect(md).toContain('[1] Node 7 (layer 1 summary) · report.pdf, pages 3–4 · cited\n\n> Mr. Bennet');
-    expect(md).toContain('[2] Node 2 (leaf) · report.pdf, page 7 · cited\n\n> He laughs.');
-    expect(md).toContain('[3] Node 9 (leaf) · report.pdf, page 9 · not cited\n\n> Not used.');
+    const placed = [
+      {
+        ...turn,
+        passages: [
+          { ...turn.passages[0], where: 'report.pdf, pages 3–4' },
+          { ...turn.passages[1], where: 'report <b>1</b>.pdf, page 7' },
+          { id: 9, layer: 0, text: 'Not used.', where: 'report.pdf, page 9' },
+        ],
+      },
+    ];
+    const md = conversationMarkdown({ ...record, turnCount: 1 }, placed, 'Report');
+    expect(md).toContain('\\[1\\] Node 7 (layer 1 summary) · report.pdf, pages 3–4 · cited\n\n> Mr. Bennet');
+    // A file's name is text too: its HTML is escaped.
+    expect(md).toContain(
+      '\\[2\\] Node 2 (leaf) · report &lt;b&gt;1&lt;/b&gt;.pdf, page 7 · cited\n\n> He laughs.',
+    );
+    expect(md).toContain('\\[3\\] Node 9 (leaf) · report.pdf, page 9 · not cited\n\n> Not used.');
   });
 
   it('writes every question with its search, settings, answer and numbered sources', () => {
-    const md = conversationMarkdown(record, 'Pride and Prejudice', 's2');
+    const md = conversationMarkdown(record, turns, 'Pride and Prejudice', 's2');
     expect(md).toContain('# Who is Elizabeth?');
     expect(md).toContain(
       'Questions to “Pride and Prejudice” in Aerie · started 2026-01-02 03:04 UTC · 2 questions',
@@ -151,11 +159,12 @@ describe('conversationMarkdown', () => {
       '*Searched for (joined with the questions before):* Who is Elizabeth? And her father?',
     );
     expect(md).toContain('*Retrieval:* collapsed tree, search by both, 2000 tokens, reranked');
-    expect(md).toContain('Mr. Bennet [1], who laughs [2].\n\n*Written by gpt-test.*');
+    // Citations are text: escaped so no viewer reads them as links.
+    expect(md).toContain('Mr. Bennet \\[1\\], who laughs \\[2\\].\n\n*Written by gpt-test.*');
     expect(md).toContain(
-      '**Sources**\n\n[1] Node 7 (layer 1 summary) · cited\n\n> Mr. Bennet is her father. He reads.',
+      '**Sources**\n\n\\[1\\] Node 7 (layer 1 summary) · cited\n\n> Mr. Bennet is her father. He reads.',
     );
-    expect(md).toContain('[2] Node 2 (leaf) · cited\n\n> He laughs.');
+    expect(md).toContain('\\[2\\] Node 2 (leaf) · cited\n\n> He laughs.');
     // The first turn was asked of the earlier build; the second has no answer, so its passages are listed.
     expect(md.indexOf('node numbers refer to the earlier build')).toBeLessThan(md.indexOf('## 2.'));
     expect(md).toContain('## 2. And her father?\n\n*Retrieval:*');
@@ -165,8 +174,8 @@ describe('conversationMarkdown', () => {
 
   it('quotes every line of a passage, so document text cannot open its own headings', () => {
     const tricky = { ...turn, passages: [{ id: 1, layer: 0, text: 'line one\n# not a heading' }] };
-    const md = conversationMarkdown({ ...record, turns: [tricky] }, 'T');
-    expect(md).toContain('> line one\n> # not a heading');
+    const md = conversationMarkdown(record, [tricky], 'T');
+    expect(md).toContain('> line one\n> \\# not a heading');
   });
 
   it('names the file after the title', () => {

@@ -7,6 +7,7 @@ import { DEFAULT_SEARCH } from '../../src/core/retrieve-options';
 import { describe, expect, it } from 'vitest';
 import type { EvalChat } from '../../src/core/eval/chat';
 import { answerableCount, executeRun, newRun } from '../../src/app/eval/run-evaluation';
+import { runStatusText } from '../../src/app/eval/RunsList';
 import { cachedEvalChat, getEvalRun, type AerieDb } from '../../src/storage';
 import type { EvalRunRecord } from '../../src/storage/schema';
 import { openFixture } from '../support/storage-fixture';
@@ -125,6 +126,58 @@ describe('executeRun', () => {
     expect(first.calls + second.calls).toBe(whole.calls);
     expect(first.calls).toBeGreaterThanOrEqual(3);
     expect(second.calls).toBeGreaterThan(0);
+  });
+
+  it('a reload mid-answering finds how far it got (never "0 / 0"), and the resume says what came from the cache', async () => {
+    const { db, treeId, tree } = await openFixture();
+    // A clock the test moves: each model call takes 1 s, so the run is stored every other call.
+    let clock = 10_000;
+    let stored: EvalRunRecord | undefined;
+    const slow = fakeModel((n) => {
+      clock += 1_000;
+      if (n === 6) void getEvalRun(db, 'run-1').then((r) => (stored = r));
+    });
+    const first = await executeRun(await start(db, treeId, tree), {
+      db,
+      tree,
+      embedQuery,
+      connectModel: async () => ({ chat: cachedEvalChat(db, slow, 'fake', treeId), name: 'm' }),
+      signal: new AbortController().signal,
+      onUpdate: () => {},
+      now: () => clock,
+    });
+    expect(first.status).toBe('done');
+    // What a page opened mid-run (a reload) read from storage: the answering stage, its total, some done.
+    expect(stored?.status).toBe('running');
+    expect(stored?.progress?.stage).toBe('answer');
+    const total = first.progress!.total;
+    expect(total).toBeGreaterThan(0);
+    expect(stored?.progress?.total).toBe(total);
+    expect(stored?.progress?.done).toBeGreaterThan(0);
+    expect(stored?.progress?.done).toBeLessThan(total);
+    expect(runStatusText({ ...stored!, status: 'stopped' })).toBe(
+      `Stopped at answering ${stored!.progress!.done} / ${total}`,
+    );
+
+    // Run again: every reply comes from the cache, and the progress says so.
+    const again = fakeModel();
+    const seen: string[] = [];
+    const rerun = await executeRun(first, {
+      db,
+      tree,
+      embedQuery,
+      connectModel: async () => {
+        const chat = cachedEvalChat(db, again, 'fake', treeId);
+        return { chat, stats: chat.stats, name: 'm' };
+      },
+      signal: new AbortController().signal,
+      onUpdate: (r) => seen.push(runStatusText(r)),
+      now: () => (clock += 200),
+    });
+    expect(again.calls).toBe(0);
+    expect(rerun.progress).toMatchObject({ stage: 'answer', done: total, total, cached: total });
+    expect(seen.at(-1)).toBe('Done');
+    expect(seen).toContain(`Answering ${total} / ${total} (${total} from earlier replies)`);
   });
 
   it('keeps the retrieval and the reason when the answering model fails', async () => {

@@ -237,6 +237,30 @@ describe('endpoint validation', () => {
     draft.embedding.customId = 'Xenova/gte-small';
     expect(saved(draft).embedding.model).toBe('Xenova/gte-small');
   });
+
+  it('checks the reranker, built-in and embedding model ids where they are typed, never quoting them', () => {
+    const draft = draftFromSettings(DEFAULT_SETTINGS);
+    draft.reranker = 'local:../../etc/passwd';
+    expect(draftErrors(draft, false).reranker).toMatch(/inside the app’s models folder: no “\.\.”/);
+    draft.reranker = 'local:%2e%2e/assets';
+    expect(draftErrors(draft, false).reranker).toMatch(/no %-escapes/);
+    draft.reranker = `Xenova/${'x'.repeat(10_000)}`;
+    expect(draftErrors(draft, false).reranker).toMatch(/at most 200 characters; this one has 10,007/);
+    draft.reranker = 'https://user:hunter2@evil.example/model';
+    expect(draftErrors(draft, false).reranker).toMatch(/no “@”, user name or password/);
+    expect(draftErrors(draft, false).reranker).not.toContain('hunter2');
+    expect(validateDraft(draft).ok).toBe(false);
+    draft.reranker = '';
+    expect(saved(draft).reranker.model).toBe(DEFAULT_SETTINGS.reranker.model);
+    draft.builtin.choice = CUSTOM_MODEL_CHOICE;
+    draft.builtin.customId = 'local:../../etc/passwd';
+    expect(draftErrors(draft, false)['builtin.customId']).toMatch(/inside the app’s models folder/);
+    draft.builtin.customId = 'Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q8_0.gguf';
+    expect(draftErrors(draft, false)['builtin.customId']).toBeUndefined();
+    draft.embedding.choice = CUSTOM_MODEL_CHOICE;
+    draft.embedding.customId = 'local:..%2f..%2fassets';
+    expect(draftErrors(draft, false)['embedding.customId']).toMatch(/no %-escapes/);
+  });
 });
 
 describe('LLM summaries follow the endpoint until the user chooses', () => {

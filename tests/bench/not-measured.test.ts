@@ -64,4 +64,15 @@ describe('browser benches without Chromium', () => {
       'Built-in model generation (prompt processing and generation, every dtype)',
     ]);
   });
+
+  it('conversation and ask-during-build: NOT MEASURED before building anything', async () => {
+    const { benchConversation } = await import('../../bench/conversation.bench');
+    const { benchAskDuringBuild } = await import('../../bench/ask-during-build.bench');
+    expectAllSkipped(await benchConversation(), [
+      'conversation keystroke and question times at 10, 200 and 1,000 turns',
+    ]);
+    expectAllSkipped(await benchAskDuringBuild(), [
+      'asking a 14,000-node tree while another tab builds a book',
+    ]);
+  });
 });

@@ -3,12 +3,14 @@
  * summaries (or an LLM's, here the FAKE LLM server over real HTTP), a saved tree evaluated again, the report's
  * modes, and the command line's mistakes.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEvalArgs, UsageError, type EvalArgs } from '../../scripts/eval/args';
-import { runEval, variantsOf, type EvalOutput } from '../../scripts/eval/run';
+import { progressReporter, runEval, variantsOf, type EvalOutput } from '../../scripts/eval/run';
+import { MAX_QUESTIONS, MAX_SET_FILE_BYTES } from '../../src/core/eval/questions';
 import { DEFAULT_SEARCH, SEARCH_MODES } from '../../src/core/retrieve';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
 
@@ -223,5 +225,137 @@ describe('npm run eval with an LLM (the fake server, over HTTP)', () => {
     expect(table.split('\n')[0]).toContain('| MC accuracy | token F1 | ROUGE-L |');
     // Nothing else was contacted: every request went to the one endpoint given.
     expect(requests.every((r) => r.path === '/v1/chat/completions')).toBe(true);
+  });
+});
+
+describe('npm run eval checks every argument before any work (issue 34)', () => {
+  const OWN_SET = join(dir, 'own-set.jsonl');
+  beforeAll(() => copyFileSync(QUESTIONS, OWN_SET));
+  const log: string[] = [];
+  const run = (argv: string[]) => runEval(args(argv), (line) => log.push(line));
+  const built = () => log.some((l) => l.startsWith('Building'));
+
+  it.each([
+    [
+      '--out names a folder',
+      () => [DOCUMENT, '--questions', QUESTIONS, '--out', dir],
+      /--out\) .* is a folder; name a file in it/,
+    ],
+    [
+      '--out is in a folder that does not exist',
+      () => [DOCUMENT, '--questions', QUESTIONS, '--out', join(dir, 'nowhere', 'r.json')],
+      /The report \(--out\) .*nowhere\/r\.json cannot be written: .*nowhere does not exist\. Nothing was built\./,
+    ],
+    [
+      '--out would overwrite the question set',
+      // A copy: code that did not check would write its report over it.
+      () => [DOCUMENT, '--questions', OWN_SET, '--out', OWN_SET],
+      /is one of the inputs; writing it would destroy it/,
+    ],
+    [
+      '--save-tree names a folder',
+      () => [DOCUMENT, '--questions', QUESTIONS, '--save-tree', dir],
+      /--save-tree\) .* is a folder/,
+    ],
+    [
+      'the question set is missing',
+      () => [DOCUMENT, '--questions', join(dir, 'missing.jsonl')],
+      /^The question set .*missing\.jsonl does not exist\.$/,
+    ],
+    [
+      'the document is missing',
+      () => [join(dir, 'missing.txt'), '--questions', QUESTIONS],
+      /^The document .*missing\.txt does not exist\.$/,
+    ],
+    [
+      'the question set is a folder',
+      () => [DOCUMENT, '--questions', dir],
+      /^The question set .* is a folder, not a file\.$/,
+    ],
+    [
+      'the models folder does not exist',
+      () => [DOCUMENT, '--questions', QUESTIONS, '--models-dir', join(dir, 'no-models')],
+      /The models folder \(--models-dir\) .*no-models does not exist/,
+    ],
+  ])('refuses at once when %s, with a sentence', async (_, argv, message) => {
+    log.length = 0;
+    const error = await run(argv()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toMatch(/\bE[A-Z]{3,}\b/);
+    expect(built()).toBe(false);
+  });
+
+  it('refuses a question set over the app’s 20 MB limit before reading it', async () => {
+    const { truncateSync, writeFileSync } = await import('node:fs');
+    const big = join(dir, 'big.jsonl');
+    writeFileSync(big, '');
+    truncateSync(big, MAX_SET_FILE_BYTES + 1); // sparse: nothing is written
+    log.length = 0;
+    await expect(run([DOCUMENT, '--questions', big])).rejects.toThrow(
+      /big\.jsonl is 20 MB; a question set can be up to 20 MB \(10,000 questions\)/,
+    );
+    expect(built()).toBe(false);
+  });
+
+  it('reports a question set over the question limit in exact counts', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const many = join(dir, 'many.jsonl');
+    writeFileSync(
+      many,
+      Array.from({ length: MAX_QUESTIONS + 5 }, (_, i) => `{"question": "Who is number ${i}?"}`).join('\n'),
+    );
+    // A tree whose model is not here stops the run right after the set is read: the counts are said first.
+    const tree = JSON.parse(readFileSync(join(dir, 'c.raptor.json'), 'utf8')) as {
+      embedding: { model: string };
+    };
+    tree.embedding.model = 'Xenova/not-here';
+    writeFileSync(join(dir, 'elsewhere.raptor.json'), JSON.stringify(tree));
+    log.length = 0;
+    await expect(run([join(dir, 'elsewhere.raptor.json'), '--questions', many])).rejects.toThrow(/not-here/);
+    expect(log).toContain(
+      'many.jsonl: 10,005 questions read, the first 10,000 kept, 5 over the 10,000-question limit left out, ' +
+        '0 rows skipped.',
+    );
+  });
+
+  it('speaks in sentences from the command line too, never a raw errno', () => {
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(import.meta.dirname, '..', '..', 'scripts', 'eval', 'cli.ts'),
+        join(dir, 'nope.txt'),
+        '--questions',
+        QUESTIONS,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^The document .*nope\.txt does not exist\.$/);
+    expect(result.stderr).not.toMatch(/ENOENT|errno|at .*\.ts:\d+/);
+  });
+});
+
+describe('progressReporter', () => {
+  it('says the first step, then at most one line every 5 s, and the last', () => {
+    const lines: string[] = [];
+    let t = 0;
+    const report = progressReporter(
+      (l) => lines.push(l),
+      () => t,
+    );
+    for (let done = 0; done <= 1000; done++) {
+      t = done * 20; // 20 ms a question: 20 s in all
+      report('answering', done, 1000);
+    }
+    expect(lines).toEqual([
+      '  answering 0 / 1,000 (0%)',
+      '  answering 250 / 1,000 (25%)',
+      '  answering 500 / 1,000 (50%)',
+      '  answering 750 / 1,000 (75%)',
+      '  answering 1,000 / 1,000 (100%)',
+    ]);
   });
 });

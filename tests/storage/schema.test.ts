@@ -30,6 +30,7 @@ describe('schema (fake IndexedDB)', () => {
       'pending',
       'settings',
       'trees',
+      'turns',
     ]);
     const history = db.transaction(['conversations', 'evalSets', 'evalRuns']);
     for (const name of ['conversations', 'evalSets', 'evalRuns'] as const) {

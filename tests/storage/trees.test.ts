@@ -278,6 +278,7 @@ describe('deleting a tree (fake IndexedDB)', () => {
       cache: 0,
       checkpoints: 0,
       conversations: 0,
+      turns: 0,
       evalSets: 0,
       evalRuns: 0,
     });
@@ -289,8 +290,18 @@ describe('deleting a tree (fake IndexedDB)', () => {
     await createTree(db, makeRequest('other'));
     const at = 1_700_000_000_000;
     const record = (id: string, tree: string) => ({ id, treeId: tree, createdAt: at, updatedAt: at });
-    await db.put('conversations', { ...record('c1', treeId), kind: 'conversation', title: 'c1', turns: [] });
-    await db.put('conversations', { ...record('c2', 'other'), kind: 'conversation', title: 'c2', turns: [] });
+    await db.put('conversations', {
+      ...record('c1', treeId),
+      kind: 'conversation',
+      title: 'c1',
+      turnCount: 0,
+    });
+    await db.put('conversations', {
+      ...record('c2', 'other'),
+      kind: 'conversation',
+      title: 'c2',
+      turnCount: 0,
+    });
     const evalSet = (id: string, tree: string): EvalSetRecord => ({
       ...record(id, tree),
       kind: 'eval-set',

@@ -210,3 +210,26 @@ function failPuts(fails: (put: number) => boolean, mode: 'abort' | 'throw'): Fak
     },
   };
 }
+
+/** Every put while it is installed: the store written to (a spy on fake-indexeddb's puts; `restore()` ends it). */
+export interface PutSpy {
+  readonly stores: string[];
+  restore(): void;
+}
+
+/** Records the store of every put from now on, until `restore()`. */
+export function countPuts(): PutSpy {
+  const proto = IDBObjectStore.prototype as unknown as { put: (...args: unknown[]) => unknown };
+  const original = proto.put;
+  const stores: string[] = [];
+  proto.put = function (this: IDBObjectStore, ...args: unknown[]) {
+    stores.push(this.name);
+    return original.apply(this, args);
+  };
+  return {
+    stores,
+    restore() {
+      proto.put = original;
+    },
+  };
+}

@@ -4,7 +4,7 @@
  * model is set up, otherwise the retrieved context; all three modes side by side after "Compare modes".
  * Presentational: every action is a callback; the state hooks retrieve, stream and store.
  */
-import { useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
+import { memo, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
 import { MODE_LABELS, modeColorVar, RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { Notice } from '../notices/Notice';
 import type { AnswerState, AskResults, RetrievalSettings } from '../state/types';
@@ -61,8 +61,11 @@ export interface AskPanelProps {
 /** What the panel shows of the conversation being continued. */
 export interface ConversationProps {
   bar: ConversationBarProps;
-  /** Earlier turns to list above the results. */
+  /** Earlier turns to list above the results (the latest ones; see `earlier`). */
   turns: readonly ConversationTurn[];
+  /** Turns before `turns` that are not shown (read on request). */
+  earlier: number;
+  onShowEarlier(): void;
   /** The open tree's build stamp (turns of an earlier build are marked). */
   stamp?: string;
   /** A follow-up waiting for its standalone search. */
@@ -80,7 +83,6 @@ export function AskPanel(props: AskPanelProps) {
   const ids = useId();
   const questionRef = useRef<HTMLTextAreaElement>(null);
   const fieldRefs = useRef(new Map<RetrievalField, HTMLInputElement>());
-  const [question, setQuestion] = useState('');
   const [followUp, setFollowUp] = useState(true);
   const canFollowUp = (props.conversation?.turns.length ?? 0) > 0 || props.results !== undefined;
   const [questionError, setQuestionError] = useState<string>();
@@ -112,7 +114,7 @@ export function AskPanel(props: AskPanelProps) {
 
   const submit = (kind: 'ask' | 'compare') => {
     if (disabled || busy) return;
-    const text = question.trim();
+    const text = (questionRef.current?.value ?? '').trim();
     const problem = questionProblem(text);
     if (problem !== undefined) {
       setQuestionError(problem);
@@ -175,13 +177,13 @@ export function AskPanel(props: AskPanelProps) {
             id={`${ids}-question`}
             className="ask-question"
             rows={2}
-            value={question}
+            defaultValue=""
             placeholder="What is this document about?"
             aria-describedby={describedBy || undefined}
             aria-invalid={questionError !== undefined || undefined}
-            onChange={(e) => {
-              setQuestion(e.target.value);
-              setQuestionError(undefined);
+            // Uncontrolled, so a keystroke renders nothing; only a shown error is cleared.
+            onChange={() => {
+              if (questionError !== undefined) setQuestionError(undefined);
             }}
             onKeyDown={onQuestionKeyDown}
           />
@@ -270,6 +272,8 @@ export function AskPanel(props: AskPanelProps) {
         <>
           <TurnList
             turns={props.conversation.turns}
+            earlier={props.conversation.earlier}
+            onShowEarlier={props.conversation.onShowEarlier}
             stamp={props.conversation.stamp}
             onOpenNode={props.onOpenNode}
             onOpenCitation={props.onOpenCitation}
@@ -283,7 +287,17 @@ export function AskPanel(props: AskPanelProps) {
           )}
         </>
       )}
-      <AskResultsView {...props} />
+      <AskResultsView
+        results={props.results}
+        busy={busy}
+        settings={settings}
+        hasAnswerModel={props.hasAnswerModel}
+        onOpenNode={props.onOpenNode}
+        onOpenCitation={props.onOpenCitation}
+        activeNodeId={props.activeNodeId}
+        disabledReason={disabledReason}
+        sourceOf={props.sourceOf}
+      />
     </section>
   );
 }
@@ -329,8 +343,25 @@ function OptionField({ spec, idPrefix, value, error, bounds, inputRef, onChange,
   );
 }
 
-/** The results under the form: empty state, answer, context or the comparison. */
-function AskResultsView({
+/** What the results under the form show. */
+type ResultsViewProps = Pick<
+  AskPanelProps,
+  | 'results'
+  | 'busy'
+  | 'settings'
+  | 'hasAnswerModel'
+  | 'onOpenNode'
+  | 'onOpenCitation'
+  | 'activeNodeId'
+  | 'disabledReason'
+  | 'sourceOf'
+>;
+
+/**
+ * The results under the form: empty state, answer, context or the comparison. Memoised: a keystroke in the
+ * question box changes none of its props, so it does not render the passages again.
+ */
+const AskResultsView = memo(function AskResultsView({
   results,
   busy,
   settings,
@@ -340,7 +371,7 @@ function AskResultsView({
   activeNodeId,
   disabledReason,
   sourceOf,
-}: AskPanelProps) {
+}: ResultsViewProps) {
   if (results === undefined) {
     return (
       <div className="ask-results" data-state={busy ? 'busy' : 'empty'}>
@@ -422,7 +453,7 @@ function AskResultsView({
       )}
     </div>
   );
-}
+});
 
 /** Node ids of the passages the answer's text cites so far (it may still be streaming). */
 function citedNodes(answer: AnswerState, passages: readonly { id: number }[]): ReadonlySet<number> {

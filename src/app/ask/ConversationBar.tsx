@@ -2,7 +2,7 @@
  * The open tree's conversations: which one continues (a list), a new one, export as Markdown, delete this one
  * or all (asked twice). Presentational.
  */
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import './ask.css';
 import './conversation.css';
 
@@ -27,12 +27,12 @@ export interface ConversationBarProps {
 
 const NEW = '';
 
-/** The conversation bar; see the module comment. */
-export function ConversationBar(props: ConversationBarProps) {
+/** The conversation bar; see the module comment. Memoised: typing a question does not render it again. */
+export const ConversationBar = memo(function ConversationBar(props: ConversationBarProps) {
   const { conversations, activeId, onSelect, onNew, onExport, onDelete, onDeleteAll } = props;
   const id = useId();
   const [confirmAll, setConfirmAll] = useState(false);
-  const count = (n: number) => `${n} ${n === 1 ? 'question' : 'questions'}`;
+  const count = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'question' : 'questions'}`;
   return (
     <div className="conversation-bar">
       <label className="ask-label" htmlFor={`${id}-select`}>
@@ -89,4 +89,4 @@ export function ConversationBar(props: ConversationBarProps) {
       </div>
     </div>
   );
-}
+});

@@ -2,7 +2,7 @@
  * "Search by: meaning / keywords / both", "Rerank" and "Skip repeated sentences": how a question's candidates
  * are ranked and what the context pays for. Presentational.
  */
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { SEARCH_MODES, type SearchMode } from '../../core/retrieve-options';
 import type { RetrievalSettings } from '../state/types';
 import './ask.css';
@@ -22,7 +22,7 @@ export interface SearchControlsProps {
 }
 
 /** The search settings; see the module comment. */
-export function SearchControls({ settings, onChange }: SearchControlsProps) {
+export const SearchControls = memo(function SearchControls({ settings, onChange }: SearchControlsProps) {
   const id = useId();
   return (
     <div className="ask-search">
@@ -64,4 +64,4 @@ export function SearchControls({ settings, onChange }: SearchControlsProps) {
       </label>
     </div>
   );
-}
+});

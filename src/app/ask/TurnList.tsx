@@ -3,7 +3,12 @@
  * standalone, the answer with its citations (buttons that open the node and its passage) and the passages in
  * a disclosure. A turn asked before the tree was rebuilt shows its stored passages and no node links: the ids
  * now name other nodes. Model and document text is rendered as text. Presentational.
+ *
+ * Long conversations: only the latest turns are given (the rest are offered a page at a time, "Show earlier
+ * questions"), and the list is memoised on its props, so a keystroke in the question box or a streamed
+ * answer never renders the turns again.
  */
+import { memo, useCallback } from 'react';
 import type { ConversationTurn } from '../../storage/schema';
 import { CitationButton, type CitationOpener } from './AnswerView';
 import { citationNodeIds, splitCitations } from './citations';
@@ -14,6 +19,9 @@ import './conversation.css';
 /** Props of `TurnList`. */
 export interface TurnListProps {
   turns: readonly ConversationTurn[];
+  /** Turns before `turns` not shown (0: the list starts at the conversation's first question). */
+  earlier?: number;
+  onShowEarlier?(): void;
   /** The open tree's build stamp (`treeStampOf`): turns with another stamp were asked of an earlier build. */
   stamp?: string;
   onOpenNode(id: number): void;
@@ -21,27 +29,51 @@ export interface TurnListProps {
   onOpenCitation?(n: number, nodeId: number, from: HTMLElement): void;
 }
 
-/** The earlier turns; see the module comment. */
-export function TurnList({ turns, stamp, onOpenNode, onOpenCitation }: TurnListProps) {
-  const open: CitationOpener = (segment, from) =>
-    onOpenCitation ? onOpenCitation(segment.n, segment.nodeId, from) : onOpenNode(segment.nodeId);
-  if (turns.length === 0) return null;
-  return (
-    <ol className="turn-list" aria-label="Earlier questions in this conversation">
-      {turns.map((turn) => (
-        <Turn
-          key={turn.id}
-          turn={turn}
-          stale={stamp !== undefined && turn.treeStamp !== stamp}
-          onOpenNode={onOpenNode}
-          open={open}
-        />
-      ))}
-    </ol>
-  );
-}
+/** "1 question", "1,000 questions". */
+const questions = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'question' : 'questions'}`;
 
-function Turn({
+/** The earlier turns; see the module comment. */
+export const TurnList = memo(function TurnList({
+  turns,
+  earlier = 0,
+  onShowEarlier,
+  stamp,
+  onOpenNode,
+  onOpenCitation,
+}: TurnListProps) {
+  const open: CitationOpener = useCallback(
+    (segment, from) =>
+      onOpenCitation ? onOpenCitation(segment.n, segment.nodeId, from) : onOpenNode(segment.nodeId),
+    [onOpenCitation, onOpenNode],
+  );
+  if (turns.length === 0 && earlier === 0) return null;
+  return (
+    <>
+      {earlier > 0 && onShowEarlier && (
+        <p className="turn-earlier">
+          <button type="button" className="ask-link" onClick={onShowEarlier}>
+            Show earlier questions
+          </button>{' '}
+          ({questions(earlier)} before these)
+        </p>
+      )}
+      <ol className="turn-list" aria-label="Earlier questions in this conversation">
+        {turns.map((turn) => (
+          <Turn
+            key={turn.id}
+            turn={turn}
+            stale={stamp !== undefined && turn.treeStamp !== stamp}
+            onOpenNode={onOpenNode}
+            open={open}
+          />
+        ))}
+      </ol>
+    </>
+  );
+});
+
+/** One turn: memoised too, so reading an earlier page renders only the new turns. */
+const Turn = memo(function Turn({
   turn,
   stale,
   onOpenNode,
@@ -111,4 +143,4 @@ function Turn({
       )}
     </li>
   );
-}
+});

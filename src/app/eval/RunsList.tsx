@@ -24,13 +24,14 @@ export interface RunsListProps {
 
 const STAGE_LABEL = { embed: 'Embedding questions', retrieve: 'Retrieving', answer: 'Answering' } as const;
 
-/** "Retrieving 120 / 378", "Done", "Stopped at answering 12 / 90". */
+/** "Retrieving 120 / 378", "Done", "Stopped at answering 12 / 90 (8 from earlier replies)". */
 export function runStatusText(run: EvalRunRecord): string {
   const p = run.progress;
-  const where = p ? `${STAGE_LABEL[p.stage].toLowerCase()} ${p.done} / ${p.total}` : '';
+  const cached = p?.cached ? ` (${p.cached} from earlier replies)` : '';
+  const where = p ? `${STAGE_LABEL[p.stage].toLowerCase()} ${p.done} / ${p.total}${cached}` : '';
   switch (run.status) {
     case 'running':
-      return p ? `${STAGE_LABEL[p.stage]} ${p.done} / ${p.total}` : 'Starting';
+      return p ? `${STAGE_LABEL[p.stage]} ${p.done} / ${p.total}${cached}` : 'Starting';
     case 'done':
       return 'Done';
     case 'stopped':

@@ -4,7 +4,7 @@
  * listed by row and field; its good rows are kept.
  */
 import { useId, useRef, useState } from 'react';
-import { serializeQuestionSet, type EvalQuestion } from '../../core/eval';
+import { questionSetSummary, serializeQuestionSet, type EvalQuestion } from '../../core/eval';
 import type { RaptorTree } from '../../core/types';
 import type { EvalSetRecord } from '../../storage/schema';
 import { download, safeFileBase } from '../download';
@@ -88,7 +88,12 @@ export function SetsPanel({ evaluation, tree, selectedId, onSelect, model }: Set
               </label>
               <span className="eval-muted">
                 {describeSet(set.questions)} · {SOURCE_LABEL[set.source]} {formatDate(set.createdAt)}
-                {set.skippedRows ? ` · ${set.skippedRows} rows skipped` : ''}
+                {set.skippedRows ? ` · ${set.skippedRows.toLocaleString('en')} rows skipped` : ''}
+                {set.overLimit ? ` · ${set.overLimit.toLocaleString('en')} over the limit left out` : ''}
+                {set.generator?.stopped
+                  ? ` · ${set.generator.stopped === 'cancelled' ? 'stopped' : 'endpoint failed'} after ${set.questions.length} of ${set.generator.calls}`
+                  : ''}
+                {set.generator?.failures ? ` · ${set.generator.failures} skipped` : ''}
               </span>
               <span className="eval-set-actions">
                 <button
@@ -156,11 +161,7 @@ export function SetsPanel({ evaluation, tree, selectedId, onSelect, model }: Set
       {outcome && (
         <div className={outcome.errors.length ? 'eval-import warn' : 'eval-import'} role="status">
           <p>
-            {outcome.file}: {outcome.questions} {outcome.questions === 1 ? 'question' : 'questions'} read
-            {outcome.errors.length
-              ? `, ${outcome.errors.length} ${outcome.errors.length === 1 ? 'row' : 'rows'} skipped`
-              : ''}
-            .
+            {outcome.file}: {questionSetSummary(outcome.counts)}.
             <button type="button" className="eval-link" onClick={() => setOutcome(undefined)}>
               Dismiss
             </button>
@@ -173,8 +174,8 @@ export function SetsPanel({ evaluation, tree, selectedId, onSelect, model }: Set
                   {e.field ? `, ${e.field}` : ''}: {e.message}
                 </li>
               ))}
-              {outcome.errors.length > ERRORS_SHOWN && (
-                <li>… and {outcome.errors.length - ERRORS_SHOWN} more.</li>
+              {outcome.counts.skipped > ERRORS_SHOWN && (
+                <li>… and {(outcome.counts.skipped - ERRORS_SHOWN).toLocaleString('en')} more rows.</li>
               )}
             </ul>
           )}

@@ -15,6 +15,8 @@ export interface EvalModel {
   chat: EvalChat;
   /** Its name as the page shows it and runs record it. */
   name: string;
+  /** Replies the cache answered (`hits`) and the model did (`misses`) so far. */
+  stats?: Readonly<{ hits: number; misses: number }>;
 }
 
 /** The model's name as the page shows it before it is loaded. */
@@ -47,16 +49,22 @@ export async function connectEvalModel(
   options: { signal?: AbortSignalLike; onStatus?: (status: string) => void } = {},
 ): Promise<EvalModel> {
   if (model.kind === 'endpoint') {
-    const chat = endpointEvalChat(toLlmEndpoint(model.endpoint));
-    return { chat: cachedEvalChat(db, chat, endpointKey(model), treeId), name: evalModelName(model) };
+    const chat = cachedEvalChat(
+      db,
+      endpointEvalChat(toLlmEndpoint(model.endpoint)),
+      endpointKey(model),
+      treeId,
+    );
+    return { chat, stats: chat.stats, name: evalModelName(model) };
   }
   options.onStatus?.(`Loading ${evalModelName(model)}…`);
   const generator = await connectGenerator(generateWorker(), model.generator, undefined, {
     signal: options.signal,
   });
-  const chat = toEvalChat(builtinChat(generator));
+  const chat = cachedEvalChat(db, toEvalChat(builtinChat(generator)), generator.info.tag, treeId);
   return {
-    chat: cachedEvalChat(db, chat, generator.info.tag, treeId),
+    chat,
+    stats: chat.stats,
     name: `${evalModelName(model)} (${generator.info.device}, ${generator.info.dtype})`,
   };
 }

@@ -7,6 +7,8 @@
  */
 import { isAbortError } from '../../core/abort';
 import {
+  answerCallCount,
+  defaultAnswerKeys,
   defaultVariants,
   evaluateAnswers,
   evaluateRetrieval,
@@ -21,6 +23,11 @@ import type { EvalModel } from './eval-model';
 
 /** How often progress reaches the page while a stage runs, ms. */
 const PROGRESS_INTERVAL_MS = 100;
+/**
+ * How often the run is stored while it runs, ms: a reload mid-run then says how far it got (within this), not
+ * where the stage started. Each store writes the whole run record, its retrieval report included.
+ */
+export const PROGRESS_SAVE_MS = 2_000;
 
 /** What a run needs besides its record. */
 export interface RunDeps {
@@ -81,6 +88,8 @@ export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<E
   let run: EvalRunRecord = { ...start, status: 'running', updatedAt: now() };
   delete run.error;
   let lastShown = 0;
+  let lastSaved = now();
+  let saving: Promise<void> | undefined;
   const show = (next: EvalRunRecord, force = false) => {
     run = next;
     const t = now();
@@ -88,9 +97,18 @@ export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<E
       lastShown = t;
       deps.onUpdate(run);
     }
+    // In the background, one store at a time; a failed one is retried by the next (the stage's end stores too).
+    if (!force && !saving && t - lastSaved >= PROGRESS_SAVE_MS) {
+      lastSaved = t;
+      saving = saveEvalRun(deps.db, { ...run, updatedAt: t })
+        .catch(() => undefined)
+        .finally(() => (saving = undefined));
+    }
   };
   const store = async (next: EvalRunRecord) => {
     show({ ...next, updatedAt: now() }, true);
+    await saving;
+    lastSaved = now();
     await saveEvalRun(deps.db, run);
   };
   try {
@@ -104,22 +122,28 @@ export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<E
       onProgress: (p) => show({ ...run, progress: { stage: p.stage, done: p.done, total: p.total } }),
     });
     const answering = run.options.answers && answerableCount(run.questions) > 0 && deps.connectModel;
+    // The answering stage's calls are known before any is made: a stop or reload says "12 / 90", never "0 / 0".
+    const calls = answerCallCount(run.questions, defaultAnswerKeys(retrieval).length, run.options.judge);
     await store({
       ...run,
       report: retrieval,
       ...(answering
-        ? { progress: { stage: 'answer' as const, done: 0, total: 0 } }
+        ? { progress: { stage: 'answer' as const, done: 0, total: calls } }
         : { status: 'done' as const }),
     });
     if (!answering) return run;
     const model = await deps.connectModel!();
     run = { ...run, answerModel: model.name };
+    const before = model.stats?.hits ?? 0;
     const answered = await evaluateAnswers(deps.tree, run.questions, retrieval, {
       chat: model.chat,
       judge: run.options.judge,
       model: model.name,
       signal: deps.signal,
-      onProgress: (done, total) => show({ ...run, progress: { stage: 'answer', done, total } }),
+      onProgress: (done, total) => {
+        const cached = (model.stats?.hits ?? 0) - before;
+        show({ ...run, progress: { stage: 'answer', done, total, ...(cached > 0 ? { cached } : {}) } });
+      },
     });
     await store({ ...run, report: answered, status: 'done' });
     return run;

@@ -115,6 +115,7 @@ export function EmbeddingSection({ draft, update, errorFor, idPrefix }: SectionP
         id={`${idPrefix}-reranker`}
         label="Reranker model"
         help={`A cross-encoder that reorders the best passages when “Rerank” is ticked in the Ask panel (default ${DEFAULT_RERANKER_ID}, 23 MB, downloaded on first use): a Hugging Face id or local:<folder>.`}
+        error={errorFor('reranker')}
         className="settings-field-wide"
       >
         {(control) => (

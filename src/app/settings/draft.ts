@@ -9,7 +9,9 @@ import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../../llm/prompts'
 import type { EmbeddingDevice } from '../../models/embedder';
 import { GENERATOR_PRESETS, TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../../models/generator-presets';
 import { ggufUrl, isGgufModel } from '../../models/gguf';
+import { modelIdProblem, type ModelIdOptions } from '../../models/model-id';
 import { EMBEDDING_PRESETS, type EmbeddingPrecision } from '../../models/presets';
+import { DEFAULT_RERANKER_ID } from '../../models/reranker-presets';
 import {
   DEFAULT_SETTINGS,
   isConfigured,
@@ -314,13 +316,20 @@ export function endpointErrors(
   return errors;
 }
 
-function modelIdError(text: string, example = 'Xenova/bge-small-en-v1.5'): string | undefined {
+/**
+ * The message for a model id as typed (the same rules the loaders apply: model-id.ts), never quoting it: it may
+ * hold a key pasted into the wrong field.
+ */
+function modelIdError(
+  text: string,
+  example = 'Xenova/bge-small-en-v1.5',
+  options: ModelIdOptions = {},
+): string | undefined {
   const id = text.trim();
   if (id === '') return `Enter a Hugging Face model id, such as ${example}.`;
-  if (/\s/.test(id)) return 'A model id has no spaces.';
   if (id.startsWith(ENDPOINT_MODEL_PREFIX))
     return 'For an embeddings endpoint, choose “Embeddings endpoint” above.';
-  return undefined;
+  return modelIdProblem(id, options);
 }
 
 /** A GGUF id must name a file in a repository (owner/repository/file.gguf) or a file the app serves. */
@@ -353,8 +362,13 @@ export function draftErrors(draft: SettingsDraft, strict = true): DraftErrors {
   }
   if (draft.builtin.choice === CUSTOM_MODEL_CHOICE) {
     const id = draft.builtin.customId;
-    const error = modelIdError(id, 'onnx-community/Qwen2.5-0.5B-Instruct') ?? ggufIdError(id);
+    const error = modelIdError(id, 'onnx-community/Qwen2.5-0.5B-Instruct', { gguf: true }) ?? ggufIdError(id);
     if (error && ((strict && usesBuiltin(draft)) || id.trim() !== '')) errors['builtin.customId'] = error;
+  }
+  // Left blank, the reranker is the default one.
+  if (draft.reranker.trim() !== '') {
+    const error = modelIdError(draft.reranker, DEFAULT_RERANKER_ID);
+    if (error) errors.reranker = error;
   }
   const endpoint = (prefix: string, value: EndpointSettings, required: boolean, why: string) =>
     strict ? endpointErrors(prefix, value, required, why) : formatErrors(prefix, value);

@@ -184,9 +184,11 @@ export const NO_KEYWORDS_NOTE =
 
 /** State and actions of the Ask panel. */
 export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefined, settings: AppSettings) {
-  const [results, setResults] = useState<AskResults>();
+  const [results, setShown] = useState<AskResults>();
   const [busy, setBusy] = useState(false);
   const controller = useRef<AbortController | undefined>(undefined);
+  // The run whose results the page shows; a detached run goes on (and resolves) without showing them.
+  const shown = useRef<AbortController | undefined>(undefined);
 
   const embedQuestion = useCallback(
     async (question: string): Promise<Float32Array> => {
@@ -217,6 +219,10 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
       controller.current?.abort();
       const abort = new AbortController();
       controller.current = abort;
+      shown.current = abort;
+      const setResults = (next: AskResults | undefined) => {
+        if (shown.current === abort) setShown(next);
+      };
       setBusy(true);
       try {
         // Loaded on the first question: retrieval counts tokens with the cl100k tables (about 1 MB).
@@ -366,7 +372,20 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
     [run, tree],
   );
   const stop = useCallback(() => controller.current?.abort(), []);
-  const reset = useCallback(() => setResults(undefined), []);
+  const reset = useCallback(() => setShown(undefined), []);
+  /**
+   * Clears the results on screen; the question being answered goes on (it resolves as before, so its turn is
+   * kept) but no longer shows. For leaving its conversation.
+   */
+  const detach = useCallback(() => {
+    shown.current = undefined;
+    setShown(undefined);
+  }, []);
+  /** Stops the question being answered at once (its request is aborted) and clears the screen. */
+  const discard = useCallback(() => {
+    detach();
+    controller.current?.abort();
+  }, [detach]);
 
-  return { results, busy, ask, compare, similarTo, stop, reset, show: setResults };
+  return { results, busy, ask, compare, similarTo, stop, reset, detach, discard, show: setShown };
 }

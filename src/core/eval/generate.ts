@@ -63,73 +63,136 @@ export function generationCallCount(plan: GenerationPlan): number {
   return plan.detail.length + plan.theme.length;
 }
 
-/** A node whose reply held no question. */
+/** A node whose question could not be written: its reply held none, or its request failed, twice. */
 export interface GenerationFailure {
   node: number;
   kind: 'detail' | 'theme';
+  /** The last reply (empty when the request failed). */
   reply: string;
+  /** Why the last request failed, when it did (the model's error message). */
+  error?: string;
+}
+
+/** What a generation did, in exact counts (shown and stored with the set). */
+export interface GenerationCounts {
+  /** Questions planned (one per node): the requests without retries. */
+  planned: number;
+  /** Questions written. */
+  written: number;
+  /** Nodes skipped after a retry that failed too. */
+  skipped: number;
+  /** Replies asked for again (a bad first reply, or a first request that failed). */
+  retried: number;
 }
 
 /** Options of `generateQuestions`. */
 export interface GenerateOptions {
   signal?: AbortSignalLike;
-  /** Calls done so far of `total`. */
+  /** Nodes done (written or skipped) so far of `total`. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * A good question, the moment it arrives (in the order replies come back): the page stores it at once, so a
+   * cancel, a failure or a closed tab never costs a question already paid for.
+   */
+  onQuestion?: (question: EvalQuestion) => void;
   /** LLM calls at once. Default 4. */
   concurrency?: number;
 }
 
 /**
+ * Errors of one request that say nothing about the next (the model's reply was empty, garbled or cut, or this
+ * node's prompt was too long for it): retried once, then the node is skipped. Any other failure (the endpoint
+ * refuses the key, the model is unknown, the server is down) would fail every request alike, so it stops the
+ * generation; what was written stays.
+ */
+export const REPLY_FAILURES: ReadonlySet<string> = new Set([
+  'EMPTY_RESPONSE',
+  'BAD_RESPONSE',
+  'CLOSED_MID_REPLY',
+  'CONTEXT_TOO_LONG',
+]);
+
+/** What the core needs of an error to tell a bad reply from a broken endpoint. */
+const replyFailure = (error: unknown): error is Error =>
+  error instanceof Error && REPLY_FAILURES.has(String((error as { code?: unknown }).code));
+
+/** Attempts per node: the first, and one retry. */
+const ATTEMPTS = 2;
+
+/**
  * Writes one question per planned node through `chat`: detail questions (kind "detail") from leaves, theme
  * questions (kind "theme") from summaries, each with the model's short answer as its reference, `goldNode` and
- * `goldText` its node. A reply without a question is reported in `failures`, not retried.
- * @throws what `chat` throws (the first failure; calls already made are the chat's to keep, e.g. in a cache);
- *   AbortError when `signal` fires.
+ * `goldText` its node. A reply without a question, or a request whose reply was bad (REPLY_FAILURES), is asked
+ * for once more (`accept` tells a cache not to keep the bad one); if that fails too the node is skipped and
+ * reported in `failures`. Each good question reaches `onQuestion` as it arrives.
+ * @throws AbortError when `signal` fires; the first failure that is not a bad reply (a broken endpoint). In both
+ *   cases the questions already written have reached `onQuestion`.
  */
 export async function generateQuestions(
   tree: RaptorTree,
   plan: GenerationPlan,
   chat: EvalChat,
   options: GenerateOptions = {},
-): Promise<{ questions: EvalQuestion[]; failures: GenerationFailure[] }> {
+): Promise<{ questions: EvalQuestion[]; failures: GenerationFailure[]; counts: GenerationCounts }> {
   const jobs = [
     ...plan.detail.map((node) => ({ node, kind: 'detail' as const })),
     ...plan.theme.map((node) => ({ node, kind: 'theme' as const })),
   ];
+  const counts: GenerationCounts = { planned: jobs.length, written: 0, skipped: 0, retried: 0 };
+  const written: (EvalQuestion | undefined)[] = new Array(jobs.length);
+  const failures: (GenerationFailure | undefined)[] = new Array(jobs.length);
   let done = 0;
   options.onProgress?.(0, jobs.length);
-  const replies = await mapWithConcurrency(
+  const accept = (reply: string) => parseGeneratedQuestion(reply) !== undefined;
+  await mapWithConcurrency(
     jobs.length,
     options.concurrency ?? GENERATION_CONCURRENCY,
     async (i) => {
       const { node, kind } = jobs[i];
-      const reply = await chat(questionMessages(tree.nodes[node].text, kind), {
-        maxTokens: QUESTION_MAX_TOKENS,
-        signal: options.signal,
-      });
+      let failure: GenerationFailure = { node, kind, reply: '' };
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        if (attempt > 1) counts.retried++;
+        let reply: string;
+        try {
+          reply = await chat(questionMessages(tree.nodes[node].text, kind), {
+            maxTokens: QUESTION_MAX_TOKENS,
+            signal: options.signal,
+            accept,
+          });
+        } catch (error) {
+          if (!replyFailure(error)) throw error;
+          failure = { node, kind, reply: '', error: error.message };
+          continue;
+        }
+        const parsed = parseGeneratedQuestion(reply);
+        if (!parsed) {
+          failure = { node, kind, reply };
+          continue;
+        }
+        const question: EvalQuestion = {
+          id: `${kind}-${node}`,
+          question: parsed.question,
+          kind,
+          goldNode: node,
+          goldText: tree.nodes[node].text,
+        };
+        if (parsed.answer) question.answer = parsed.answer;
+        written[i] = question;
+        counts.written++;
+        options.onQuestion?.(question);
+        options.onProgress?.(++done, jobs.length);
+        return;
+      }
+      failures[i] = failure;
+      counts.skipped++;
       options.onProgress?.(++done, jobs.length);
-      return reply;
     },
     options.signal,
   );
   throwIfAborted(options.signal);
-  const questions: EvalQuestion[] = [];
-  const failures: GenerationFailure[] = [];
-  jobs.forEach(({ node, kind }, i) => {
-    const parsed = parseGeneratedQuestion(replies[i]);
-    if (!parsed) {
-      failures.push({ node, kind, reply: replies[i] });
-      return;
-    }
-    const question: EvalQuestion = {
-      id: `${kind}-${node}`,
-      question: parsed.question,
-      kind,
-      goldNode: node,
-      goldText: tree.nodes[node].text,
-    };
-    if (parsed.answer) question.answer = parsed.answer;
-    questions.push(question);
-  });
-  return { questions, failures };
+  return {
+    questions: written.filter((q): q is EvalQuestion => q !== undefined),
+    failures: failures.filter((f): f is GenerationFailure => f !== undefined),
+    counts,
+  };
 }

@@ -4,12 +4,17 @@
  * and in workers. The names below are a contract other modules build on: extend, do not rename.
  */
 export {
+  MAX_ERRORS,
   MAX_QUESTIONS,
+  MAX_SET_FILE_BYTES,
   parseQuestionSet,
   questionSetFormatOf,
+  questionSetSummary,
   serializeQuestionSet,
+  setFileTooLarge,
   type EvalQuestion,
   type ParsedQuestionSet,
+  type QuestionSetCounts,
   type QuestionSetError,
   type QuestionSetFormat,
 } from './questions';
@@ -63,7 +68,7 @@ export {
   type RetrievalReport,
 } from './report';
 export { layerMix, reportTable } from './table';
-export type { EvalChat } from './chat';
+export type { EvalChat, EvalChatOptions } from './chat';
 export {
   answerMessages,
   CHOICE_ANSWER_TEMPLATE,
@@ -89,7 +94,9 @@ export {
   generateQuestions,
   generationCallCount,
   planQuestionGeneration,
+  REPLY_FAILURES,
   type GenerateOptions,
+  type GenerationCounts,
   type GenerationFailure,
   type GenerationPlan,
 } from './generate';

@@ -49,10 +49,23 @@ export interface QuestionSetError {
   message: string;
 }
 
+/** What an import did, in exact counts. */
+export interface QuestionSetCounts {
+  /** Good questions in the file (kept and over the limit). */
+  read: number;
+  /** Questions (or rows) that could not be read; each has at least one entry in `errors` (up to MAX_ERRORS). */
+  skipped: number;
+  /** Good questions past `MAX_QUESTIONS`, left out. */
+  overLimit: number;
+}
+
 /** What `parseQuestionSet` read. */
 export interface ParsedQuestionSet {
+  /** The questions kept: the first MAX_QUESTIONS good ones. */
   questions: EvalQuestion[];
+  /** Why rows could not be read, the first MAX_ERRORS of them (`counts.skipped` counts them all). */
   errors: QuestionSetError[];
+  counts: QuestionSetCounts;
 }
 
 /** The file formats a question set can come in. */
@@ -60,6 +73,10 @@ export type QuestionSetFormat = 'jsonl' | 'csv';
 
 /** Most questions one set may hold: more is a wrong file, not an evaluation. */
 export const MAX_QUESTIONS = 10_000;
+/** Row errors kept for display (the count of skipped rows is exact beyond it). */
+export const MAX_ERRORS = 1_000;
+/** Biggest question-set file read, in bytes (the app and `npm run eval` alike): a set is text. */
+export const MAX_SET_FILE_BYTES = 20_000_000;
 /** Fewest options a multiple-choice question can have. */
 const MIN_CHOICES = 2;
 
@@ -211,7 +228,7 @@ function parseJsonl(text: string, out: ParsedQuestionSet, collect: Collect): voi
       value = JSON.parse(trimmed);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      out.errors.push({ row: i + 1, field: '', message: `Not valid JSON: ${why}` });
+      rowError(out, { row: i + 1, field: '', message: `Not valid JSON: ${why}` });
       return;
     }
     for (const read of readJsonRow(value)) collect(read, i + 1);
@@ -248,7 +265,7 @@ function parseCsvText(text: string, out: ParsedQuestionSet, collect: Collect): v
     return CSV_FIELD_NAMES[name] ?? name;
   });
   if (!names.includes('question')) {
-    out.errors.push({
+    rowError(out, {
       row: header.line,
       field: 'question',
       message: 'The header row has no “question” column (the first row must name the columns).',
@@ -269,31 +286,67 @@ function parseCsvText(text: string, out: ParsedQuestionSet, collect: Collect): v
 type Collect = (read: Read, row: number) => void;
 
 function collector(out: ParsedQuestionSet): Collect {
-  let full = false;
   return (read, row) => {
-    for (const issue of read.issues) out.errors.push({ row, ...issue });
-    if (!read.question) return;
-    if (out.questions.length < MAX_QUESTIONS) {
-      out.questions.push(read.question);
-    } else if (!full) {
-      full = true;
-      out.errors.push({ row, field: '', message: `Only the first ${MAX_QUESTIONS} questions are read.` });
+    for (const issue of read.issues) {
+      if (out.errors.length < MAX_ERRORS) out.errors.push({ row, ...issue });
     }
+    if (!read.question) {
+      out.counts.skipped++;
+      return;
+    }
+    out.counts.read++;
+    if (out.questions.length < MAX_QUESTIONS) out.questions.push(read.question);
+    else out.counts.overLimit++;
   };
+}
+
+/** A file-level error: a row the reader could not even split into a question counts as skipped. */
+function rowError(out: ParsedQuestionSet, error: QuestionSetError): void {
+  out.counts.skipped++;
+  if (out.errors.length < MAX_ERRORS) out.errors.push(error);
 }
 
 /**
  * Reads a question set from a JSONL file (one JSON object a line; a whole JSON array is read item by item) or a
  * CSV file with the same columns (a header row naming them). Bad rows are reported by row (the 1-based line of
- * the file, or the item's position in an array) and field; good rows are kept.
- * Blank lines are skipped. At most `MAX_QUESTIONS` questions are read.
+ * the file, or the item's position in an array) and field; good rows are kept. Blank lines are skipped. At
+ * most `MAX_QUESTIONS` questions are kept; `counts` says exactly how many were read, skipped and left out.
  */
 export function parseQuestionSet(text: string, format: QuestionSetFormat): ParsedQuestionSet {
-  const out: ParsedQuestionSet = { questions: [], errors: [] };
+  const out: ParsedQuestionSet = {
+    questions: [],
+    errors: [],
+    counts: { read: 0, skipped: 0, overLimit: 0 },
+  };
   const collect = collector(out);
   if (format === 'jsonl') parseJsonl(text, out, collect);
   else parseCsvText(text, out, collect);
   return out;
+}
+
+/**
+ * "12 questions read, 3 rows skipped, 90,000 over the 10,000-question limit left out": an import in exact
+ * counts, for the page and the command line alike.
+ */
+export function questionSetSummary(counts: QuestionSetCounts): string {
+  const n = (x: number) => x.toLocaleString('en');
+  const parts = [`${n(counts.read)} ${counts.read === 1 ? 'question' : 'questions'} read`];
+  if (counts.overLimit > 0) {
+    parts.push(
+      `the first ${n(MAX_QUESTIONS)} kept, ${n(counts.overLimit)} over the ${n(MAX_QUESTIONS)}-question limit left out`,
+    );
+  }
+  parts.push(`${n(counts.skipped)} ${counts.skipped === 1 ? 'row' : 'rows'} skipped`);
+  return parts.join(', ');
+}
+
+/** Why a question-set file of `bytes` is refused before it is read (over MAX_SET_FILE_BYTES). */
+export function setFileTooLarge(name: string, bytes: number): string {
+  const mb = (b: number) => (b / 1_000_000).toLocaleString('en', { maximumFractionDigits: 1 });
+  return (
+    `${name} is ${mb(bytes)} MB; a question set can be up to ${mb(MAX_SET_FILE_BYTES)} MB ` +
+    `(${MAX_QUESTIONS.toLocaleString('en')} questions). Is it the right file? Split a larger set into several.`
+  );
 }
 
 /** The format of a question-set file by its name: `.csv`/`.tsv` are CSV, anything else JSONL. */

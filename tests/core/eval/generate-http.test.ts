@@ -64,6 +64,7 @@ describe('generated questions against the fake LLM server', () => {
         { kind: 'reply', text: 'Question: Who helped Cinderella?\nAnswer: Her godmother' },
         { kind: 'reply', text: 'Here is one:\nWhat did the prince find?' },
         { kind: 'reply', text: 'I would rather not.' },
+        { kind: 'reply', text: 'Still no.' },
         { kind: 'reply', text: 'Question: How does the story end?\nAnswer: With a wedding' },
       );
       const progress: number[] = [];
@@ -76,13 +77,15 @@ describe('generated questions against the fake LLM server', () => {
           onProgress: (done) => progress.push(done),
         },
       );
-      expect(server.modelRequests).toHaveLength(generationCallCount(plan));
+      // The reply without a question was asked for once more.
+      expect(server.modelRequests).toHaveLength(generationCallCount(plan) + 1);
       expect(progress).toEqual([0, 1, 2, 3, 4]);
-      // Each request carried its node's text: leaves first, then summaries.
-      const nodes = [...plan.detail, ...plan.theme];
+      // Each request carried its node's text: leaves first, then summaries (the third twice).
+      const nodes = [...plan.detail, plan.theme[0], ...plan.theme];
       prompts().forEach((p, i) => expect(p).toContain(tree.nodes[nodes[i]].text.trim().slice(0, 60)));
       expect(prompts()[0]).toContain('a specific fact');
       expect(prompts()[2]).toContain('overall theme');
+      expect(prompts()[3]).toBe(prompts()[2]);
       expect(questions).toEqual([
         {
           id: `detail-${plan.detail[0]}`,
@@ -108,9 +111,56 @@ describe('generated questions against the fake LLM server', () => {
           goldText: tree.nodes[plan.theme[1]].text,
         },
       ]);
-      expect(failures).toEqual([{ node: plan.theme[0], kind: 'theme', reply: 'I would rather not.' }]);
+      expect(failures).toEqual([{ node: plan.theme[0], kind: 'theme', reply: 'Still no.' }]);
     });
   }
+
+  it('keeps every good question as it arrives: a bad reply is asked for once more, then skipped and counted', async () => {
+    const plan = planQuestionGeneration(tree, 3);
+    const good = (n: number) => ({ kind: 'reply' as const, text: `Question: What happens in part ${n}?` });
+    server.enqueue(
+      good(1),
+      { kind: 'raw', body: JSON.stringify({ choices: [{ message: { content: '' } }] }) }, // empty
+      good(2), // its retry
+      { kind: 'reply', text: '%%%% ### ~~~~' }, // garbled
+      { kind: 'malformed' }, // its retry: not even JSON
+      good(3),
+      good(4),
+      good(5),
+    );
+    const arrived: string[] = [];
+    const { questions, failures, counts } = await generateQuestions(
+      tree,
+      plan,
+      endpointEvalChat(endpoint('openai')),
+      { concurrency: 1, onQuestion: (q) => arrived.push(q.question) },
+    );
+    expect(arrived).toEqual([1, 2, 3, 4, 5].map((n) => `What happens in part ${n}?`));
+    expect(questions.map((q) => q.question)).toEqual(arrived);
+    expect(counts).toEqual({ planned: 6, written: 5, skipped: 1, retried: 2 });
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ node: plan.detail[2], kind: 'detail', reply: '' });
+    expect(failures[0].error).toMatch(/./);
+    expect(server.modelRequests).toHaveLength(8);
+  });
+
+  it('stops at an endpoint that refuses every request, after the questions already written arrived', async () => {
+    const plan = planQuestionGeneration(tree, 2);
+    server.enqueue(
+      { kind: 'reply', text: 'Question: Who helped Cinderella?' },
+      { kind: 'error', status: 401, message: 'Incorrect API key provided' },
+    );
+    const arrived: string[] = [];
+    await expect(
+      generateQuestions(tree, plan, endpointEvalChat(endpoint('openai')), {
+        concurrency: 1,
+        onQuestion: (q) => arrived.push(q.question),
+      }),
+    ).rejects.toMatchObject({ code: 'AUTH' });
+    expect(arrived).toEqual(['Who helped Cinderella?']);
+    // Not retried: every request would be refused alike.
+    expect(server.modelRequests).toHaveLength(2);
+  });
 
   it('evaluates and answers the generated set through the same endpoint, without changing the tree', async () => {
     const plan = planQuestionGeneration(tree, 3);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv, detectDelimiter } from '../../../src/core/eval/csv';
 import {
+  MAX_ERRORS,
   MAX_QUESTIONS,
+  questionSetSummary,
   parseQuestionSet,
   questionSetFormatOf,
   serializeQuestionSet,
@@ -154,13 +156,32 @@ describe('parseQuestionSet (JSONL)', () => {
     });
   });
 
-  it(`reads at most ${MAX_QUESTIONS} questions and says so once`, () => {
-    const text = Array.from({ length: MAX_QUESTIONS + 3 }, (_, i) => `{"question": "q${i}"}`).join('\n');
-    const { questions, errors } = parseQuestionSet(text, 'jsonl');
+  it(`keeps at most ${MAX_QUESTIONS} questions and counts exactly what it read, skipped and left out`, () => {
+    // The issue's file: 100,000 rows, of which the old reader kept 10,000 and said "1 row skipped".
+    const rows = Array.from({ length: 100_000 }, (_, i) => `{"question": "q${i}"}`);
+    const { questions, errors, counts } = parseQuestionSet(rows.join('\n'), 'jsonl');
     expect(questions).toHaveLength(MAX_QUESTIONS);
-    expect(errors).toEqual([
-      { row: MAX_QUESTIONS + 1, field: '', message: `Only the first ${MAX_QUESTIONS} questions are read.` },
-    ]);
+    expect(errors).toEqual([]);
+    expect(counts).toEqual({ read: 100_000, skipped: 0, overLimit: 90_000 });
+    expect(questionSetSummary(counts)).toBe(
+      '100,000 questions read, the first 10,000 kept, 90,000 over the 10,000-question limit left out, ' +
+        '0 rows skipped',
+    );
+  });
+
+  it('counts a bad row once however many fields are wrong, and every bad row past the errors it lists', () => {
+    const bad = '{"question": "", "gold": -1}'; // two issues, one row
+    const lines = [
+      bad,
+      '{"question": "ok"}',
+      'not json',
+      ...Array.from({ length: MAX_ERRORS + 5 }, () => bad),
+    ];
+    const { questions, errors, counts } = parseQuestionSet(lines.join('\n'), 'jsonl');
+    expect(questions).toEqual([{ question: 'ok' }]);
+    expect(counts).toEqual({ read: 1, skipped: MAX_ERRORS + 7, overLimit: 0 });
+    expect(errors).toHaveLength(MAX_ERRORS);
+    expect(questionSetSummary(counts)).toBe('1 question read, 1,007 rows skipped');
   });
 });
 
@@ -209,8 +230,16 @@ describe('parseQuestionSet (CSV)', () => {
     expect(parseQuestionSet('question,goldnode\nWhat?,4\n', 'csv').questions).toEqual([
       { question: 'What?', goldNode: 4 },
     ]);
-    expect(parseQuestionSet('', 'csv')).toEqual({ questions: [], errors: [] });
-    expect(parseQuestionSet('\n\n', 'jsonl')).toEqual({ questions: [], errors: [] });
+    expect(parseQuestionSet('', 'csv')).toEqual({
+      questions: [],
+      errors: [],
+      counts: { read: 0, skipped: 0, overLimit: 0 },
+    });
+    expect(parseQuestionSet('\n\n', 'jsonl')).toEqual({
+      questions: [],
+      errors: [],
+      counts: { read: 0, skipped: 0, overLimit: 0 },
+    });
   });
 });
 
@@ -223,6 +252,10 @@ describe('question set files', () => {
       { question: 'a?', evidence: ['x "y"'], kind: 'fact' },
       { question: 'b?', choices: ['1', '2'], gold: 0, goldNode: 3 },
     ];
-    expect(parseQuestionSet(serializeQuestionSet(set), 'jsonl')).toEqual({ questions: set, errors: [] });
+    expect(parseQuestionSet(serializeQuestionSet(set), 'jsonl')).toEqual({
+      questions: set,
+      errors: [],
+      counts: { read: set.length, skipped: 0, overLimit: 0 },
+    });
   });
 });
