@@ -25,6 +25,9 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 800 },
+    // Each test's context is new: with the service worker, every test would install Aerie's ~67 MB offline copy.
+    // Specs about the offline copy, updates and static hosts opt in (`test.use({ serviceWorkers: 'allow' })`).
+    serviceWorkers: 'block',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
