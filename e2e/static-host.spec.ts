@@ -6,9 +6,9 @@
  * installed-app manifest is what a browser needs to offer installing. The CSP guard watches this server too
  * (the service worker's policy reports to it).
  */
-import type { Page } from '@playwright/test';
 import { expectOnlyLocalRequests, recordRequests } from './support/app';
 import { expect, test } from './support/fixtures';
+import { openUntilIsolated } from './support/offline';
 import { startStaticServer, type StaticServer } from './support/static-server';
 
 test.use({ serviceWorkers: 'allow' });
@@ -21,22 +21,6 @@ test.afterAll(async () => {
   await server.close();
 });
 
-/** Opens the app and waits until the service worker controls the page after its one reload. */
-async function openUntilIsolated(page: Page): Promise<void> {
-  const first = await page.goto(`${server.origin}/`);
-  // The host sends no headers: the first page is not isolated.
-  expect(first?.headers()['cross-origin-opener-policy']).toBeUndefined();
-  expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
-  // The offline copy is saved, the worker takes the page, and (nothing started yet) the page reloads once.
-  const reloaded = await page.waitForResponse(
-    (r) => r.url() === `${server.origin}/` && r.request().isNavigationRequest() && r.fromServiceWorker(),
-    { timeout: 180_000 },
-  );
-  expect(reloaded.headers()['cross-origin-embedder-policy']).toBe('require-corp');
-  await page.waitForLoadState('load');
-  await expect(page.getByRole('heading', { name: 'Aerie', exact: true })).toBeVisible();
-}
-
 test('a host that sends no headers: after the service worker installs, the page and the embedding worker are cross-origin isolated', async ({
   page,
   context,
@@ -46,8 +30,7 @@ test('a host that sends no headers: after the service worker installs, the page 
   const urls = recordRequests(context);
   const fromWorker: string[] = [];
   context.on('request', (r) => r.serviceWorker() && fromWorker.push(r.url()));
-  await openUntilIsolated(page);
-  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  await openUntilIsolated(page, server.origin);
 
   // The embedding worker (its script now also served with the headers) reports how it runs models.
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
@@ -81,7 +64,7 @@ test('the installed app: a valid manifest, its icons as declared, and nothing th
   csp,
 }) => {
   await csp.watch(server.origin);
-  await openUntilIsolated(page);
+  await openUntilIsolated(page, server.origin);
   const href = await page.locator('link[rel="manifest"]').getAttribute('href');
   expect(href).toBe('/manifest.webmanifest');
   const manifest = await page.evaluate(async (url) => (await fetch(url)).json(), href!);
