@@ -8,6 +8,8 @@ import { useId } from 'react';
 import type { CachedModel } from '../../models/cached-models';
 import type { StorageOverview } from '../state/useStorageOverview';
 import { formatBytes, formatDate, formatQuantity } from '../format';
+import { embeddingModelLabel } from '../library/model-label';
+import { builtinModelName } from '../settings';
 import { APP_VERSION } from '../version';
 import './storage.css';
 
@@ -21,6 +23,12 @@ export interface StorageSectionProps {
 
 function modelSource(model: CachedModel): string {
   return model.source === 'hub' ? 'downloaded from the model hub' : 'served by Aerie';
+}
+
+/** A model's name as Settings' pickers say it ("Offline GloVe (built in)"), else its id. */
+function modelName(id: string): string {
+  const embedding = embeddingModelLabel(id);
+  return embedding !== id ? embedding : builtinModelName(id);
 }
 
 function threadsLine(report: NonNullable<StorageOverview['threads']>): string {
@@ -80,26 +88,29 @@ export function StorageSection({ overview, onKeep, onDeleteModel }: StorageSecti
           </p>
         ) : (
           <ul className="storage-list" aria-label="Models kept in this browser">
-            {models.map((model) => (
-              <li key={model.id} className="storage-row">
-                <span className="storage-name">{model.id}</span>
-                <span className="storage-size">{formatBytes(model.bytes)}</span>
-                <span className="storage-meta">
-                  {modelSource(model)} ·{' '}
-                  {model.lastUsed !== undefined
-                    ? `last used ${formatDate(model.lastUsed)}`
-                    : 'not used since Aerie began noting it'}
-                </span>
-                <button
-                  type="button"
-                  className="settings-button storage-delete"
-                  aria-label={`Delete ${model.id} (${formatBytes(model.bytes)})`}
-                  onClick={() => onDeleteModel(model)}
-                >
-                  Delete
-                </button>
-              </li>
-            ))}
+            {models.map((model) => {
+              const name = modelName(model.id);
+              return (
+                <li key={model.id} className="storage-row storage-row-model">
+                  <span className="storage-name">{name}</span>
+                  <span className="storage-meta">
+                    {formatBytes(model.bytes)} · {name !== model.id && `${model.id} · `}
+                    {modelSource(model)} ·{' '}
+                    {model.lastUsed !== undefined
+                      ? `last used ${formatDate(model.lastUsed)}`
+                      : 'not used since Aerie began noting it'}
+                  </span>
+                  <button
+                    type="button"
+                    className="settings-button storage-delete"
+                    aria-label={`Delete ${model.id} (${formatBytes(model.bytes)})`}
+                    onClick={() => onDeleteModel(model)}
+                  >
+                    Delete
+                  </button>
+                </li>
+              );
+            })}
           </ul>
         )}
         <p className="settings-note">
