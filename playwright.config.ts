@@ -38,13 +38,19 @@ export default defineConfig({
         '**/components.spec.ts',
         '**/llama-cpp.spec.ts',
         '**/batched-generation.spec.ts',
+        '**/dev-service-worker.spec.ts',
         '**/cold-dev.spec.ts',
       ],
       use: { baseURL: `http://127.0.0.1:${APP_PORT}` },
     },
     {
       name: 'components',
-      testMatch: ['**/components.spec.ts', '**/llama-cpp.spec.ts', '**/batched-generation.spec.ts'],
+      testMatch: [
+        '**/components.spec.ts',
+        '**/llama-cpp.spec.ts',
+        '**/batched-generation.spec.ts',
+        '**/dev-service-worker.spec.ts',
+      ],
       use: { baseURL: `http://localhost:${DEV_PORT}` },
     },
     {
