@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, CSP_REPORT_PATH, SECURITY_HEADERS } from '../../build/csp';
-import { PRECACHE_GLOBS, swHeaders, WEB_APP_MANIFEST } from '../../build/pwa';
+import { PRECACHE_GLOBS, swHeaders, THEME_COLOR, WEB_APP_MANIFEST } from '../../build/pwa';
 
 /** Width and height of a PNG, from its IHDR chunk. */
 function pngSize(file: string): [number, number] {
@@ -24,6 +24,14 @@ describe('the web app manifest', () => {
       scope: './',
     });
     expect(WEB_APP_MANIFEST.theme_color).toMatch(/^#[0-9a-f]{6}$/);
+  });
+
+  it('the page’s theme colour and touch icon are the manifest’s', () => {
+    const html = readFileSync(new URL('../../index.html', import.meta.url), 'utf8');
+    expect(html).toContain(`<meta name="theme-color" content="${THEME_COLOR}" />`);
+    expect(WEB_APP_MANIFEST.theme_color).toBe(THEME_COLOR);
+    const touch = /<link rel="apple-touch-icon" href="\/([^"]+)"/.exec(html)?.[1];
+    expect(WEB_APP_MANIFEST.icons.map((i) => i.src)).toContain(touch);
   });
 
   it('lists 192 and 512 px PNG icons and a maskable one, each file the size it claims', () => {
