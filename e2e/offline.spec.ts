@@ -3,10 +3,10 @@
  * (the service worker's precache) and builds a tree; the built-in test model answers once, so transformers.js
  * keeps it. Then the network goes (`context.setOffline`) and the page reloads: the app starts from the offline
  * copy, says it is offline and what needs the network, the library opens, a question is answered (retrieved
- * passages and the built-in model's answer), and a new document is built with the offline model. Every request,
- * the service worker's included, stays on this machine. Last, the site's storage is evicted as Chromium evicts
- * it, and the trees are named. While offline, a worker's CSP report cannot reach the
- * server; the page's own violations are still caught by the guard.
+ * passages and the built-in model's answer), PDF.js reads a PDF that needs its CMaps, and a new document is
+ * built with the offline model. Every request, the service worker's included, stays on this machine. Last, the
+ * site's storage is evicted as Chromium evicts it, and the trees are named. While offline, a worker's CSP
+ * report cannot reach the server; the page's own violations are still caught by the guard.
  */
 import type { Page } from '@playwright/test';
 import { OFFLINE_MODEL_ID } from '../src/models/presets';
@@ -101,6 +101,14 @@ test('first visit online, then offline: the app starts, the library opens, a que
   await expect(treeCanvas(page)).toBeAttached();
   await askAndWait(page, 'What did the prince find on the stairs?');
   await expect(page.locator('[data-node-id][data-mode="collapsed"]').first()).toBeVisible();
+
+  // PDF.js reads a PDF from the offline copy: its worker, and the CMaps this CJK text cannot be read without.
+  const documents = page.getByRole('region', { name: 'Documents' });
+  await documents.getByLabel('Add documents').setInputFiles('tests/fixtures/ingest/cjk-cmap.pdf');
+  const pdf = documents.getByRole('listitem').filter({ hasText: 'cjk-cmap.pdf' });
+  await expect(pdf).toContainText('Ready', { timeout: 120_000 });
+  await pdf.getByRole('button', { name: 'Remove cjk-cmap.pdf' }).click();
+  await expect(pdf).toHaveCount(0);
 
   // A new document is built with the offline model.
   await pasteDocument(page, 'lighthouse.txt', SECOND_DOCUMENT);
