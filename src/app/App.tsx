@@ -164,13 +164,15 @@ export function App() {
 
   const building = build.progress?.status === 'running' || build.progress?.status === 'cancelling';
   const canBuild = docs.ready.length > 0 && !docs.reading && !building && !!db;
-  const busy: Busy | undefined = building
-    ? 'build'
-    : ask.busy
-      ? 'answer'
-      : evaluation.activity
-        ? 'evaluation'
-        : undefined;
+  // A build in another tab counts too: the new version takes over every tab, and may upgrade the storage under it.
+  const busy: Busy | undefined =
+    building || library.running.length > 0
+      ? 'build'
+      : ask.busy
+        ? 'answer'
+        : evaluation.activity
+          ? 'evaluation'
+          : undefined;
   useServiceWorker({
     notify,
     busy,
