@@ -44,7 +44,7 @@ export function evictionNotice(gone: readonly LedgerEntry[]): NoticeInput {
     body:
       'It cleared Aerie’s stored data to free space on this device (the browser does this to sites whose ' +
       'storage is not kept). Import an exported copy (“Import tree”) or build again. To keep what you build ' +
-      'from now on, choose “Keep data on this device” in the library or in Settings → Storage.',
+      'from now on, choose “Keep data on this device” in the library or in Settings → Storage and offline.',
   };
 }
 
