@@ -69,7 +69,14 @@ export function useServiceWorker({ notify, busy, pristine }: ServiceWorkerOption
       onFirstControl: () => {
         if (!live) return;
         setOfflineReady(true);
-        if (crossOriginIsolated) return;
+        if (crossOriginIsolated) {
+          notify({
+            kind: 'info',
+            title: 'Aerie now works offline',
+            body: 'It is kept in this browser: the next visit needs no network (Settings → Storage and offline).',
+          });
+          return;
+        }
         if (pristineRef.current && !sessionStorage.getItem(ISOLATION_RELOAD_KEY)) {
           sessionStorage.setItem(ISOLATION_RELOAD_KEY, '1');
           location.reload();
