@@ -41,6 +41,18 @@ function threadsLine(report: NonNullable<StorageOverview['threads']>): string {
         'once it is.';
 }
 
+function offlineLine(offline: StorageOverview['offline']): string {
+  if (!offline)
+    return (
+      'Not in this browser (yet): it is saved in the background after the first visit, where the browser ' +
+      'allows service workers.'
+    );
+  const size = `${formatBytes(offline.bytes)} in ${formatQuantity(offline.files, 'file')}`;
+  return offline.ready
+    ? `${size}: Aerie starts, opens your library, answers and builds with the offline model without a network.`
+    : `Being saved in the background (${size} so far); until it is complete, Aerie needs the network to start.`;
+}
+
 /** The section; see the module comment. */
 export function StorageSection({ overview, onKeep, onDeleteModel }: StorageSectionProps) {
   const id = useId();
@@ -120,13 +132,7 @@ export function StorageSection({ overview, onKeep, onDeleteModel }: StorageSecti
 
       <section className="settings-field-wide storage-group" aria-labelledby={`${id}-offline`}>
         <h3 id={`${id}-offline`}>Offline copy of Aerie {APP_VERSION}</h3>
-        <p className="settings-note">
-          {offline
-            ? `${formatBytes(offline.bytes)} in ${formatQuantity(offline.files, 'file')}: Aerie starts, opens your ` +
-              'library, answers and builds with the offline model without a network.'
-            : 'Not in this browser (yet): it is saved in the background after the first visit, where the ' +
-              'browser allows service workers.'}
-        </p>
+        <p className="settings-note">{offlineLine(offline)}</p>
         {threads && <p className="settings-note">{threadsLine(threads)}</p>}
       </section>
     </fieldset>

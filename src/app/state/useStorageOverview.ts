@@ -18,8 +18,8 @@ export interface StorageOverview {
   /** Largest first. */
   trees: { id: string; title: string; bytes: number }[];
   models: CachedModel[];
-  /** Aerie's offline copy, when it is in this browser. */
-  offline?: { files: number; bytes: number };
+  /** Aerie's offline copy, when it is in this browser; `ready` once the service worker controls the page. */
+  offline?: { files: number; bytes: number; ready: boolean };
   /** What the embedding worker reports: its threads per model, whether it is cross-origin isolated, the cores. */
   threads?: { threads: number; crossOriginIsolated: boolean; cores: number };
 }
@@ -45,7 +45,9 @@ export function useStorageOverview(
       embedWorker()
         .threads()
         .catch(() => undefined),
-    ]).then(([usage, persisted, models, offline, threads]) => {
+    ]).then(([usage, persisted, models, copy, threads]) => {
+      const ready = typeof navigator !== 'undefined' && !!navigator.serviceWorker?.controller;
+      const offline = copy && { ...copy, ready };
       if (live) setOverview({ usage, persisted, models, offline, threads });
     });
     return () => {
