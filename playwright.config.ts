@@ -25,6 +25,9 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 800 },
+    // Each test's context is new: with the service worker, every test would install Aerie's ~67 MB offline copy.
+    // Specs about the offline copy, updates and static hosts opt in (`test.use({ serviceWorkers: 'allow' })`).
+    serviceWorkers: 'block',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
@@ -35,6 +38,7 @@ export default defineConfig({
         '**/components.spec.ts',
         '**/llama-cpp.spec.ts',
         '**/batched-generation.spec.ts',
+        '**/dev-service-worker.spec.ts',
         '**/cold-dev.spec.ts',
         '**/long-conversation.spec.ts',
       ],
@@ -48,6 +52,7 @@ export default defineConfig({
         '**/batched-generation.spec.ts',
         // Seeds the app's storage from a harness page on the same origin.
         '**/long-conversation.spec.ts',
+        '**/dev-service-worker.spec.ts',
       ],
       use: { baseURL: `http://localhost:${DEV_PORT}` },
     },

@@ -6,6 +6,7 @@ import { modelFiles } from './build/model-files.ts';
 import { wllamaAssets } from './build/wllama-assets.ts';
 import { SECURITY_HEADERS } from './build/csp.ts';
 import { securityHeaders } from './build/security-plugin.ts';
+import { offlineApp, swHeaders } from './build/pwa.ts';
 
 /**
  * Cross-origin isolation lets ONNX Runtime Web use more than one WASM thread (SharedArrayBuffer). These and the
@@ -33,7 +34,16 @@ export default defineConfig(({ command }) => {
   // needs no 'unsafe-inline'. The built app loads CSS from files and has no nonce.
   const devStyleNonce = command === 'serve' ? randomBytes(16).toString('base64') : undefined;
   return {
-    plugins: [react(), ortAssets(), wllamaAssets(), modelFiles(), securityHeaders({ devStyleNonce })],
+    plugins: [
+      react(),
+      ortAssets(),
+      wllamaAssets(),
+      modelFiles(),
+      securityHeaders({ devStyleNonce }),
+      ...offlineApp(),
+    ],
+    // The headers the service worker adds where a static host sends none (build/pwa.ts, workers/sw.ts).
+    define: { __AERIE_SW_HEADERS__: JSON.stringify(swHeaders()) },
     html: devStyleNonce ? { cspNonce: devStyleNonce } : undefined,
     // The cold-start browser test gives the dev server a fresh cache folder instead of deleting the shared one.
     cacheDir: process.env.AERIE_VITE_CACHE_DIR || undefined,

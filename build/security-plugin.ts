@@ -49,8 +49,8 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** The report endpoint: POST adds, GET lists, DELETE clears. */
-function reportEndpoint(reports: unknown[]): Connect.NextHandleFunction {
+/** The report endpoint: POST adds, GET lists, DELETE clears (also the tests' plain static server's). */
+export function reportEndpoint(reports: unknown[]): Connect.NextHandleFunction {
   return (req, res: ServerResponse, next) => {
     if ((req.url ?? '').split('?')[0] !== CSP_REPORT_PATH) return next();
     if (req.method === 'POST') {

@@ -38,6 +38,11 @@ import { modelToWarm, useBuildWorkerWarmup, useModelWarmup } from './state/useMo
 import { useLibraryActions } from './state/useLibraryActions';
 import { useConversation, useConversationPanel } from './state/useConversation';
 import { useTheme } from './state/useTheme';
+import { useServiceWorker, type Busy } from './state/useServiceWorker';
+import { useConnectivity } from './state/useConnectivity';
+import { useStorageOverview } from './state/useStorageOverview';
+import { useInstallPrompt } from './state/useInstallPrompt';
+import { StorageSection } from './settings/StorageSection';
 import { answerModelOf, summarizerLine } from './settings';
 import { embeddingModelLabel } from './library/model-label';
 import { embeddingChoiceOf, titleFor } from './state/request';
@@ -180,6 +185,23 @@ export function App() {
 
   const building = build.progress?.status === 'running' || build.progress?.status === 'cancelling';
   const canBuild = docs.ready.length > 0 && !docs.reading && !building && !!db;
+  // A build in another tab counts too: the new version takes over every tab, and may upgrade the storage under it.
+  const busy: Busy | undefined =
+    building || library.running.length > 0
+      ? 'build'
+      : ask.busy
+        ? 'answer'
+        : evaluation.activity
+          ? 'evaluation'
+          : undefined;
+  useServiceWorker({
+    notify,
+    busy,
+    pristine: !build.progress && docs.pending.length === 0 && !openId && !settingsOpen,
+  });
+  useConnectivity(settings, notify, dismiss);
+  const install = useInstallPrompt();
+  const storage = useStorageOverview(settingsOpen, library.trees, notify);
   useModelWarmup(
     modelToWarm({
       building,
@@ -190,6 +212,7 @@ export function App() {
   );
   useBuildWorkerWarmup(docs.ready.length > 0 && !building);
   const startBuild = () => {
+    actions.keepAtBuild();
     void build.start(docs.ready, settings, titleFor(docs.ready.map((d) => d.document)));
   };
   const addToOpenTree = () => {
@@ -298,6 +321,11 @@ export function App() {
               <option value="dark">Dark</option>
             </select>
           </label>
+          {install && (
+            <button type="button" onClick={install}>
+              Install Aerie
+            </button>
+          )}
           <button type="button" onClick={() => setSettingsOpen(true)}>
             Settings
           </button>
@@ -519,6 +547,13 @@ export function App() {
         onSave={saveSettings}
         onClose={() => setSettingsOpen(false)}
         testConnection={actions.testConnection}
+        storage={
+          <StorageSection
+            overview={storage.overview}
+            onKeep={() => void actions.persist().then(storage.refresh)}
+            onDeleteModel={storage.deleteModel}
+          />
+        }
       />
     </div>
   );

@@ -143,6 +143,11 @@ function appOrigin(): string | undefined {
   return loc?.origin && loc.origin !== 'null' ? loc.origin : undefined;
 }
 
+/** True when the browser says it has no network (`navigator.onLine`, in pages and workers); false in Node. */
+function browserOffline(): boolean {
+  return (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+}
+
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function mixedContentHint(url: string): string {
@@ -174,11 +179,22 @@ function describe(
   switch (f.kind) {
     case 'network': {
       const page = appOrigin() ?? "<this app's origin>";
+      const attempts = `${ctx.attempts} attempt${ctx.attempts === 1 ? '' : 's'}`;
+      if (browserOffline()) {
+        return {
+          code: 'UNREACHABLE',
+          transient: true,
+          message:
+            `This browser is offline, so the LLM server at ${origin} could not be reached (${attempts}). It ` +
+            'needs the network: try again once you are back online, or, to work offline, choose the built-in ' +
+            'model or no LLM (extractive summaries, the retrieved passages as answers) in Settings.',
+        };
+      }
       return {
         code: 'UNREACHABLE',
         transient: true,
         message:
-          `Could not reach the LLM server at ${origin} (${ctx.attempts} attempt${ctx.attempts === 1 ? '' : 's'}). ` +
+          `Could not reach the LLM server at ${origin} (${attempts}). ` +
           'Either it is not running or not reachable at that address, or it refuses cross-origin requests from ' +
           'this page (CORS). Start the server and check the URL; for Ollama set the environment variable ' +
           `OLLAMA_ORIGINS=${page} and restart it; in LM Studio turn on "Enable CORS" in the server settings; ` +

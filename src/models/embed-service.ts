@@ -19,6 +19,7 @@ import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } f
 import { embedOnPool, type PoolRunner } from './embed-pool';
 import { DEFAULT_BATCH_SIZE } from './embedder';
 import { CrossEncoder, type RerankerInfo } from './reranker';
+import { noteModelUse } from './model-use';
 
 /** Which model to use; the service reloads when it changes. */
 export interface ModelChoice {
@@ -62,6 +63,9 @@ export function createEmbedService(
   transferResults = true,
   helpers?: () => EmbedHelper[],
 ) {
+  let resolvedRuntime: Promise<RuntimeConfig> | undefined;
+  const runtimeConfig = () =>
+    (resolvedRuntime ??= typeof runtime === 'function' ? runtime() : Promise.resolve(runtime));
   let configured: Promise<void> | undefined;
   /**
    * The loaded model, under the key of the choice that loaded it and, once it has loaded, of the same choice
@@ -109,8 +113,8 @@ export function createEmbedService(
    * @throws EmbedderError BUSY while embed calls are in flight on another model.
    */
   function ensureEntry(choice: ModelChoice) {
-    configured ??= (async () =>
-      configureRuntime(typeof runtime === 'function' ? await runtime() : runtime))();
+    noteModelUse(choice.model);
+    configured ??= runtimeConfig().then(configureRuntime);
     const ready = configured;
     const key = keyOf(choice);
     if (!current?.keys.has(key)) {
@@ -178,8 +182,8 @@ export function createEmbedService(
   /** The loaded cross-encoder (at most one), under its choice's key; a failed load is forgotten. */
   let reranker: { key: string; encoder: Promise<CrossEncoder> } | undefined;
   function ensureReranker(choice: RerankerChoice, onProgress?: (p: ModelLoadProgress) => void) {
-    configured ??= (async () =>
-      configureRuntime(typeof runtime === 'function' ? await runtime() : runtime))();
+    noteModelUse(choice.model);
+    configured ??= runtimeConfig().then(configureRuntime);
     const ready = configured;
     const key = keyOf(choice);
     if (reranker?.key !== key) {
@@ -323,6 +327,23 @@ export function createEmbedService(
     /** Serves this same service (and its loaded model) to another worker over `port`. */
     connect(port: MessagePort): void {
       expose(api, port);
+    },
+
+    /**
+     * How this worker runs models, whether or not one is loaded: whether it is cross-origin isolated (threads
+     * and shared memory need it), the WASM threads its model gets, and the cores the browser reports.
+     */
+    async threads(): Promise<{ threads: number; crossOriginIsolated: boolean; cores: number }> {
+      const config = await runtimeConfig();
+      const scope = globalThis as {
+        crossOriginIsolated?: boolean;
+        navigator?: { hardwareConcurrency?: number };
+      };
+      return {
+        threads: config.numThreads ?? 1,
+        crossOriginIsolated: scope.crossOriginIsolated === true,
+        cores: scope.navigator?.hardwareConcurrency ?? 1,
+      };
     },
 
     /** What is loaded, if anything. */

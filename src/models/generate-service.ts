@@ -30,6 +30,7 @@ import {
   type GeneratorInfo,
 } from './generator';
 import { isNodeRuntime, probeWebGpu } from './webgpu';
+import { noteModelUse } from './model-use';
 
 /** New tokens of the timed warm-up: 15 decoding steps, enough for a steady rate, a few seconds on a CPU. */
 export const WARMUP_NEW_TOKENS = 16;
@@ -144,6 +145,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
   }
 
   function ensure(resolved: ResolvedGeneratorChoice): Promise<BuiltinGenerator> {
+    noteModelUse(resolved.model);
     if (!configured) {
       configureRuntime(runtime);
       configured = true;

@@ -9,6 +9,9 @@
  */
 import { locateModel } from './presets';
 
+/** Cache Storage bucket of downloaded GGUF files (llama-cpp-generator.ts keeps them; Settings lists them). */
+export const GGUF_CACHE = 'aerie-gguf-v1';
+
 /** The hub's download URL for a file of a repository (its main branch). */
 export const HUB_FILE_URL = (repo: string, path: string) =>
   `https://huggingface.co/${repo}/resolve/main/${path}`;

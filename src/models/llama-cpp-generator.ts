@@ -23,7 +23,7 @@ import {
   type GeneratorInfo,
 } from './generator';
 import { builtinModelTag, type ResolvedGeneratorChoice } from './generator-presets';
-import { ggufUrl, probeLlamaCpp } from './gguf';
+import { GGUF_CACHE, ggufUrl, probeLlamaCpp } from './gguf';
 
 /**
  * Tokens of prompt plus reply the context holds: the longest summary request (a cluster re-clustered above
@@ -31,8 +31,6 @@ import { ggufUrl, probeLlamaCpp } from './gguf';
  * cache costs 12 kB a token for Qwen2.5-0.5B (96 MB in all).
  */
 export const LLAMA_CPP_CONTEXT_TOKENS = 8192;
-/** Cache Storage bucket of downloaded GGUF files. */
-export const GGUF_CACHE = 'aerie-gguf-v1';
 
 /** Where the runtime's files are and how many threads it may use. */
 export interface LlamaCppRuntime {

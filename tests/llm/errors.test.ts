@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   chat,
   LlmError,
@@ -149,6 +149,24 @@ describe('typed errors from the fake LLM server', () => {
     expect(error.message).toMatch(/OLLAMA_ORIGINS=/);
     expect(error.message).toMatch(/LM Studio turn on "Enable CORS"/);
     expect(visible(error)).not.toContain(KEY);
+  });
+
+  it('an unreachable host while the browser is offline says so, not CORS', async () => {
+    const gone = await startFakeLlmServer();
+    const baseUrl = gone.openaiBaseUrl;
+    await gone.close();
+    vi.stubGlobal('navigator', { onLine: false });
+    try {
+      const error = await failure(testConnection({ protocol: 'openai', baseUrl, apiKey: KEY, model: 'm' }));
+      expect(error.code).toBe('UNREACHABLE');
+      expect(error.message).toMatch(
+        /^This browser is offline, so the LLM server at http:\/\/127\.0\.0\.1:\d+ could not/,
+      );
+      expect(error.message).toMatch(/choose the built-in model or no LLM/);
+      expect(error.message).not.toMatch(/CORS/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('never puts the key in any error, whatever went wrong', async () => {

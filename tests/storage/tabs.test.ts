@@ -82,6 +82,42 @@ describe('two tabs (fake IndexedDB)', () => {
     await expect(openAerieDb({ factory, name })).rejects.toMatchObject({ code: 'VERSION_TOO_NEW' });
   });
 
+  it('a new version opened in two tabs at once upgrades once; the tab on the old version is told and keeps its data', async () => {
+    const { factory } = await openFixture({ empty: true });
+    const name = 'update';
+    const upgrades: number[] = [];
+    // Counts the upgrades the browser runs, whoever opens the database.
+    const counting = {
+      open(n: string, v?: number) {
+        const request = factory.open(n, v);
+        request.addEventListener('upgradeneeded', (e) => upgrades.push(e.newVersion ?? 0));
+        return request;
+      },
+    } as IDBFactory;
+    const changes: VersionChangeInfo[] = [];
+    const oldTab = await openAerieDb({
+      factory: counting,
+      name,
+      version: DB_VERSION - 1,
+      onVersionChange: (c) => changes.push(c),
+    });
+    await setSetting(oldTab, 'theme', 'dark');
+    const [a, b] = await Promise.all([
+      openAerieDb({ factory: counting, name }),
+      openAerieDb({ factory: counting, name }),
+    ]);
+    expect(upgrades).toEqual([DB_VERSION - 1, DB_VERSION]);
+    expect(changes).toEqual([
+      { currentVersion: DB_VERSION - 1, requestedVersion: DB_VERSION, message: RELOAD_MESSAGE },
+    ]);
+    // The old tab writes nothing more into the new schema: it is told to reload.
+    await expect(setSetting(oldTab, 'theme', 'light')).rejects.toMatchObject({ code: 'CLOSED' });
+    expect(await getSetting(a, 'theme')).toBe('dark');
+    expect(await getSetting(b, 'theme')).toBe('dark');
+    a.close();
+    b.close();
+  });
+
   it('reports a connection the browser terminated', async () => {
     const { factory, name } = await openFixture({ empty: true });
     let terminated = 0;

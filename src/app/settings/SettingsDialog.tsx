@@ -7,7 +7,7 @@
  * be stopped) the edits are kept and shown again the next time it opens. Presentational: the connection
  * test is injected.
  */
-import { useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import type { AppSettings } from '../settings';
 import { errorMessage } from '../state/messages';
 import {
@@ -47,6 +47,8 @@ export interface SettingsDialogProps {
   testConnection: TestConnection;
   /** This page's origin, shown in the Ollama hint. Default `location.origin`. */
   pageOrigin?: string;
+  /** Shown after the editable sections: what is stored and kept offline (it acts at once, not on Save). */
+  storage?: ReactNode;
 }
 
 /** The Settings dialog; see the module comment. */
@@ -168,6 +170,7 @@ interface FormProps extends SettingsDialogProps {
 }
 
 function SettingsForm({
+  storage,
   onSave,
   onClose,
   testConnection,
@@ -272,6 +275,7 @@ function SettingsForm({
         <ParamsSection {...section} />
         <PromptSection {...section} />
         <AppearanceSection {...section} />
+        {storage}
       </div>
       {confirming && (
         <div

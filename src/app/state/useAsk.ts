@@ -182,6 +182,18 @@ export interface QuestionRun {
 export const NO_KEYWORDS_NOTE =
   'None of the words of the question occur in this tree, so its passages are ranked by meaning alone.';
 
+/**
+ * True when every passage of `results` is a node of `tree` (same id, same text): results made from another tree
+ * (one open before a build finished, or a question still running when the library opened another) are never
+ * shown against this tree's nodes, where their ids may not exist. Pure, tested in Node.
+ */
+export function resultsFitTree(results: AskResults, tree: RaptorTree | undefined): boolean {
+  if (!tree) return false;
+  return Object.values(results.results).every((r) =>
+    r.passages.every((p) => tree.nodes[p.id]?.text === p.text),
+  );
+}
+
 /** State and actions of the Ask panel. */
 export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefined, settings: AppSettings) {
   const [results, setShown] = useState<AskResults>();
@@ -387,5 +399,6 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
     controller.current?.abort();
   }, [detach]);
 
-  return { results, busy, ask, compare, similarTo, stop, reset, detach, discard, show: setShown };
+  const fitting = results && resultsFitTree(results, tree) ? results : undefined;
+  return { results: fitting, busy, ask, compare, similarTo, stop, reset, detach, discard, show: setShown };
 }

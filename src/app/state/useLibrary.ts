@@ -11,6 +11,7 @@ import {
   type TreeSummary,
 } from '../../storage';
 import { BUILD_LOCK_PREFIX } from '../../pipeline/locks';
+import { reconcileLedger, type KeyValueStore, type LedgerEntry } from '../../storage/ledger';
 import { errorMessage } from './messages';
 import type { NoticeInput } from './useNotices';
 
@@ -20,6 +21,32 @@ const CHANNEL = 'aerie-library';
  * closed or reloaded keeps its lock until the browser has ended that tab's workers, a moment later.
  */
 const LIVE_POLL_MS = 1000;
+
+/** The page's localStorage, where the library's ledger lives (undefined where the browser refuses it). */
+export function pageStore(): KeyValueStore | undefined {
+  try {
+    return typeof localStorage === 'undefined' ? undefined : localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The notice for trees the browser evicted, by name. Pure, tested in Node. */
+export function evictionNotice(gone: readonly LedgerEntry[]): NoticeInput {
+  const names = gone.map((t) => `“${t.title}”`).join(', ');
+  return {
+    kind: 'error',
+    key: 'evicted',
+    title:
+      gone.length === 1
+        ? `The browser removed the tree ${names}`
+        : `The browser removed ${gone.length} trees: ${names}`,
+    body:
+      'It cleared Aerie’s stored data to free space on this device (the browser does this to sites whose ' +
+      'storage is not kept). Import an exported copy (“Import tree”) or build again. To keep what you build ' +
+      'from now on, choose “Keep data on this device” in the library or in Settings → Storage and offline.',
+  };
+}
 
 /** Tells other tabs that the library changed. */
 export function announceLibraryChange(): void {
@@ -54,6 +81,9 @@ export function useLibrary(db: AerieDb | undefined, notify: (n: NoticeInput) => 
         estimateStorage(),
         isStoragePersisted(),
       ]);
+      const store = pageStore();
+      const gone = store ? reconcileLedger(store, list) : [];
+      if (gone.length > 0) notify(evictionNotice(gone));
       setTrees(list);
       setRunning(live);
       if (usage) setStorage({ usage: usage.usage, quota: usage.quota, persisted: persisted ?? false });

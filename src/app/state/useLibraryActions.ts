@@ -14,6 +14,7 @@ import {
   duplicateTreeSettings,
   exportTree,
   getTree,
+  isStoragePersisted,
   renameTree,
   requestPersistence,
   type AerieDb,
@@ -26,7 +27,8 @@ import { randomId } from './ids';
 import { errorMessage } from './messages';
 import { toBuildDocuments } from './request';
 import { originalOf, type ReadyDocument } from './useDocuments';
-import { announceLibraryChange } from './useLibrary';
+import { markDeletedInLedger } from '../../storage/ledger';
+import { announceLibraryChange, pageStore } from './useLibrary';
 import type { NoticeInput } from './useNotices';
 
 /** What the actions tell the app. */
@@ -35,6 +37,15 @@ export interface LibraryCallbacks {
   onDeleted(treeId: string): void;
   /** A tree's settings and stored documents, to start a new build with. */
   onDraft(draft: BuildDraft): Promise<void> | void;
+}
+
+/** Set once this page asked for persistent storage at a build start: asked once per page, quietly. */
+let askedAtBuild = false;
+
+/** Tells the library's ledger that the tree `id` is deleted on purpose (useLibrary.ts reports evictions). */
+function forgetInLedger(id: string): void {
+  const store = pageStore();
+  if (store) markDeletedInLedger(store, id);
 }
 
 /** A safe file name from a tree title. */
@@ -73,6 +84,7 @@ export function useLibraryActions(
   const remove = useCallback(
     (id: string) => {
       if (!db) return;
+      forgetInLedger(id);
       whileBuildStopped(id, () => deleteTree(db, id)).then(
         async () => {
           callbacks.onDeleted(id);
@@ -176,6 +188,7 @@ export function useLibraryActions(
         if (record?.status === 'ready') {
           // The conversations (and evaluations) go with the documents to the tree that replaces this one.
           await moveTreeHistory(db, treeId, newId);
+          forgetInLedger(treeId);
           await deleteTree(db, treeId);
           await changed();
         }
@@ -186,22 +199,44 @@ export function useLibraryActions(
     [db, changed, report],
   );
 
-  const persist = useCallback(() => {
-    requestPersistence().then(
-      (granted) =>
-        notify(
-          granted
-            ? { kind: 'success', title: 'Your trees will be kept on this device' }
-            : {
-                kind: 'warning',
-                title: 'The browser did not grant persistent storage',
-                body: 'It may still keep your data; bookmarking the page or installing it often helps.',
-              },
-        ),
-      (e: unknown) => report('Persistent storage could not be requested', e),
-    );
-    void refresh();
-  }, [notify, report, refresh]);
+  /** Asks the browser to keep Aerie's data, says what it answered, and re-reads the library's storage line. */
+  const persist = useCallback(
+    () =>
+      requestPersistence()
+        .then(
+          (granted) =>
+            notify(
+              granted
+                ? { kind: 'success', title: 'Your trees will be kept on this device' }
+                : {
+                    kind: 'warning',
+                    title: 'The browser did not grant persistent storage',
+                    body: 'It may still keep your data; bookmarking the page or installing it often helps.',
+                  },
+            ),
+          (e: unknown) => report('Persistent storage could not be requested', e),
+        )
+        .then(refresh),
+    [notify, report, refresh],
+  );
+
+  /**
+   * Asks the browser to keep Aerie's data, once per page, when a build starts (a tree is about to cost minutes
+   * or money). Says so only when granted: the library offers the button otherwise.
+   */
+  const keepAtBuild = useCallback(() => {
+    if (askedAtBuild) return;
+    askedAtBuild = true;
+    isStoragePersisted()
+      .then(async (kept) => {
+        if (kept !== false) return;
+        if (await requestPersistence()) {
+          notify({ kind: 'success', title: 'Your trees will be kept on this device' });
+          await refresh();
+        }
+      })
+      .catch(() => undefined);
+  }, [notify, refresh]);
 
   const testConnection = useCallback(async (endpoint: EndpointSettings) => {
     if (!isConfigured(endpoint))
@@ -222,6 +257,7 @@ export function useLibraryActions(
     duplicate,
     rebuildWith,
     persist,
+    keepAtBuild,
     testConnection,
     report,
   };

@@ -10,6 +10,8 @@ export interface NoticeInput {
   actions?: { label: string; onClick(): void }[];
   /** Replaces an existing notice with the same key instead of stacking. */
   key?: string;
+  /** Information that stays until dismissed or replaced (e.g. "A new version is ready"). */
+  sticky?: boolean;
 }
 
 /** A shown notice; `repeats` counts the same notice arriving again while it was shown (1 = once). */
@@ -33,7 +35,7 @@ export function addNotice(list: readonly NoticeItem[], notice: NoticeInput, id: 
   return [...list.filter((n) => !same(n)), { ...notice, id, repeats }];
 }
 
-/** Confirmations and information disappear by themselves after this long; errors and warnings stay. */
+/** Confirmations and information disappear by themselves after this long (unless sticky); errors and warnings stay. */
 export const TRANSIENT_NOTICE_MS = 6000;
 
 /** Notices and the functions that add and remove them. */
@@ -44,7 +46,7 @@ export function useNotices() {
     (notice: NoticeInput) => {
       const id = randomId('n');
       setNotices((list) => addNotice(list, notice, id));
-      if (notice.kind === 'success' || notice.kind === 'info')
+      if ((notice.kind === 'success' || notice.kind === 'info') && !notice.sticky)
         setTimeout(() => dismiss(id), TRANSIENT_NOTICE_MS);
       return id;
     },
