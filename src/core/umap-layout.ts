@@ -14,7 +14,11 @@ import type { KnnGraph } from './knn';
 import { createLayoutKernel, createStableLayoutKernel } from './umap-kernel';
 import { deriveSeed, type RandomFn } from './random';
 import {
+  attractionCoefficient,
+  clip,
+  repulsionCoefficient,
   scheduleSeed,
+  squaredDistance,
   STABLE_LEARNING_RATE,
   stableEpoch,
   stableSchedule,
@@ -39,8 +43,8 @@ export const SAME_POINT_DISTANCE = 1e-6;
 const BANDWIDTH_ITERATIONS = 64;
 /** Negative samples per positive sample. */
 const NEGATIVE_SAMPLE_RATE = 5;
-/** Gradient clip. */
-const CLIP = 4;
+/** umap-js's guard in the repulsion's denominator (the stable schedule's is REPULSION_FLOOR). */
+const UMAP_JS_REPULSION_FLOOR = 0.001;
 
 /** The graph the layout optimises: one entry per directed edge, ordered by (tail, head). */
 export interface LayoutGraph {
@@ -390,19 +394,9 @@ function layoutEpoch(state: LayoutState, epoch: number, alpha: number): void {
     if (nextSample[e] > epoch) continue;
     const j = head[e] * dim;
     const k = tail[e] * dim;
-    let dist2 = 0;
+    const coeff = attractionCoefficient(squaredDistance(y, j, k, dim), a, b);
     for (let d = 0; d < dim; d++) {
-      const t = y[j + d] - y[k + d];
-      dist2 += t * t;
-    }
-    let coeff = 0;
-    if (dist2 > 0) {
-      coeff = -2 * a * b * Math.pow(dist2, b - 1);
-      coeff /= a * Math.pow(dist2, b) + 1;
-    }
-    for (let d = 0; d < dim; d++) {
-      let g = coeff * (y[j + d] - y[k + d]);
-      g = g > CLIP ? CLIP : g < -CLIP ? -CLIP : g;
+      const g = clip(coeff * (y[j + d] - y[k + d]));
       y[j + d] += g * alpha;
       y[k + d] += -g * alpha;
     }
@@ -411,22 +405,13 @@ function layoutEpoch(state: LayoutState, epoch: number, alpha: number): void {
     for (let p = 0; p < negatives; p++) {
       const other = Math.floor(random() * n);
       const o = other * dim;
-      let d2 = 0;
-      for (let d = 0; d < dim; d++) {
-        const t = y[j + d] - y[o + d];
-        d2 += t * t;
-      }
+      const d2 = squaredDistance(y, j, o, dim);
       let c = 0;
-      if (d2 > 0) {
-        c = 2 * b;
-        c /= (0.001 + d2) * (a * Math.pow(d2, b) + 1);
-      } else if (head[e] === other) continue;
+      if (d2 > 0) c = repulsionCoefficient(d2, a, b, UMAP_JS_REPULSION_FLOOR);
+      else if (head[e] === other) continue;
       for (let d = 0; d < dim; d++) {
         let g = 4;
-        if (c > 0) {
-          g = c * (y[j + d] - y[o + d]);
-          g = g > CLIP ? CLIP : g < -CLIP ? -CLIP : g;
-        }
+        if (c > 0) g = clip(c * (y[j + d] - y[o + d]));
         y[j + d] += g * alpha;
       }
     }

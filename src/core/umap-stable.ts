@@ -127,7 +127,33 @@ export interface StableState {
   b: number;
 }
 
-const clip = (g: number) => (g > CLIP ? CLIP : g < -CLIP ? -CLIP : g);
+/** A gradient coordinate clipped to ±4, as umap-js clips it. */
+export const clip = (g: number): number => (g > CLIP ? CLIP : g < -CLIP ? -CLIP : g);
+
+/** Squared distance between the points whose coordinates start at offsets `j` and `k` of `y`. */
+export function squaredDistance(y: Float64Array, j: number, k: number, dim: number): number {
+  let dist2 = 0;
+  for (let d = 0; d < dim; d++) {
+    const t = y[j + d] - y[k + d];
+    dist2 += t * t;
+  }
+  return dist2;
+}
+
+/** The attraction's gradient coefficient at squared distance `dist2` (umap-js's; 0 for coincident points). */
+export function attractionCoefficient(dist2: number, a: number, b: number): number {
+  if (!(dist2 > 0)) return 0;
+  let coeff = -2 * a * b * Math.pow(dist2, b - 1);
+  coeff /= a * Math.pow(dist2, b) + 1;
+  return coeff;
+}
+
+/** The repulsion's gradient coefficient at squared distance `d2` > 0, its denominator guarded by `floor`. */
+export function repulsionCoefficient(d2: number, a: number, b: number, floor: number): number {
+  let c = 2 * b;
+  c /= (floor + d2) * (a * Math.pow(d2, b) + 1);
+  return c;
+}
 
 /**
  * One epoch at learning rate `alpha` in JavaScript (kernels/umap-layout.ts `stableEpoch` is its twin): every
@@ -146,16 +172,7 @@ export function stableEpoch(state: StableState, epoch: number, alpha: number): v
     const step = scale[e] * alpha;
     const j = head[e] * dim;
     const k = tail[e] * dim;
-    let dist2 = 0;
-    for (let d = 0; d < dim; d++) {
-      const t = y[j + d] - y[k + d];
-      dist2 += t * t;
-    }
-    let coeff = 0;
-    if (dist2 > 0) {
-      coeff = -2 * a * b * Math.pow(dist2, b - 1);
-      coeff /= a * Math.pow(dist2, b) + 1;
-    }
+    const coeff = attractionCoefficient(squaredDistance(y, j, k, dim), a, b);
     for (let d = 0; d < dim; d++) {
       const g = clip(coeff * (y[j + d] - y[k + d]));
       y[j + d] += g * step;
@@ -164,16 +181,10 @@ export function stableEpoch(state: StableState, epoch: number, alpha: number): v
     for (let p = 0; p < STABLE_NEGATIVE_SAMPLES; p++) {
       const other = Math.floor(counterDraw(key[e], counters[p]) * n);
       const o = other * dim;
-      let d2 = 0;
-      for (let d = 0; d < dim; d++) {
-        const t = y[j + d] - y[o + d];
-        d2 += t * t;
-      }
+      const d2 = squaredDistance(y, j, o, dim);
       let c = 0;
-      if (d2 > 0) {
-        c = 2 * b;
-        c /= (REPULSION_FLOOR + d2) * (a * Math.pow(d2, b) + 1);
-      } else if (head[e] === other) continue;
+      if (d2 > 0) c = repulsionCoefficient(d2, a, b, REPULSION_FLOOR);
+      else if (head[e] === other) continue;
       for (let d = 0; d < dim; d++) {
         let g = 4;
         if (c > 0) g = clip(c * (y[j + d] - y[o + d]));

@@ -12,18 +12,8 @@ import { seededRandom } from '../../src/core/random';
 import { fuzzySimplicialSet, optimizeLayout, type LayoutOptions } from '../../src/core/umap-layout';
 import { runSync } from '../../src/core/yield';
 import { blobs } from '../support/fake-embedder';
+import { unitRows } from '../support/unit-rows';
 import { pairwise, trustworthiness } from '../../bench/baselines/umap-quality';
-
-function unitRows(vectors: Float32Array[]): { unit: Float32Array; n: number; dim: number } {
-  const n = vectors.length;
-  const dim = vectors[0].length;
-  const unit = new Float32Array(n * dim);
-  vectors.forEach((v, i) => {
-    const norm = Math.hypot(...v);
-    v.forEach((x, t) => (unit[i * dim + t] = x / norm));
-  });
-  return { unit, n, dim };
-}
 
 function knn(unit: Float32Array, n: number, dim: number, k: number): KnnGraph {
   return runSync(exactCosineKnn(unit, n, dim, k, 'js'));

@@ -16,17 +16,7 @@ import {
 import { REPULSION_FLOOR, START_BOX, stableSchedule, stableStart } from '../../src/core/umap-stable';
 import { runSync } from '../../src/core/yield';
 import { blobs } from '../support/fake-embedder';
-
-function unitRows(vectors: Float32Array[]): { unit: Float32Array; n: number; dim: number } {
-  const n = vectors.length;
-  const dim = vectors[0].length;
-  const unit = new Float32Array(n * dim);
-  vectors.forEach((v, i) => {
-    const norm = Math.hypot(...v);
-    v.forEach((x, t) => (unit[i * dim + t] = x / norm));
-  });
-  return { unit, n, dim };
-}
+import { unitRows } from '../support/unit-rows';
 
 const { unit, n, dim } = unitRows(blobs(4, 25, 12, 0.4, 7).vectors);
 const graph = fuzzySimplicialSet(runSync(exactCosineKnn(unit, n, dim, 10)), 10, true);
