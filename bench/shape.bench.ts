@@ -8,14 +8,25 @@
  * For each model and collection: a whole tree with the default clustering and with the earlier design (full
  * local covariances), its Table 10 figures per layer, build and clustering time; layer-1 purity on the
  * collection beside spherical k-means on the same leaf embeddings at the same mean cluster size; and the
- * candidate designs of docs/clustering.md, each clustering the leaves once (layer 1).
+ * candidate designs of docs/clustering.md, each clustering the leaves once (layer 1). With GloVe, the stability
+ * of every layer's clustering of a whole novel under ±1e-6 on its vectors, beside umap-js's layout schedule
+ * (bench/shape/stability-report.ts; `AERIE_BENCH_SHAPE_DIAGNOSE=1` adds where it is lost, step by step).
  */
 import { LOCAL_MIN_CLUSTER_SIZE } from '../src/core/cluster';
 import { PAPER_TABLE_10, type SummaryFigures } from '../src/core/stats';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { purity } from './baselines/purity';
 import { notMeasured, type BenchLine, type BenchRow } from './report';
-import { benchModels, corpora, loadEmbed, type BenchModel, type Corpus } from './shape/inputs';
+import {
+  benchModels,
+  corpora,
+  GLOVE_MODEL,
+  loadEmbed,
+  novel,
+  type BenchModel,
+  type Corpus,
+} from './shape/inputs';
+import { benchStability } from './shape/stability-report';
 import {
   buildFigures,
   clusterLayer1,
@@ -46,6 +57,10 @@ const CANDIDATES: Candidate[] = [
   },
   { name: 'spherical, ≥ 2', options: { local: { minClusterSize: 2 } } },
   { name: `spherical, ≥ ${LOCAL_MIN_CLUSTER_SIZE} (default)`, options: {} },
+  {
+    name: `spherical, ≥ ${LOCAL_MIN_CLUSTER_SIZE}, umap-js's layout (before)`,
+    options: { layoutSchedule: 'umap-js' },
+  },
   { name: 'spherical, ≥ 3, ICL', options: { local: { criterion: 'icl' } } },
   { name: 'spherical, ≥ 4', options: { local: { minClusterSize: 4 } } },
   {
@@ -206,6 +221,8 @@ async function benchModel(model: BenchModel): Promise<BenchRow[]> {
     const rows = reportTrees(model.label, results);
     rows.push(purityRow(model.label, results.find((r) => r.corpus.name === 'collection')!.ours));
     reportCandidates(model.label, new Map(results.map((r) => [r.corpus.name, r.ours])));
+    // The stability figure on a whole novel, with the offline model (the one a build without a hub uses).
+    if (model.id === GLOVE_MODEL.id) rows.push(...(await benchStability(model.label, novel(), embed)));
     return rows;
   } finally {
     await dispose();

@@ -1,13 +1,15 @@
 // AssemblyScript source of the UMAP layout kernel (src/core/umap-kernel.ts loads it; `npm run kernels`
 // compiles it into src/core/generated/umap-layout-wasm.ts). One epoch of the layout's stochastic gradient
-// descent, with exactly the arithmetic of umap-layout.ts's JavaScript `layoutEpoch` (umap-js's, operation for
-// operation) and the same draws from sfc32 (random.ts). The two differ only where `Math.pow` does: this
+// descent in either schedule: umap-js's (`layoutEpoch`, with exactly the arithmetic of umap-layout.ts's
+// JavaScript `layoutEpoch`, umap-js's operation for operation, and the same draws from sfc32, random.ts) or
+// the stable one (`stableEpoch`, umap-stable.ts's twin). Each differs from its twin only where `Math.pow` does: this
 // kernel's pow is AssemblyScript's (a WebAssembly port of musl's, the same bits in every engine), so the
 // epochs give the same layout of a graph in Node and in every browser. (Pairs of coordinates in SIMD lanes
 // measured no faster: paired runs of the 3,711-point layout, 1.00×.)
 //
 // Memory is the caller's (imported). Pointers are byte addresses at or above `heapBase()`.
 
+import { counterDraw } from './mix32';
 import { next, setState, stateWord } from './sfc32';
 
 export { setState, stateWord };
@@ -101,5 +103,81 @@ export function layoutEpoch(
       }
     }
     store<f64>(negativeAt, load<f64>(negativeAt) + negatives * perNegative);
+  }
+}
+
+/** Negative samples per sampled edge of the stable schedule (umap-stable.ts STABLE_NEGATIVE_SAMPLES). */
+const STABLE_NEGATIVES: i32 = 5;
+
+/**
+ * One epoch of the stable schedule at learning rate `alpha`, with exactly the arithmetic of umap-stable.ts's
+ * JavaScript `stableEpoch`: every edge whose period (1 << periodLog2) divides epoch + key pulls its two points
+ * together and pushes its head from STABLE_NEGATIVES points drawn by counter (mix32.ts), each update scaled by
+ * the edge's scale, the repulsion guarded by `repulsionFloor` (umap-stable.ts REPULSION_FLOOR). Arrays: y (n × dim f64), head and tail (edges i32), periodLog2 (edges i32), scale (edges
+ * f64), key (edges u32), counters (STABLE_NEGATIVES u32: this epoch's mixed counters).
+ */
+export function stableEpoch(
+  n: i32,
+  dim: i32,
+  edges: i32,
+  y: usize,
+  head: usize,
+  tail: usize,
+  periodLog2: usize,
+  scale: usize,
+  key: usize,
+  counters: usize,
+  a: f64,
+  b: f64,
+  repulsionFloor: f64,
+  epoch: i32,
+  alpha: f64,
+): void {
+  const nf = <f64>n;
+  for (let e = 0; e < edges; e++) {
+    const mask: u32 = (<u32>1 << load<u32>(periodLog2 + (<usize>e << 2))) - 1;
+    const edgeKey = load<u32>(key + (<usize>e << 2));
+    if (((<u32>epoch + edgeKey) & mask) != 0) continue;
+    const step = load<f64>(f64At(scale, e)) * alpha;
+    const h = load<i32>(head + (<usize>e << 2));
+    const j = f64At(y, h * dim);
+    const k = f64At(y, load<i32>(tail + (<usize>e << 2)) * dim);
+    let dist2: f64 = 0;
+    for (let d = 0; d < dim; d++) {
+      const t = load<f64>(f64At(j, d)) - load<f64>(f64At(k, d));
+      dist2 += t * t;
+    }
+    let coeff: f64 = 0;
+    if (dist2 > 0) {
+      coeff = -2 * a * b * Math.pow(dist2, b - 1);
+      coeff /= a * Math.pow(dist2, b) + 1;
+    }
+    for (let d = 0; d < dim; d++) {
+      const yj = f64At(j, d);
+      const yk = f64At(k, d);
+      const g = clip(coeff * (load<f64>(yj) - load<f64>(yk)));
+      store<f64>(yj, load<f64>(yj) + g * step);
+      store<f64>(yk, load<f64>(yk) + -g * step);
+    }
+    for (let p = 0; p < STABLE_NEGATIVES; p++) {
+      const other = <i32>Math.floor(counterDraw(edgeKey, load<u32>(counters + (<usize>p << 2))) * nf);
+      const o = f64At(y, other * dim);
+      let d2: f64 = 0;
+      for (let d = 0; d < dim; d++) {
+        const t = load<f64>(f64At(j, d)) - load<f64>(f64At(o, d));
+        d2 += t * t;
+      }
+      let c: f64 = 0;
+      if (d2 > 0) {
+        c = 2 * b;
+        c /= (repulsionFloor + d2) * (a * Math.pow(d2, b) + 1);
+      } else if (h == other) continue;
+      for (let d = 0; d < dim; d++) {
+        const yj = f64At(j, d);
+        let g: f64 = 4;
+        if (c > 0) g = clip(c * (load<f64>(yj) - load<f64>(f64At(o, d))));
+        store<f64>(yj, load<f64>(yj) + g * step);
+      }
+    }
   }
 }

@@ -43,6 +43,12 @@ export function corpora(): Corpus[] {
   ];
 }
 
+/** The whole novel of the stability figure: Persuasion (Jane Austen, 1817; tests/fixtures/books, ~104k tokens). */
+export function novel(): Corpus {
+  const text = readFileSync(join(FIXTURES, 'books', 'persuasion.txt'), 'utf8');
+  return { name: 'Persuasion', documents: [{ id: 'persuasion', name: 'Persuasion', text }] };
+}
+
 /** An embedding model of the bench. */
 export interface BenchModel {
   label: string;

@@ -37,6 +37,8 @@ import {
   type KnnRowsTask,
 } from './knn';
 import { effectiveNeighbors, reduceDimensions, type ReduceProgress } from './umap';
+import type { LayoutSchedule } from './umap-layout';
+import { distinctPoints } from './same-points';
 import { Awaiting, runAsync, runSync } from './yield';
 import { DEFAULT_BUILD_PARAMS } from './types';
 
@@ -64,8 +66,9 @@ export const LOCAL_COVARIANCE: CovarianceType = 'spherical';
  */
 export const LOCAL_MIN_CLUSTER_SIZE = 3;
 
-/** Cosine distance below which two unit vectors count as the same point. */
-const SAME_POINT_DISTANCE = 1e-9;
+/** Labels of the global and the local steps' seeds (`deriveSeed(seed, depth, label)`). */
+const GLOBAL_SEED_LABEL = 0;
+const LOCAL_SEED_LABEL = 1;
 
 /** Options of `clusterNodes`; defaults are the paper's. */
 export interface ClusterOptions {
@@ -84,6 +87,12 @@ export interface ClusterOptions {
   seed?: number;
   /** How the mixture inside each global cluster is shaped. Defaults: the paper's tree shape (see below). */
   local?: LocalMixtureOptions;
+  /**
+   * The UMAP layouts' schedule: 'stable' (default), whose clusters a hair's change of the embeddings leaves as
+   * they were, or 'umap-js', umap-js's, whose clusters it reshuffles (for comparisons; docs/clustering.md,
+   * "Stability").
+   */
+  layoutSchedule?: LayoutSchedule;
   /** Checked between steps; the async form rejects with an AbortError. */
   signal?: AbortSignalLike;
   /** Progress within the clustering of one layer. */
@@ -100,6 +109,8 @@ export interface ClusterOptions {
 export interface LocalClusterTask {
   /** The group's unit vectors, row-major, `n` × `dim`. */
   unit: Float32Array;
+  /** Each row's node (its index in the clustered layer): the layout's draws are keyed by it. */
+  ids: Int32Array;
   n: number;
   dim: number;
   nNeighbors: number;
@@ -194,6 +205,8 @@ export interface MixtureSpec {
   /** The requested floor; never below the family's own (see `componentFloor`). */
   minClusterSize?: number;
   criterion: SelectionCriterion;
+  /** The UMAP layout's schedule (see `ClusterOptions.layoutSchedule`). Default 'stable'. */
+  schedule?: LayoutSchedule;
 }
 
 /**
@@ -223,11 +236,13 @@ interface Resolved {
 function resolve(options: ClusterOptions): Resolved {
   const reductionDim = options.reductionDim ?? DEFAULT_BUILD_PARAMS.reductionDim;
   const local = options.local ?? {};
+  const schedule = options.layoutSchedule ?? 'stable';
   const localSpec: MixtureSpec = {
     reductionDim: local.reductionDim ?? reductionDim,
     families: [local.covariance ?? LOCAL_COVARIANCE].flat(),
     minClusterSize: local.minClusterSize,
     criterion: local.criterion ?? 'bic',
+    schedule,
   };
   const floors = localSpec.families.map((f) => componentFloor(localSpec, f, localSpec.reductionDim));
   return {
@@ -235,7 +250,7 @@ function resolve(options: ClusterOptions): Resolved {
     maxClusterTokens: options.maxClusterTokens ?? DEFAULT_BUILD_PARAMS.maxClusterTokens,
     maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
     seed: options.seed ?? DEFAULT_BUILD_PARAMS.seed,
-    global: { reductionDim, families: ['full'], criterion: 'bic' },
+    global: { reductionDim, families: ['full'], criterion: 'bic', schedule },
     local: localSpec,
     // A group too small to hold two admissible components (sizes are rounded, so two of m need 2m − 1 nodes)
     // stays whole, without a UMAP whose mixture could only choose k = 1. For full components of d nodes this
@@ -276,22 +291,13 @@ function subset(unit: Float32Array, dim: number, members: number[]): Float32Arra
   return out;
 }
 
-/** True when every row is (numerically) the same direction: UMAP has nothing to lay out. */
-function allSamePoint(unit: Float32Array, n: number, dim: number): boolean {
-  for (let i = 1; i < n; i++) {
-    let s = 0;
-    for (let t = 0; t < dim; t++) s += unit[t] * unit[i * dim + t];
-    if (1 - s > SAME_POINT_DISTANCE) return false;
-  }
-  return true;
-}
-
 /**
  * UMAP to the spec's dimension, then a mixture sized by BIC (or the spec's criterion); returns each row's
  * cluster labels (posterior > threshold, and always the most probable one) and the number of clusters.
  */
 function* reduceAndCluster(
   unit: Float32Array,
+  ids: ArrayLike<number>,
   n: number,
   dim: number,
   nNeighbors: number,
@@ -301,10 +307,26 @@ function* reduceAndCluster(
   report: (step: 'umap' | 'gmm', fraction?: number) => void,
   pool?: ClusterPool,
 ): Steps<LocalClusterResult> {
-  const nComponents = Math.min(spec.reductionDim, n - 2);
-  if (nComponents < 1 || allSamePoint(unit, n, dim)) {
-    return { labels: Array.from({ length: n }, () => [0]), k: 1 };
+  const distinct = distinctPoints(unit, n, dim);
+  if (distinct) {
+    // Duplicates are laid out and fitted once and share their first one's clusters (same-points.ts).
+    const { reps, repOf } = distinct;
+    const once = yield* reduceAndCluster(
+      subset(unit, dim, Array.from(reps)),
+      Array.from(reps, (r) => ids[r]),
+      reps.length,
+      dim,
+      nNeighbors,
+      seed,
+      o,
+      spec,
+      report,
+      pool,
+    );
+    return { labels: Array.from(repOf, (r) => once.labels[r]), k: once.k };
   }
+  const nComponents = Math.min(spec.reductionDim, n - 2);
+  if (nComponents < 1) return { labels: Array.from({ length: n }, () => [0]), k: 1 };
   let graph: KnnGraph | undefined;
   if (pool?.knn && pool.size > 1 && usesExactKnn(n) && n >= POOLED_KNN_MIN_POINTS) {
     // The exact k-NN scan (quadratic) in blocks of rows on the pool: the same graph, sooner.
@@ -315,7 +337,14 @@ function* reduceAndCluster(
       ),
     )) as KnnGraph;
   }
-  const reduce = reduceDimensions(unit, n, dim, { nComponents, nNeighbors, seed, graph });
+  const reduce = reduceDimensions(unit, n, dim, {
+    nComponents,
+    nNeighbors,
+    seed,
+    graph,
+    ids,
+    schedule: spec.schedule,
+  });
   let r = reduce.next();
   while (!r.done) {
     const p: ReduceProgress = r.value;
@@ -392,25 +421,29 @@ function* clusterOnce(
   const globalNeighbors = Math.floor(Math.sqrt(n - 1));
   const global = yield* reduceAndCluster(
     sub,
+    ids,
     n,
     dim,
     globalNeighbors,
-    deriveSeed(o.seed, depth, 0),
+    deriveSeed(o.seed, depth, GLOBAL_SEED_LABEL),
     o,
     o.global,
     (s, f) => o.onProgress?.({ step: s === 'umap' ? 'global-umap' : 'global-gmm', fraction: f, depth }),
     o.pool,
   );
   const groups = groupByLabel(global.labels, global.k);
-  const tasks = groups.map((members, g): LocalClusterTask | undefined =>
+  const tasks = groups.map((members): LocalClusterTask | undefined =>
     members.length < o.minLocalSplit
       ? undefined
       : {
           unit: subset(sub, dim, members),
+          ids: Int32Array.from(members, (m) => ids[m]),
           n: members.length,
           dim,
           nNeighbors: LOCAL_NEIGHBORS,
-          seed: deriveSeed(o.seed, depth, g + 1),
+          // One seed for every group: with the layout's draws keyed by node, a group's clustering depends on
+          // its members only, not on where the global mixture happened to list it.
+          seed: deriveSeed(o.seed, depth, LOCAL_SEED_LABEL),
           threshold: o.threshold,
           maxClusters: o.maxClusters,
           spec: o.local,
@@ -447,7 +480,17 @@ function localSteps(
   task: LocalClusterTask,
   report: (step: 'umap' | 'gmm', fraction?: number) => void,
 ): Steps<LocalClusterResult> {
-  return reduceAndCluster(task.unit, task.n, task.dim, task.nNeighbors, task.seed, task, task.spec, report);
+  return reduceAndCluster(
+    task.unit,
+    task.ids,
+    task.n,
+    task.dim,
+    task.nNeighbors,
+    task.seed,
+    task,
+    task.spec,
+    report,
+  );
 }
 
 /**

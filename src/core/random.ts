@@ -96,6 +96,28 @@ export function deriveSeed(seed: number, ...labels: number[]): number {
   return h;
 }
 
+/**
+ * The stream of a counter-based draw (`counterDraw`): a key mixed once from a seed and its labels, e.g. a
+ * layout's seed and one edge's two end points.
+ */
+export function counterKey(seed: number, ...labels: number[]): number {
+  return mix32(deriveSeed(seed, ...labels) ^ 0x5bd1e995);
+}
+
+/** The counter's half of a counter-based draw: the same for every key, so computed once per counter. */
+export function counterMix(counter: number): number {
+  return mix32((counter >>> 0) + 0x9e3779b9);
+}
+
+/**
+ * A uniform number in [0, 1) that depends only on a key (`counterKey`) and a counter (`counterMix`), not on how
+ * many numbers were drawn before it: the draws of one edge of a layout stay the same when another edge draws
+ * more or fewer (docs/clustering.md, "Stability"). kernels/mix32.ts draws the same numbers.
+ */
+export function counterDraw(key: number, mixedCounter: number): number {
+  return mix32((key ^ mixedCounter) >>> 0) / 4294967296;
+}
+
 /** A uniform integer in [0, n). */
 export function randomInt(random: RandomFn, n: number): number {
   return Math.min(n - 1, Math.floor(random() * n));

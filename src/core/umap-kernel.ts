@@ -8,6 +8,7 @@
  */
 import { UMAP_LAYOUT_WASM } from './generated/umap-layout-wasm';
 import { randomState, setRandomState, type RandomFn, type RandomState } from './random';
+import { negativeCounters, REPULSION_FLOOR, STABLE_NEGATIVE_SAMPLES, type StableState } from './umap-stable';
 import { acquireKernel, KernelArrays } from './wasm';
 
 interface LayoutExports {
@@ -24,6 +25,23 @@ interface LayoutExports {
     nextNegative: number,
     a: number,
     b: number,
+    epoch: number,
+    alpha: number,
+  ): void;
+  stableEpoch(
+    n: number,
+    dim: number,
+    edges: number,
+    y: number,
+    head: number,
+    tail: number,
+    periodLog2: number,
+    scale: number,
+    key: number,
+    counters: number,
+    a: number,
+    b: number,
+    repulsionFloor: number,
     epoch: number,
     alpha: number,
   ): void;
@@ -114,6 +132,68 @@ export function createLayoutKernel(arrays: LayoutArrays, random: RandomFn): Layo
       arrays.nextNegative.set(nextNegative);
       const words = [0, 1, 2, 3].map((w) => exports.stateWord(w) >>> 0) as RandomState;
       setRandomState(random, words);
+      kernel.release();
+    },
+  };
+}
+
+/**
+ * Copies a layout of the stable schedule (umap-stable.ts) into a kernel's memory. Its draws are counter-based,
+ * so no generator state crosses. Undefined where WebAssembly is missing or the memory cannot be had: the caller
+ * runs the JavaScript epochs (`stableEpoch`), which give the same numbers where `Math.pow` agrees.
+ */
+export function createStableLayoutKernel(state: StableState): LayoutKernel | undefined {
+  const { n, dim, a, b } = state;
+  const edges = state.head.length;
+  const f64 = 8;
+  const i32 = 4;
+  const bytes = KernelArrays.bytes([
+    n * dim * f64,
+    ...Array(4).fill(edges * i32),
+    edges * f64,
+    STABLE_NEGATIVE_SAMPLES * i32,
+  ]);
+  const kernel = acquireKernel<LayoutExports>(UMAP_LAYOUT_WASM, bytes);
+  if (!kernel) return undefined;
+  const { exports } = kernel;
+  const layout = new KernelArrays(kernel.memory, kernel.base);
+  const [y, yAt] = layout.float64(n * dim);
+  const [head, headAt] = layout.int32(edges);
+  const [tail, tailAt] = layout.int32(edges);
+  const [periodLog2, periodAt] = layout.int32(edges);
+  const [key, keyAt] = layout.int32(edges);
+  const [scale, scaleAt] = layout.float64(edges);
+  const [counters, countersAt] = layout.int32(STABLE_NEGATIVE_SAMPLES);
+  y.set(state.y);
+  head.set(state.head);
+  tail.set(state.tail);
+  periodLog2.set(state.schedule.periodLog2);
+  // The same 32 bits, read by the kernel as unsigned.
+  key.set(state.schedule.key);
+  scale.set(state.schedule.scale);
+  return {
+    epoch(epoch, alpha) {
+      counters.set(negativeCounters(epoch));
+      exports.stableEpoch(
+        n,
+        dim,
+        edges,
+        yAt,
+        headAt,
+        tailAt,
+        periodAt,
+        scaleAt,
+        keyAt,
+        countersAt,
+        a,
+        b,
+        REPULSION_FLOOR,
+        epoch,
+        alpha,
+      );
+    },
+    finish() {
+      state.y.set(y);
       kernel.release();
     },
   };

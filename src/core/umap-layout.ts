@@ -4,23 +4,47 @@
  * number for number (same operations in the same order, same draws from the generator), without its sparse
  * matrix of string keys and `number[][]` rows, which made it several times slower (`npm run bench cluster`).
  * Fixed as in umap-js (and the official RAPTOR code): local connectivity 1, set-operation mix ratio 1, spread 1,
- * learning rate 1, repulsion strength 1, 5 negative samples per positive one, random initialisation.
+ * repulsion strength 1, 5 negative samples per positive one, random initialisation. The epochs follow one of
+ * two schedules: umap-js's (learning rate 1, edges sampled every max/w epochs, negatives from one stream), whose
+ * layout a hair's change of the graph turns into another, or the stable one of umap-stable.ts (the default),
+ * whose layout moves by a hair.
  */
 import { findABParams } from 'umap-js/dist/umap';
 import type { KnnGraph } from './knn';
-import type { RandomFn } from './random';
-import { createLayoutKernel } from './umap-kernel';
+import { createLayoutKernel, createStableLayoutKernel } from './umap-kernel';
+import { deriveSeed, type RandomFn } from './random';
+import {
+  attractionCoefficient,
+  clip,
+  repulsionCoefficient,
+  scheduleSeed,
+  squaredDistance,
+  STABLE_LEARNING_RATE,
+  stableEpoch,
+  stableSchedule,
+  stableStart,
+  type StableState,
+} from './umap-stable';
 
 /** Bisection tolerance of the per-point bandwidth search (umap-learn's SMOOTH_K_TOLERANCE). */
 const SMOOTH_K_TOLERANCE = 1e-5;
 /** Lower bound of a bandwidth, as a fraction of the mean neighbour distance (umap-learn's MIN_K_DIST_SCALE). */
 const MIN_K_DIST_SCALE = 1e-3;
+/**
+ * Cosine distance at or below which two unit vectors count as the same point (a duplicate chunk): the
+ * clustering lays such points out once (same-points.ts), and the continuous bandwidths skip them when finding
+ * rho, the distance to the nearest *other* point, as umap-learn skips distance 0. Exact zeros alone would not
+ * do: a duplicate's distance is 0 or ~1e-9 as the last bits of the vectors fall, and rho would jump from the
+ * next neighbour's distance to 1e-9, which reshaped a whole graph (docs/clustering.md, "Stability"). Distinct
+ * chunks measured ≥ 1e-2 apart; a ±1e-6 change of 384 coordinates moves a distance by ~1e-10.
+ */
+export const SAME_POINT_DISTANCE = 1e-6;
 /** Bisection steps of the bandwidth search. */
 const BANDWIDTH_ITERATIONS = 64;
 /** Negative samples per positive sample. */
 const NEGATIVE_SAMPLE_RATE = 5;
-/** Gradient clip. */
-const CLIP = 4;
+/** umap-js's guard in the repulsion's denominator (the stable schedule's is REPULSION_FLOOR). */
+const UMAP_JS_REPULSION_FLOOR = 0.001;
 
 /** The graph the layout optimises: one entry per directed edge, ordered by (tail, head). */
 export interface LayoutGraph {
@@ -61,11 +85,18 @@ function mean(values: number[]): number {
 /**
  * Each point's distance to its nearest non-identical neighbour (rho) and the bandwidth (sigma) at which its
  * neighbours' memberships sum to log2(k), found by bisection; rows are assumed to start with the point itself.
+ * @param continuous false (default): umap-learn's rules, rho the first distance above 0 and the bisection
+ *   stopped once the sum is within 1e-5. true: rho and sigma move by a hair when the distances do — rho the
+ *   first distance above SAME_POINT_DISTANCE (a duplicate's distance is 0 or ~1e-9 as the last bits fall), and
+ *   the bisection run to its last step (stopping early makes sigma jump as the step it stops at changes).
  */
 export function smoothKnnDistances(
   distances: number[][],
   k: number,
+  continuous = false,
 ): { sigmas: Float64Array; rhos: Float64Array } {
+  const tolerance = continuous ? 0 : SMOOTH_K_TOLERANCE;
+  const samePoint = continuous ? SAME_POINT_DISTANCE : 0;
   const n = distances.length;
   const target = Math.log(k) / Math.log(2);
   const rhos = new Float64Array(n);
@@ -74,7 +105,7 @@ export function smoothKnnDistances(
   for (let i = 0; i < n; i++) {
     const row = distances[i];
     for (const d of row) {
-      if (d > 0) {
+      if (d > samePoint) {
         rhos[i] = d;
         break;
       }
@@ -88,7 +119,7 @@ export function smoothKnnDistances(
         const d = row[j] - rhos[i];
         psum += d > 0 ? Math.exp(-(d / mid)) : 1;
       }
-      if (Math.abs(psum - target) < SMOOTH_K_TOLERANCE) break;
+      if (Math.abs(psum - target) < tolerance) break;
       if (psum > target) {
         hi = mid;
         mid = (lo + hi) / 2;
@@ -138,10 +169,12 @@ function keeps(value: number, floor: number): boolean {
  * fuzzy union w + wᵀ − w∘wᵀ; edges weaker than max/epochs are dropped.
  * @param graph k-NN lists (umap-js's precomputed format; index −1 marks a missing neighbour).
  * @param nNeighbors the k the bandwidths are fitted to (log2 k).
+ * @param continuous rho and sigma by the continuous rules (see `smoothKnnDistances`; the stable layout's), or
+ *   umap-learn's (default).
  */
-export function fuzzySimplicialSet(graph: KnnGraph, nNeighbors: number): LayoutGraph {
+export function fuzzySimplicialSet(graph: KnnGraph, nNeighbors: number, continuous = false): LayoutGraph {
   const n = graph.indices.length;
-  const { sigmas, rhos } = smoothKnnDistances(graph.distances, nNeighbors);
+  const { sigmas, rhos } = smoothKnnDistances(graph.distances, nNeighbors, continuous);
   const width = graph.indices[0].length;
   const keys = new Float64Array(n * width);
   const tKeys = new Float64Array(n * width);
@@ -227,12 +260,26 @@ export interface LayoutOptions {
   engine?: 'auto' | 'js';
   /** The curve parameters; default `curveParameters()` (min_dist 0.1, spread 1). */
   curve?: { a: number; b: number };
+  /**
+   * 'stable' (default): umap-stable.ts's schedule, a layout that moves by a hair when the graph does.
+   * 'umap-js': umap-js's schedule, number for number (with engine 'js'), for comparisons.
+   */
+  schedule?: LayoutSchedule;
+  /**
+   * Stable schedule: a distinct id per point (default its position). Each point's start and each edge's draws
+   * are keyed by ids, so the layout of a set with one point more or less keeps every other point's draws.
+   */
+  ids?: ArrayLike<number>;
 }
+
+/** How the layout's epochs sample edges and negatives (see `LayoutOptions.schedule`). */
+export type LayoutSchedule = 'stable' | 'umap-js';
 
 /**
  * Embeds a layout graph in `nComponents` dimensions: random start in [−10, 10), then `graph.epochs` epochs of
  * attractive updates along edges (each sampled in proportion to its weight) and repulsive updates from
- * randomly drawn points, with a learning rate falling linearly to 0. Yields after each epoch (1-based count).
+ * randomly drawn points, with a learning rate falling linearly to 0, in the schedule `options.schedule` says.
+ * Yields after each epoch (1-based count).
  * @returns row-major `n × nComponents` coordinates.
  */
 export function* optimizeLayout(
@@ -241,10 +288,68 @@ export function* optimizeLayout(
   random: RandomFn,
   options: LayoutOptions = {},
 ): Generator<number, Float64Array> {
-  const { n, weight, epochs } = graph;
-  const y = new Float64Array(n * nComponents);
-  for (let i = 0; i < y.length; i++) y[i] = random() * 20 + -10;
   const { a, b } = options.curve ?? curveParameters();
+  if (options.schedule === 'umap-js') {
+    const y = new Float64Array(graph.n * nComponents);
+    for (let i = 0; i < y.length; i++) y[i] = random() * 20 + -10;
+    yield* umapJsEpochs(graph, y, nComponents, random, a, b, options);
+    return y;
+  }
+  const seed = scheduleSeed(random);
+  const ids = options.ids ?? Array.from({ length: graph.n }, (_, i) => i);
+  if (ids.length !== graph.n) throw new RangeError(`${ids.length} ids for ${graph.n} points.`);
+  const y = stableStart(ids, nComponents, deriveSeed(seed, START_LABEL));
+  yield* stableEpochs(graph, y, nComponents, deriveSeed(seed, EDGE_LABEL), ids, a, b, options);
+  return y;
+}
+
+/** Labels of the stable layout's two streams of counter-based draws (start positions, edges). */
+const START_LABEL = 0;
+const EDGE_LABEL = 1;
+
+/** The stable schedule's epochs (umap-stable.ts), in the kernel where it can run. */
+function* stableEpochs(
+  graph: LayoutGraph,
+  y: Float64Array,
+  dim: number,
+  seed: number,
+  ids: ArrayLike<number>,
+  a: number,
+  b: number,
+  options: LayoutOptions,
+): Generator<number, void> {
+  const { n, head, tail, weight, epochs } = graph;
+  const state: StableState = {
+    n,
+    dim,
+    y,
+    head,
+    tail,
+    schedule: stableSchedule(tail, head, weight, epochs, seed, ids),
+    a,
+    b,
+  };
+  const kernel = options.engine === 'js' ? undefined : createStableLayoutKernel(state);
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    const alpha = STABLE_LEARNING_RATE * (1 - Math.max(0, epoch - 1) / epochs);
+    if (kernel) kernel.epoch(epoch, alpha);
+    else stableEpoch(state, epoch, alpha);
+    yield epoch + 1;
+  }
+  kernel?.finish();
+}
+
+/** umap-js's epochs, in the kernel where it can run (same draws from `random`). */
+function* umapJsEpochs(
+  graph: LayoutGraph,
+  y: Float64Array,
+  nComponents: number,
+  random: RandomFn,
+  a: number,
+  b: number,
+  options: LayoutOptions,
+): Generator<number, void> {
+  const { n, weight, epochs } = graph;
   const edges = weight.length;
   let maxWeight = -Infinity;
   for (let e = 0; e < edges; e++) if (weight[e] > maxWeight) maxWeight = weight[e];
@@ -278,7 +383,6 @@ export function* optimizeLayout(
     yield epoch + 1;
   }
   kernel?.finish();
-  return y;
 }
 
 /** One epoch of `optimizeLayout` at learning rate `alpha` (a plain function: V8 optimises it fully). */
@@ -290,19 +394,9 @@ function layoutEpoch(state: LayoutState, epoch: number, alpha: number): void {
     if (nextSample[e] > epoch) continue;
     const j = head[e] * dim;
     const k = tail[e] * dim;
-    let dist2 = 0;
+    const coeff = attractionCoefficient(squaredDistance(y, j, k, dim), a, b);
     for (let d = 0; d < dim; d++) {
-      const t = y[j + d] - y[k + d];
-      dist2 += t * t;
-    }
-    let coeff = 0;
-    if (dist2 > 0) {
-      coeff = -2 * a * b * Math.pow(dist2, b - 1);
-      coeff /= a * Math.pow(dist2, b) + 1;
-    }
-    for (let d = 0; d < dim; d++) {
-      let g = coeff * (y[j + d] - y[k + d]);
-      g = g > CLIP ? CLIP : g < -CLIP ? -CLIP : g;
+      const g = clip(coeff * (y[j + d] - y[k + d]));
       y[j + d] += g * alpha;
       y[k + d] += -g * alpha;
     }
@@ -311,22 +405,13 @@ function layoutEpoch(state: LayoutState, epoch: number, alpha: number): void {
     for (let p = 0; p < negatives; p++) {
       const other = Math.floor(random() * n);
       const o = other * dim;
-      let d2 = 0;
-      for (let d = 0; d < dim; d++) {
-        const t = y[j + d] - y[o + d];
-        d2 += t * t;
-      }
+      const d2 = squaredDistance(y, j, o, dim);
       let c = 0;
-      if (d2 > 0) {
-        c = 2 * b;
-        c /= (0.001 + d2) * (a * Math.pow(d2, b) + 1);
-      } else if (head[e] === other) continue;
+      if (d2 > 0) c = repulsionCoefficient(d2, a, b, UMAP_JS_REPULSION_FLOOR);
+      else if (head[e] === other) continue;
       for (let d = 0; d < dim; d++) {
         let g = 4;
-        if (c > 0) {
-          g = c * (y[j + d] - y[o + d]);
-          g = g > CLIP ? CLIP : g < -CLIP ? -CLIP : g;
-        }
+        if (c > 0) g = clip(c * (y[j + d] - y[o + d]));
         y[j + d] += g * alpha;
       }
     }

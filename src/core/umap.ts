@@ -28,9 +28,14 @@ export interface ReduceOptions {
   graph?: KnnGraph;
   /**
    * Where the k-NN scan and the layout run: 'auto' (default), WebAssembly kernels where this runtime has them;
-   * 'js', JavaScript, whose layout is umap-js's number for number (see `LayoutOptions.engine`).
+   * 'js', JavaScript, whose layout is umap-js's number for number with schedule 'umap-js' (see
+   * `LayoutOptions.engine`).
    */
   engine?: LayoutOptions['engine'];
+  /** The layout's schedule: 'stable' (default, umap-stable.ts) or 'umap-js' (see `LayoutOptions.schedule`). */
+  schedule?: LayoutOptions['schedule'];
+  /** A distinct id per point for the stable schedule's draws (see `LayoutOptions.ids`). Default: positions. */
+  ids?: LayoutOptions['ids'];
 }
 
 /** The neighbour count `reduceDimensions` uses for `n` points: `nNeighbors` within [2, n − 1]. */
@@ -78,8 +83,13 @@ export function* reduceDimensions(
     }
     knnGraph = step.value;
   }
-  const graph = fuzzySimplicialSet(knnGraph, nNeighbors);
-  const layout = optimizeLayout(graph, options.nComponents, random, { engine: options.engine });
+  // The stable layout needs a graph that moves by a hair with the distances (continuous rho and sigma).
+  const graph = fuzzySimplicialSet(knnGraph, nNeighbors, options.schedule !== 'umap-js');
+  const layout = optimizeLayout(graph, options.nComponents, random, {
+    engine: options.engine,
+    schedule: options.schedule,
+    ids: options.ids,
+  });
   let epoch = layout.next();
   while (!epoch.done) {
     yield { phase: 'layout', done: epoch.value, total: graph.epochs };

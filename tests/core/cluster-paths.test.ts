@@ -113,16 +113,31 @@ describe('identical directions and zero vectors', () => {
   });
 
   it('directions that differ are laid out (progress is reported)', () => {
-    // Two directions 53° apart, each three times: not the same point.
+    // Three directions 53° apart: not the same point.
     const e0 = Float32Array.of(1, 0, 0, 0);
     const v = Float32Array.of(0.6, 0.8, 0, 0);
+    const w = Float32Array.of(0.6, 0, 0.8, 0);
     const events: ClusterProgress[] = [];
-    const clusters = clusterNodes([e0, v, e0, e0, v, e0], new Array(6).fill(1), {
+    const clusters = clusterNodes([e0, v, w, e0, v, w], new Array(6).fill(1), {
       reductionDim: 2,
       onProgress: (p) => events.push(p),
     });
     expect(new Set(clusters.flat())).toEqual(new Set(all(6)));
     expect(events.some((e) => e.step === 'global-umap')).toBe(true);
+  });
+
+  it('duplicates are laid out once and share their clusters: two directions, each three times, are two points', () => {
+    const e0 = Float32Array.of(1, 0, 0, 0);
+    const v = Float32Array.of(0.6, 0.8, 0, 0);
+    const events: ClusterProgress[] = [];
+    // Two distinct points are too few to lay out: one cluster, nothing reported, as for one point.
+    expect(
+      clusterNodes([e0, v, e0, e0, v, e0], new Array(6).fill(1), {
+        reductionDim: 2,
+        onProgress: (p) => events.push(p),
+      }),
+    ).toEqual([all(6)]);
+    expect(events).toEqual([]);
   });
 
   it('a zero vector does not stop two far groups from coming apart', () => {
@@ -163,7 +178,6 @@ describe('progress of the local step', () => {
   it('each split group reports its UMAP (ending at 1), then its mixture, under its own index', () => {
     const events: ClusterProgress[] = [];
     clusterNodes(vectors, new Array(24).fill(10), {
-      reductionDim: 2,
       seed: 2,
       onProgress: (p) => events.push(p),
     });
@@ -195,6 +209,7 @@ describe('runLocalClusterTask recomputed from its parts', () => {
         nComponents,
         nNeighbors: task.nNeighbors,
         seed: task.seed,
+        ids: task.ids,
       }),
     );
     const points = all(task.n).map((i) => reduced.subarray(i * nComponents, (i + 1) * nComponents));
@@ -222,6 +237,8 @@ describe('runLocalClusterTask recomputed from its parts', () => {
   const { vectors } = blobs(3, 7, 6, 0.35, 17);
   const base: LocalClusterTask = {
     unit: unitRows(vectors),
+    // Node ids of another layer's numbering: the layout's draws are keyed by them, not by row.
+    ids: Int32Array.from(all(21), (i) => 100 + 3 * i),
     n: 21,
     dim: 6,
     nNeighbors: 10,
@@ -248,19 +265,26 @@ describe('runLocalClusterTask recomputed from its parts', () => {
       21,
     ],
   ] satisfies [string, MixtureSpec, number][])('%s', (_, spec, n) => {
-    const task = { ...base, spec, n, unit: base.unit.subarray(0, n * base.dim) };
+    const task = {
+      ...base,
+      spec,
+      n,
+      unit: base.unit.subarray(0, n * base.dim),
+      ids: base.ids.subarray(0, n),
+    };
     expect(runLocalClusterTask(task)).toEqual(expected(task));
   });
 
   it('a task of one or two nodes is one cluster, without a layout', () => {
     for (const n of [1, 2]) {
-      const task = { ...base, n, unit: base.unit.slice(0, n * base.dim) };
+      const task = { ...base, n, unit: base.unit.slice(0, n * base.dim), ids: base.ids.slice(0, n) };
       expect(runLocalClusterTask(task)).toEqual({ labels: all(n).map(() => [0]), k: 1 });
     }
   });
 
   it('soft membership: with a low threshold some node joins several clusters, exactly as recomputed', () => {
-    const task = { ...base, threshold: 1e-4, spec: { ...base.spec, reductionDim: 2 } };
+    // Seed 1: a layout where one node lies between two clusters (with seed 99 every posterior is 0 or 1).
+    const task = { ...base, seed: 1, threshold: 1e-4, spec: { ...base.spec, reductionDim: 2 } };
     const result = runLocalClusterTask(task);
     expect(result).toEqual(expected(task));
     expect(result.labels.some((l) => l.length > 1)).toBe(true);

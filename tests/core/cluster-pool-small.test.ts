@@ -91,14 +91,27 @@ describe('clusterNodesAsync with a FAKE pool', () => {
     expect(both.tasks.map((t) => t.n)).toEqual([9, 5, 4]);
   });
 
-  it('gives each local clustering its own seed, none the global step’s', async () => {
-    const { vectors } = groups([6, 7, 8], 50);
+  it('gives every local clustering the same seed, not the global step’s, and its members’ node ids', async () => {
+    // A group's clustering then depends on its members only, not on where the global mixture listed it.
+    const { vectors } = blobs(4, 6, 8, 0.05, 31);
     const pool = recordingPool(3);
-    await clusterNodesAsync(vectors, new Array(21).fill(10), { reductionDim: 2, seed: 8, pool });
+    const clusters = await clusterNodesAsync(vectors, new Array(24).fill(10), { seed: 8, pool });
     const seeds = pool.tasks.map((t) => t.seed);
     expect(seeds.length).toBeGreaterThan(1);
-    expect(new Set(seeds).size).toBe(seeds.length);
+    expect(new Set(seeds)).toEqual(new Set([deriveSeed(8, 0, 1)]));
     expect(seeds).not.toContain(deriveSeed(8, 0, 0));
+    // Each task's ids are node indices, its rows those nodes' unit vectors, and the ids cover every node.
+    for (const task of pool.tasks) {
+      expect(task.ids).toHaveLength(task.n);
+      task.ids.forEach((id, r) => {
+        const v = vectors[id];
+        const inv = 1 / Math.sqrt(v.reduce((sum, x) => sum + x * x, 0));
+        expect(Array.from(task.unit.subarray(r * task.dim, (r + 1) * task.dim))).toEqual(
+          Array.from(v, (x) => Math.fround(x * inv)),
+        );
+      });
+    }
+    expect(new Set(pool.tasks.flatMap((t) => Array.from(t.ids)))).toEqual(new Set(clusters.flat()));
   });
 
   it('reports no pool progress when no global cluster is large enough to split', async () => {
@@ -120,7 +133,7 @@ describe('clusterNodesAsync with a FAKE pool', () => {
     const { vectors } = groups([6, 7], 70);
     const input = [...vectors, new Float32Array(8)];
     const pool = recordingPool(2);
-    await clusterNodesAsync(input, new Array(14).fill(10), { reductionDim: 2, seed: 3, pool });
+    await clusterNodesAsync(input, new Array(14).fill(10), { seed: 3, pool });
     // Unit rows worked out here: v · (1 / |v|), and the zero vector as it is.
     const expected = input.map((v) => {
       const norm = Math.sqrt(v.reduce((sum, x) => sum + x * x, 0));

@@ -3,7 +3,16 @@
  * chi-square test at a fixed seed), independence of derived streams.
  */
 import { describe, expect, it } from 'vitest';
-import { deriveSeed, randomInt, randomState, seededRandom, setRandomState } from '../../src/core/random';
+import {
+  counterDraw,
+  counterKey,
+  counterMix,
+  deriveSeed,
+  randomInt,
+  randomState,
+  seededRandom,
+  setRandomState,
+} from '../../src/core/random';
 
 const draws = (seed: number, count: number) => {
   const random = seededRandom(seed);
@@ -118,5 +127,28 @@ describe('randomState / setRandomState (how a kernel continues a stream)', () =>
     expect(randomState(plain)).toBeUndefined();
     setRandomState(plain, [1, 2, 3, 4]);
     expect(plain()).toBe(0.5);
+  });
+});
+
+describe('counter-based draws (counterKey, counterMix, counterDraw)', () => {
+  it('depend only on the key and the counter, and differ between keys and between counters', () => {
+    const key = counterKey(224, 5, 9);
+    expect(counterDraw(key, counterMix(3))).toBe(counterDraw(counterKey(224, 5, 9), counterMix(3)));
+    expect(counterDraw(key, counterMix(3))).not.toBe(counterDraw(key, counterMix(4)));
+    expect(counterDraw(key, counterMix(3))).not.toBe(counterDraw(counterKey(224, 9, 5), counterMix(3)));
+    expect(counterDraw(key, counterMix(3))).not.toBe(counterDraw(counterKey(225, 5, 9), counterMix(3)));
+  });
+
+  it('draw uniformly from [0, 1) over keys and over counters: range and a chi-square test over 100 bins', () => {
+    const byCounter = Array.from({ length: 30_000 }, (_, c) =>
+      counterDraw(counterKey(1, 2, 3), counterMix(c)),
+    );
+    const byKey = Array.from({ length: 30_000 }, (_, k) => counterDraw(counterKey(1, k, 3), counterMix(0)));
+    for (const xs of [byCounter, byKey]) {
+      expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+      const counts = new Array(100).fill(0);
+      for (const x of xs) counts[Math.floor(x * 100)]++;
+      expect(chiSquare(counts)).toBeLessThan(CHI2_99_DF_999);
+    }
   });
 });

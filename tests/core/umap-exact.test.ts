@@ -52,8 +52,9 @@ describe('reduceDimensions against umap-js', () => {
     for (let e = 0; e < epochs; e++) umap.step();
     const expected = umap.getEmbedding().flat();
 
-    // JavaScript's layout, umap-js's arithmetic (the kernel's is held to it in umap-kernel.test.ts).
-    const reduced = runSync(reduceDimensions(unit, n, 4, { ...options, engine: 'js' }));
+    // JavaScript's layout in umap-js's schedule, umap-js's arithmetic (the kernel's is held to it in
+    // umap-kernel.test.ts).
+    const reduced = runSync(reduceDimensions(unit, n, 4, { ...options, engine: 'js', schedule: 'umap-js' }));
     expect(reduced).toHaveLength(n * 3);
     expect(Array.from(reduced)).toEqual(expected);
   });

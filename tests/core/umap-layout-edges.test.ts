@@ -15,6 +15,7 @@ import {
   optimizeLayout,
   smoothKnnDistances,
   type LayoutGraph,
+  type LayoutOptions,
 } from '../../src/core/umap-layout';
 
 /**
@@ -47,8 +48,13 @@ function edgesOf(g: LayoutGraph): Map<string, number> {
   return new Map(Array.from(g.tail, (t, e) => [`${t},${g.head[e]}`, g.weight[e]]));
 }
 
-function runLayout(graph: LayoutGraph, nComponents: number, random: RandomFn): Float64Array {
-  const run = optimizeLayout(graph, nComponents, random);
+function runLayout(
+  graph: LayoutGraph,
+  nComponents: number,
+  random: RandomFn,
+  options: LayoutOptions = {},
+): Float64Array {
+  const run = optimizeLayout(graph, nComponents, random, options);
   let step = run.next();
   while (!step.done) step = run.next();
   return step.value;
@@ -183,7 +189,7 @@ describe('the layout (optimizeLayout)', () => {
     expect(Array.from(runLayout(reweighted, 2, seededRandom(9)))).not.toEqual(Array.from(a));
   });
 
-  it('moves coincident points as umap-js does: no pull between them, a fixed push of 4 apart', () => {
+  it('umap-js schedule: moves coincident points as umap-js does: no pull between them, a fixed push of 4 apart', () => {
     // A generator whose first n·dim draws repeat one point's dim draws puts every point in one place; the rest
     // of the run draws from a seeded stream. umap-js's own fit with the same generator is the reference.
     const n = 12;
@@ -228,7 +234,7 @@ describe('the layout (optimizeLayout)', () => {
     for (let e = 0; e < epochs; e++) umap.step();
     const reference = umap.getEmbedding();
 
-    const ours = runLayout(fuzzySimplicialSet(graph, 4), nComponents, together(3));
+    const ours = runLayout(fuzzySimplicialSet(graph, 4), nComponents, together(3), { schedule: 'umap-js' });
     const mismatches: string[] = [];
     for (let i = 0; i < n; i++) {
       for (let c = 0; c < nComponents; c++) {

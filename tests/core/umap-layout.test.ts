@@ -49,9 +49,9 @@ function umapJs(graph: KnnGraph, nNeighbors: number, nComponents: number, seed: 
 function flat(graph: KnnGraph, nNeighbors: number, nComponents: number, seed: number) {
   const random = seededRandom(seed);
   const layoutGraph = fuzzySimplicialSet(graph, nNeighbors);
-  // JavaScript's epochs are umap-js's own arithmetic; the WebAssembly kernel's are held to them in
-  // umap-kernel.test.ts.
-  const run = optimizeLayout(layoutGraph, nComponents, random, { engine: 'js' });
+  // JavaScript's epochs in umap-js's schedule are umap-js's own arithmetic; the WebAssembly kernel's are held
+  // to them in umap-kernel.test.ts.
+  const run = optimizeLayout(layoutGraph, nComponents, random, { engine: 'js', schedule: 'umap-js' });
   let epochsSeen = 0;
   let step = run.next();
   while (!step.done) {
@@ -78,7 +78,7 @@ function expectSameAsUmapJs(graph: KnnGraph, nNeighbors: number, nComponents: nu
   expect(ours.epochsSeen).toBe(ref.epochs);
 }
 
-describe('the flat UMAP layout (JavaScript epochs) against umap-js', () => {
+describe('the flat UMAP layout (JavaScript epochs, umap-js schedule) against umap-js', () => {
   it('equals umap-js number for number on an exact k-NN graph (10 dimensions)', () => {
     const n = 90;
     const unit = unitVectors(n, 24, 4, 11);
@@ -222,12 +222,12 @@ describe('layout constants', () => {
     expect(b).toBeCloseTo(0.895, 2);
   });
 
-  it('starts from a uniform draw in [−10, 10) and moves every point', () => {
+  it('umap-js schedule: starts from a uniform draw in [−10, 10) and moves every point', () => {
     const n = 30;
     const graph = exactGraph(unitVectors(n, 8, 3, 16), n, 8, 5);
     const start = seededRandom(4);
     const expectedStart = Array.from({ length: n * 2 }, () => start() * 20 - 10);
-    const run = optimizeLayout(fuzzySimplicialSet(graph, 5), 2, seededRandom(4));
+    const run = optimizeLayout(fuzzySimplicialSet(graph, 5), 2, seededRandom(4), { schedule: 'umap-js' });
     let step = run.next();
     while (!step.done) step = run.next();
     let moved = 0;

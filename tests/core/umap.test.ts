@@ -8,20 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { reduceDimensions, type ReduceProgress } from '../../src/core/umap';
 import { runSync } from '../../src/core/yield';
 import { blobs } from '../support/fake-embedder';
+import { unitRows } from '../support/unit-rows';
 import { permutation } from '../support/gaussian-blobs';
 import { pairwise, ranks, trustworthiness } from '../../bench/baselines/umap-quality';
-
-/** Row-major unit vectors of the given rows. */
-function toUnit(vectors: Float32Array[]): { unit: Float32Array; n: number; dim: number } {
-  const n = vectors.length;
-  const dim = vectors[0].length;
-  const unit = new Float32Array(n * dim);
-  vectors.forEach((v, i) => {
-    const norm = Math.hypot(...v);
-    v.forEach((x, t) => (unit[i * dim + t] = x / norm));
-  });
-  return { unit, n, dim };
-}
 
 function reduce(
   unit: Float32Array,
@@ -38,7 +27,7 @@ describe('reduceDimensions', () => {
   const groups = 4;
   const perGroup = 30;
   const { vectors, labels } = blobs(groups, perGroup, 32, 0.25, 11);
-  const { unit, n, dim } = toUnit(vectors);
+  const { unit, n, dim } = unitRows(vectors);
 
   it('returns n × nComponents finite coordinates, the same for the same seed', () => {
     const a = reduce(unit, n, dim, 3, 10, 5);
