@@ -36,12 +36,18 @@ export default defineConfig({
         '**/llama-cpp.spec.ts',
         '**/batched-generation.spec.ts',
         '**/cold-dev.spec.ts',
+        '**/model-loads.spec.ts',
       ],
       use: { baseURL: `http://127.0.0.1:${APP_PORT}` },
     },
     {
       name: 'components',
-      testMatch: ['**/components.spec.ts', '**/llama-cpp.spec.ts', '**/batched-generation.spec.ts'],
+      testMatch: [
+        '**/components.spec.ts',
+        '**/llama-cpp.spec.ts',
+        '**/batched-generation.spec.ts',
+        '**/model-loads.spec.ts',
+      ],
       use: { baseURL: `http://localhost:${DEV_PORT}` },
     },
     {

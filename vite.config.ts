@@ -6,6 +6,7 @@ import { modelFiles } from './build/model-files.ts';
 import { wllamaAssets } from './build/wllama-assets.ts';
 import { SECURITY_HEADERS } from './build/csp.ts';
 import { securityHeaders } from './build/security-plugin.ts';
+import { transformersChainFix } from './build/transformers-fix.ts';
 
 /**
  * Cross-origin isolation lets ONNX Runtime Web use more than one WASM thread (SharedArrayBuffer). These and the
@@ -33,11 +34,19 @@ export default defineConfig(({ command }) => {
   // needs no 'unsafe-inline'. The built app loads CSS from files and has no nonce.
   const devStyleNonce = command === 'serve' ? randomBytes(16).toString('base64') : undefined;
   return {
-    plugins: [react(), ortAssets(), wllamaAssets(), modelFiles(), securityHeaders({ devStyleNonce })],
+    plugins: [
+      react(),
+      ortAssets(),
+      wllamaAssets(),
+      modelFiles(),
+      securityHeaders({ devStyleNonce }),
+      transformersChainFix(),
+    ],
     html: devStyleNonce ? { cspNonce: devStyleNonce } : undefined,
     // The cold-start browser test gives the dev server a fresh cache folder instead of deleting the shared one.
     cacheDir: process.env.AERIE_VITE_CACHE_DIR || undefined,
-    optimizeDeps: { entries: DEV_ENTRIES },
+    // The dev server serves transformers.js pre-bundled: its fix applies there too.
+    optimizeDeps: { entries: DEV_ENTRIES, rolldownOptions: { plugins: [transformersChainFix()] } },
     // Workers carry PDF.js, ONNX Runtime's JS and the cl100k tables; the page itself stays near 0.5 MB.
     build: { rolldownOptions: keepNames, chunkSizeWarningLimit: 1600 },
     worker: { format: 'es', rolldownOptions: keepNames },
