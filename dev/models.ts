@@ -23,11 +23,11 @@ function load(choice: ModelChoice) {
   return outcome(() => embedWorker().load(choice));
 }
 
-/** Embeds `texts` with `choice`: the vectors as plain arrays, row by row. */
+/** Embeds `texts` with `choice`: the vectors as plain arrays, row by row, and where they were embedded. */
 function embed(texts: string[], choice: ModelChoice) {
   return outcome(async () => {
-    const { data, dim } = await embedWorker().embed(texts, choice);
-    return texts.map((_, i) => Array.from(data.subarray(i * dim, (i + 1) * dim)));
+    const { data, dim, ranOn } = await embedWorker().embed(texts, choice);
+    return { vectors: texts.map((_, i) => Array.from(data.subarray(i * dim, (i + 1) * dim))), ranOn };
   });
 }
 

@@ -14,7 +14,7 @@ const TEXTS = ['Cinderella lost her glass slipper.', 'The king held a ball for h
 
 interface Harness {
   load(choice: object): Promise<Outcome<{ dtype: string; device: string; dim: number }>>;
-  embed(texts: string[], choice: object): Promise<Outcome<number[][]>>;
+  embed(texts: string[], choice: object): Promise<Outcome<{ vectors: number[][] }>>;
   rerank(question: string, passages: string[], choice: object): Promise<Outcome<{ scores: number[] }>>;
 }
 
