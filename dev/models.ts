@@ -3,7 +3,7 @@
  * (workers/embed.worker.ts, as the page starts it) behind `window.aerieModels`, so a browser test can load
  * models, embed texts and rerank with exact inputs, and read what failed. No UI.
  */
-import { embedWorker } from '../src/client/workers';
+import { embedWorker, terminateAll } from '../src/client/workers';
 import type { ModelChoice, RerankerChoice } from '../src/models/embed-service';
 
 /** The outcome of a call: its value, or the error's code and message. */
@@ -23,10 +23,13 @@ function load(choice: ModelChoice) {
   return outcome(() => embedWorker().load(choice));
 }
 
-/** Embeds `texts` with `choice`: the vectors as plain arrays, row by row, and where they were embedded. */
-function embed(texts: string[], choice: ModelChoice) {
+/**
+ * Embeds `texts` with `choice` (`batchSize` texts per model pass, default the app's): the vectors as plain arrays,
+ * row by row, and where they were embedded.
+ */
+function embed(texts: string[], choice: ModelChoice, batchSize?: number) {
   return outcome(async () => {
-    const { data, dim, ranOn } = await embedWorker().embed(texts, choice);
+    const { data, dim, ranOn } = await embedWorker().embed(texts, choice, batchSize ? { batchSize } : {});
     return { vectors: texts.map((_, i) => Array.from(data.subarray(i * dim, (i + 1) * dim))), ranOn };
   });
 }
@@ -39,4 +42,9 @@ function rerank(question: string, passages: string[], choice: RerankerChoice) {
   });
 }
 
-Object.assign(globalThis, { aerieModels: { load, embed, rerank } });
+/** Ends the embed worker: the next call starts a fresh one (a new WebGPU device, nothing loaded). */
+function restart(): void {
+  terminateAll();
+}
+
+Object.assign(globalThis, { aerieModels: { load, embed, rerank, restart } });

@@ -6,7 +6,7 @@
  */
 (function injectGpuFault(fault) {
   if (typeof GPUAdapter === 'undefined' || globalThis.__aerieGpuFault) return;
-  const state = { submits: 0, devices: [] };
+  const state = { readbacks: 0, devices: [] };
   globalThis.__aerieGpuFault = state;
 
   const requestDevice = GPUAdapter.prototype.requestDevice;
@@ -32,17 +32,31 @@
     device.dispatchEvent(new GPUUncapturedErrorEvent('uncapturederror', { error: error }));
   }
 
+  // Faults mid-work strike once the `afterReadbacks`-th result was read back (a run of the known-input check or
+  // of a model reads its output back once), at the next submission of work: the start of the next run, as a
+  // driver reset between two runs would. The run before it has its result.
+  let armed = false;
+  const mapAsync = GPUBuffer.prototype.mapAsync;
+  GPUBuffer.prototype.mapAsync = function (mode, offset, size) {
+    if (mode & GPUMapMode.READ) {
+      state.readbacks++;
+      if (state.readbacks === fault.afterReadbacks) armed = true;
+    }
+    return mapAsync.call(this, mode, offset, size);
+  };
   const submit = GPUQueue.prototype.submit;
   GPUQueue.prototype.submit = function (buffers) {
-    submit.call(this, buffers);
-    state.submits++;
-    if (state.submits !== fault.afterSubmits) return;
-    const device = state.devices.find((d) => d.queue === this);
-    if (!device) return;
-    if (fault.kind === 'lose-device') device.destroy();
-    if (fault.kind === 'out-of-memory') {
-      report(device, new GPUOutOfMemoryError('Injected: out of memory allocating a buffer'));
+    if (armed) {
+      armed = false;
+      const device = state.devices.find(function (d) {
+        return d.queue === this;
+      }, this);
+      if (device && fault.kind === 'lose-device') device.destroy();
+      if (device && fault.kind === 'out-of-memory') {
+        report(device, new GPUOutOfMemoryError('Injected: out of memory allocating a buffer'));
+      }
     }
+    return submit.call(this, buffers);
   };
 
   if (fault.kind === 'unsupported-operator') {

@@ -4,9 +4,10 @@
  * Chromium's real WebGPU objects before any app code runs. Nothing in the app knows about it.
  *
  * - `request-device`: `GPUAdapter.requestDevice` rejects (as when a driver refuses a device).
- * - `lose-device`: the device is destroyed after `afterSubmits` queue submissions (a GPU reset mid-work).
- * - `out-of-memory`: after `afterSubmits` submissions WebGPU reports a GPUOutOfMemoryError (as an event, as
- *   WebGPU does: a silent one unless someone listens).
+ * - `lose-device`: once the `afterReadbacks`-th result has been read back from the GPU, the device is destroyed
+ *   as the next work is submitted (a GPU reset between two runs of a model; each run reads its output back once).
+ * - `out-of-memory`: at the same point WebGPU reports a GPUOutOfMemoryError (as an event, as WebGPU does: a
+ *   silent one unless someone listens).
  * - `unsupported-operator`: creating a shader whose WGSL contains `marker` reports a GPUValidationError (an
  *   operator this adapter cannot compile).
  * - `wrong-numbers`: every float buffer uploaded with `writeBuffer` is scaled by 1.5 (an adapter or driver that
@@ -20,8 +21,8 @@ import type { BrowserContext } from '@playwright/test';
 /** One injected fault. */
 export type GpuFaultInjection =
   | { kind: 'request-device' }
-  | { kind: 'lose-device'; afterSubmits: number }
-  | { kind: 'out-of-memory'; afterSubmits: number }
+  | { kind: 'lose-device'; afterReadbacks: number }
+  | { kind: 'out-of-memory'; afterReadbacks: number }
   | { kind: 'unsupported-operator'; marker: string }
   | { kind: 'wrong-numbers' }
   | { kind: 'hardware-adapter' };
@@ -39,13 +40,20 @@ function prelude(fault: GpuFaultInjection): string {
 }
 
 /**
- * Serves every model worker's script with the fault's prelude in `context` (for pages opened afterwards; a
- * worker already running keeps its script).
+ * Serves every model worker's script with the fault's prelude in `context` (workers started afterwards; one
+ * already running keeps its script). With a list, the n-th worker started gets the n-th fault (`null`: none),
+ * the last one every worker after it. Routing turns the browser's HTTP cache off, so every worker start asks.
  */
-export async function injectGpuFault(context: BrowserContext, fault: GpuFaultInjection): Promise<void> {
+export async function injectGpuFault(
+  context: BrowserContext,
+  faults: GpuFaultInjection | readonly (GpuFaultInjection | null)[],
+): Promise<void> {
+  const list = Array.isArray(faults) ? faults : [faults as GpuFaultInjection];
+  let started = 0;
   await context.route(WORKER_SCRIPTS, async (route) => {
+    const fault = list[Math.min(started++, list.length - 1)];
     const response = await route.fetch();
     const script = await response.text();
-    await route.fulfill({ response, body: prelude(fault) + script });
+    await route.fulfill({ response, body: fault ? prelude(fault) + script : script });
   });
 }

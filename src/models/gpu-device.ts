@@ -200,7 +200,7 @@ export class GpuDevice {
     const adapter = this.handle?.adapter ?? 'the adapter';
     if (this.lostInfo) return this.remember(this.lostFault(adapter));
     const message = messageOf(error);
-    const last = this.uncaptured.at(-1);
+    const last = this.uncaptured[0];
     if (OUT_OF_MEMORY.test(message) || last?.outOfMemory || error instanceof RangeError) {
       return this.remember(
         new GpuFault(
@@ -228,23 +228,27 @@ export class GpuDevice {
 
   /**
    * Runs WebGPU work and rejects with the worker's `GpuFault` if the device is lost meanwhile (without waiting
-   * for the work, which may never settle) or WebGPU reported an error while it ran (its result is then not
-   * trusted). Other errors of the work pass through unchanged (the caller decides whether they are faults).
+   * for the work, which may never settle) or WebGPU has reported an error (an out-of-memory, a validation error)
+   * since the device was made: the work's result is then not trusted. Other errors of the work pass through
+   * unchanged (the caller decides whether they are faults).
    * `onGpu` false: the work runs on the CPU and is only run.
    */
   async guard<T>(work: () => Promise<T>, onGpu = true): Promise<T> {
     const handle = this.handle;
     // Work on the CPU is none of the device's business (after a fault, the models run there).
     if (!handle || !onGpu) return work();
-    if (this.lostInfo) throw this.fail(new Error('device lost'));
-    const errorsBefore = this.uncaptured.length;
+    // Any error WebGPU reported since the device was made (during this work or between two runs) ends its use.
+    const check = () => {
+      if (this.lostInfo) throw this.fail(new Error('device lost'));
+      if (this.uncaptured.length > 0) throw this.fail(new Error(this.uncaptured[0].message));
+    };
+    check();
     const lost = handle.device.lost.then(() => {
       throw this.fail(new Error('device lost'));
     });
     lost.catch(() => undefined);
     const result = await Promise.race([work(), lost]);
-    if (this.lostInfo) throw this.fail(new Error('device lost'));
-    if (this.uncaptured.length > errorsBefore) throw this.fail(new Error(this.uncaptured.at(-1)!.message));
+    check();
     return result;
   }
 
