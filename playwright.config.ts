@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from './e2e/support/chromium';
 
 /** Port of the production preview the app's journeys run against. */
 const APP_PORT = Number(process.env.AERIE_E2E_PORT ?? 4173);
@@ -10,6 +10,10 @@ const DEV_PORT = Number(process.env.AERIE_E2E_DEV_PORT ?? 5173);
  * fixture (e2e/support/fixtures.ts) fails on any.
  */
 const SERVER_ENV = { AERIE_CSP_REPORT: '1' };
+/** The WebGPU specs: run only by the WebGPU projects, in a Chromium that offers an adapter. */
+const WEBGPU_SPECS = '**/webgpu-*.spec.ts';
+/** Of those, the ones on the dev server's harness pages (the rest run the production build). */
+const WEBGPU_HARNESS_SPECS = ['**/webgpu-agreement.spec.ts', '**/webgpu-faults.spec.ts'];
 
 export default defineConfig({
   testDir: 'e2e',
@@ -41,8 +45,29 @@ export default defineConfig({
         '**/dev-service-worker.spec.ts',
         '**/cold-dev.spec.ts',
         '**/long-conversation.spec.ts',
+        '**/model-loads.spec.ts',
+        WEBGPU_SPECS,
       ],
       use: { baseURL: `http://127.0.0.1:${APP_PORT}` },
+    },
+    {
+      // The journeys a GPU user takes, on the production build, in a Chromium with WebGPU.
+      name: 'webgpu',
+      testMatch: WEBGPU_SPECS,
+      testIgnore: WEBGPU_HARNESS_SPECS,
+      use: {
+        baseURL: `http://127.0.0.1:${APP_PORT}`,
+        launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_WEBGPU_ARGS },
+      },
+    },
+    {
+      // WebGPU against WASM on the same inputs, and injected faults, through the app's workers (dev harness).
+      name: 'webgpu-harness',
+      testMatch: WEBGPU_HARNESS_SPECS,
+      use: {
+        baseURL: `http://localhost:${DEV_PORT}`,
+        launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_WEBGPU_ARGS },
+      },
     },
     {
       name: 'components',
@@ -53,6 +78,7 @@ export default defineConfig({
         // Seeds the app's storage from a harness page on the same origin.
         '**/long-conversation.spec.ts',
         '**/dev-service-worker.spec.ts',
+        '**/model-loads.spec.ts',
       ],
       use: { baseURL: `http://localhost:${DEV_PORT}` },
     },

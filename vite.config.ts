@@ -7,6 +7,7 @@ import { wllamaAssets } from './build/wllama-assets.ts';
 import { SECURITY_HEADERS } from './build/csp.ts';
 import { securityHeaders } from './build/security-plugin.ts';
 import { offlineApp, swHeaders } from './build/pwa.ts';
+import { transformersChainFix } from './build/transformers-fix.ts';
 
 /**
  * Cross-origin isolation lets ONNX Runtime Web use more than one WASM thread (SharedArrayBuffer). These and the
@@ -41,13 +42,15 @@ export default defineConfig(({ command }) => {
       modelFiles(),
       securityHeaders({ devStyleNonce }),
       ...offlineApp(),
+      transformersChainFix(),
     ],
     // The headers the service worker adds where a static host sends none (build/pwa.ts, workers/sw.ts).
     define: { __AERIE_SW_HEADERS__: JSON.stringify(swHeaders()) },
     html: devStyleNonce ? { cspNonce: devStyleNonce } : undefined,
     // The cold-start browser test gives the dev server a fresh cache folder instead of deleting the shared one.
     cacheDir: process.env.AERIE_VITE_CACHE_DIR || undefined,
-    optimizeDeps: { entries: DEV_ENTRIES },
+    // The dev server serves transformers.js pre-bundled: its fix applies there too.
+    optimizeDeps: { entries: DEV_ENTRIES, rolldownOptions: { plugins: [transformersChainFix()] } },
     // Workers carry PDF.js, ONNX Runtime's JS and the cl100k tables; the page itself stays near 0.5 MB.
     build: { rolldownOptions: keepNames, chunkSizeWarningLimit: 1600 },
     worker: { format: 'es', rolldownOptions: keepNames },

@@ -55,7 +55,7 @@ const api = {
         useBrowserCache: false,
         ...(config.batchSize ? { generationBatchSize: config.batchSize } : {}),
       },
-      { probeGpu: async () => ({ adapter: false, f16: false }) },
+      { probeGpu: async () => ({ adapter: false, f16: false, fallback: false, name: '' }) },
     );
   },
 

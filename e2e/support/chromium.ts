@@ -18,3 +18,15 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1',
 ];
+
+/**
+ * Launch flags of the WebGPU project: the same, with WebGPU on (`--enable-unsafe-webgpu`, and without
+ * `--disable-gpu`). Headless Chromium then offers an adapter: here SwiftShader (Vulkan emulated on the CPU, the
+ * browser's software fallback, no `shader-f16`), on a machine with a usable GPU that GPU. Pages must be served
+ * from 127.0.0.1 or localhost: WebGPU needs a secure context. SwiftShader's times are CPU emulation, never a GPU
+ * speed.
+ */
+export const CHROMIUM_WEBGPU_ARGS = [
+  ...CHROMIUM_ARGS.filter((arg) => arg !== '--disable-gpu'),
+  '--enable-unsafe-webgpu',
+];

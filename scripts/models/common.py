@@ -203,14 +203,18 @@ def export_onnx(model, path: Path) -> None:
     onnx.checker.check_model(str(path))
 
 
-def quantize_q8(src: Path, dst: Path, op_types: Sequence[str], matmul_const_b_only: bool) -> None:
-    """Dynamic int8 quantisation (QInt8 weights) of `op_types`, the recipe of transformers.js's 'q8' files."""
+def quantize_q8(
+    src: Path, dst: Path, op_types: Sequence[str], matmul_const_b_only: bool, weight_type: str = "QInt8"
+) -> None:
+    """Dynamic 8-bit quantisation of `op_types`, the recipe of transformers.js's 'q8' files: signed weights
+    (QInt8) by default; "QUInt8" for the committed test models, whose integer products are then exact on every
+    CPU (q8_check.py says why)."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     quantize_dynamic(
         model_input=str(src),
         model_output=str(dst),
-        weight_type=QuantType.QInt8,
+        weight_type=getattr(QuantType, weight_type),
         op_types_to_quantize=list(op_types),
         extra_options={"MatMulConstBOnly": matmul_const_b_only},
     )
@@ -293,10 +297,16 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def write_expected(model_name: str, texts: Sequence[str], dtypes: dict[str, str], tolerance: dict[str, float]) -> Path:
+def write_expected(
+    model_name: str,
+    texts: Sequence[str],
+    dtypes: dict[str, str],
+    tolerance: dict[str, float],
+    extra: dict | None = None,
+) -> Path:
     """Writes tests/fixtures/models/<model>.expected.json: the texts, their token ids and, per dtype, the
     embeddings Python computes for them, plus the SHA-256 of every file they were computed from (so the test
-    can tell a regenerated model from a stale fixture)."""
+    can tell a regenerated model from a stale fixture), and `extra` fields (e.g. q8_check.py's evidence)."""
     folder = MODELS_DIR / model_name
     tok = load_tokenizer(folder)
     files = ["config.json", "tokenizer.json", "tokenizer_config.json"]
@@ -316,6 +326,7 @@ def write_expected(model_name: str, texts: Sequence[str], dtypes: dict[str, str]
         "texts": list(texts),
         "tokenIds": tok.token_ids(texts),
         "embeddings": embeddings,
+        **(extra or {}),
     }
     path = FIXTURES_DIR / f"{model_name}.expected.json"
     write_json(path, data, indent=1)

@@ -434,14 +434,15 @@ def export(dims: Dims, weights: dict[str, np.ndarray], path: Path, grouped: bool
     onnx.checker.check_model(str(path))
 
 
-def quantize_q8(src: Path, dst: Path) -> None:
-    """q8: dynamic int8 quantisation of MatMul weights and the embedding table (one file, whatever the source)."""
+def quantize_q8(src: Path, dst: Path, weight_type: str = "QInt8") -> None:
+    """q8: dynamic int8 quantisation of MatMul weights and the embedding table (one file, whatever the source);
+    signed weights as published q8 decoders, or "QUInt8" (exact on every CPU: q8_check.py)."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     quantize_dynamic(
         model_input=str(src),
         model_output=str(dst),
-        weight_type=QuantType.QInt8,
+        weight_type=getattr(QuantType, weight_type),
         op_types_to_quantize=list(Q8_OPS),
         extra_options={"MatMulConstBOnly": True},
         use_external_data_format=False,
@@ -466,6 +467,17 @@ def session(path: Path, threads: int = 1):
 def empty_past(dims: Dims, batch: int = 1) -> dict[str, np.ndarray]:
     names, _ = io_names(dims)
     return {n: np.zeros((batch, dims.kv_heads, 0, dims.head_dim), np.float32) for n in names[4:]}
+
+
+def prefill_feeds(dims: Dims, ids: Sequence[int]) -> dict[str, np.ndarray]:
+    """The inputs of reading `ids` with an empty cache, keeping the last position's logits."""
+    return {
+        "input_ids": np.array([list(ids)], dtype=np.int64),
+        "attention_mask": np.ones((1, len(ids)), dtype=np.int64),
+        "position_ids": np.arange(len(ids), dtype=np.int64)[None],
+        "num_logits_to_keep": np.array(1, dtype=np.int64),
+        **empty_past(dims),
+    }
 
 
 def run_onnx(sess, dims: Dims, ids: Sequence[int], chunks: Sequence[int], keep_all: bool = False) -> np.ndarray:

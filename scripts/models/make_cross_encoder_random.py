@@ -33,6 +33,7 @@ pyenv.ensure(
 )
 
 import common  # noqa: E402
+import q8_check  # noqa: E402
 
 TINY_NAME = "aerie-tiny-cross"
 SEED = 20241201
@@ -49,7 +50,7 @@ FIXTURE_PAIRS = [
     ("What did the prince find on the stairs?", "Cinderella lost her glass slipper on the palace stairs."),
     ("Café DÉJÀ vu?", "naïve résumé 42 — unbelievably, pieces!"),
 ]
-"""Scored as one batch in Python and in the Node test: q8 quantises activations per batch."""
+"""Scored one pair at a time in Python and in the Node test: q8 quantises activations per batch."""
 
 
 def build_model(shape: dict, vocab_size: int):
@@ -142,18 +143,30 @@ def pair_inputs(tok, pairs):
     return {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}, encodings
 
 
+FP32_TOLERANCE = 1e-5
+"""fp32 logits in Node against Python's ONNX Runtime."""
+
+
 def write_fixture(folder: Path, tok) -> Path:
-    feeds, encodings = pair_inputs(tok, FIXTURE_PAIRS)
+    import numpy as np
+
+    _, encodings = pair_inputs(tok, FIXTURE_PAIRS)
     logits = {}
     files = ["config.json", "tokenizer.json", "tokenizer_config.json"]
+    # The Node test scores each pair alone (a reranker's batch shares one question; these pairs do not), and q8
+    # quantises activations per batch: each pair is a batch of one here too.
+    probes = [q8_check.Probe(pair_inputs(tok, [pair])[0], lambda outputs: outputs[0][:, 0]) for pair in FIXTURE_PAIRS]
     for dtype, rel in {"fp32": common.FP32_FILE, "q8": common.Q8_FILE}.items():
-        out = common.make_session(folder / rel).run(["logits"], feeds)[0]
-        logits[dtype] = [float(f"{x:.9g}") for x in out[:, 0].tolist()]
+        out = np.concatenate(q8_check.run_probes((folder / rel).read_bytes(), probes))
+        logits[dtype] = [float(f"{x:.9g}") for x in out.tolist()]
         files.append(rel)
+    fp32 = q8_check.run_probes((folder / common.FP32_FILE).read_bytes(), probes)
+    check = q8_check.q8_check(folder / common.Q8_FILE, fp32, probes, floor=FP32_TOLERANCE)
     data = {
         "model": TINY_NAME,
         "generatedBy": "scripts/models/make_cross_encoder_random.py",
-        "tolerance": {"fp32": 1e-5, "q8": 1e-3},
+        "tolerance": {"fp32": FP32_TOLERANCE, "q8": check["tolerance"]},
+        "q8Check": check,
         "sha256": {rel: common.sha256(folder / rel) for rel in files},
         "pairs": [list(p) for p in FIXTURE_PAIRS],
         "tokenIds": [e.ids for e in encodings],
@@ -193,7 +206,10 @@ def main() -> None:
     export_logits(model, out / common.FP32_FILE)
     # MatMul only for the tiny model; MatMul and the word table (Gather) at full size, as the published q8 files.
     ops = ["MatMul", "Gather"] if args.minilm else ["MatMul"]
-    common.quantize_q8(out / common.FP32_FILE, out / common.Q8_FILE, ops, matmul_const_b_only=True)
+    # The tiny model's weights are unsigned (exact on every CPU: q8_check.py); the full-size one keeps the signed
+    # weights of the published q8 files it stands in for.
+    weights = "QInt8" if args.minilm else "QUInt8"
+    common.quantize_q8(out / common.FP32_FILE, out / common.Q8_FILE, ops, matmul_const_b_only=True, weight_type=weights)
     report = {
         "folder": str(out),
         "vocab": len(vocab),

@@ -447,6 +447,7 @@ export function App() {
                   summarizer={tree.summarizer}
                   embeddingModel={tree.embedding.model}
                   summaryCuts={open.record?.summarizer.cuts}
+                  devices={open.record?.devices}
                 />
               </div>
             </>

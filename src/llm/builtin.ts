@@ -4,6 +4,7 @@
  * text and token usage. Only types come from src/models, so the page can use this without transformers.js; the
  * model itself runs in the generate worker (src/models/generate-service.ts) or, in Node, in-process.
  */
+import type { DeviceUse } from '../models/placement';
 import type { AnswerOptions, AnswerResult } from './answer';
 import { answerWith } from './answer';
 import { createChatSummarizer, type LlmSummarizer, type LlmSummarizerOptions } from './summarizer';
@@ -18,6 +19,8 @@ export interface GeneratedReply {
   finishReason: 'stop' | 'length';
   /** Milliseconds of prompt processing and of generation (see GenerationTiming). */
   timing: { prefillMs: number; decodeMs: number; decodeShareMs?: number; totalMs: number };
+  /** Where its tokens were written (several entries when WebGPU failed mid-reply). */
+  ranOn?: DeviceUse[];
 }
 
 /**

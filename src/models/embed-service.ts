@@ -19,7 +19,23 @@ import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } f
 import { embedOnPool, type PoolRunner } from './embed-pool';
 import { DEFAULT_BATCH_SIZE } from './embedder';
 import { CrossEncoder, type RerankerInfo } from './reranker';
+import { checkGpuOnKnownInput } from './gpu-check';
+import { GpuDevice } from './gpu-device';
 import { noteModelUse } from './model-use';
+import { addUse, type DeviceUse } from './placement';
+import { isGpuProblem, loadPlaced } from './placed';
+
+/**
+ * The loaded model of a choice: its keys, the model (replaced by its CPU copy when WebGPU fails: `moved`), and
+ * the embed calls in flight on it.
+ */
+interface Entry {
+  keys: Set<string>;
+  embedder: Promise<TransformersEmbedder>;
+  model: string;
+  inFlight: number;
+  moved?: { from: TransformersEmbedder; to: Promise<TransformersEmbedder> };
+}
 
 /** Which model to use; the service reloads when it changes. */
 export interface ModelChoice {
@@ -56,12 +72,16 @@ export interface EmbedHelper {
  * once, before the first model loads. `transferResults` moves result buffers across the worker boundary
  * instead of copying them. `helpers` (called once, when a CPU model is first chosen) gives other workers'
  * services that load the same model alongside this one and embed some of each call's batches (embed-pool.ts):
- * the same vectors, sooner; a WebGPU model never uses them.
+ * the same vectors, sooner; a WebGPU model never uses them. `gpu` is the worker's WebGPU device (checked on a
+ * known input before a model uses it); a model whose WebGPU work fails (a lost device, an out-of-memory, an
+ * operator the adapter cannot run) goes on on the CPU with the same weights from the batch that failed, and every
+ * result says where its texts were embedded (`EmbeddingBatch.ranOn`).
  */
 export function createEmbedService(
   runtime: RuntimeConfig | (() => Promise<RuntimeConfig>),
   transferResults = true,
   helpers?: () => EmbedHelper[],
+  gpu: GpuDevice = new GpuDevice({ check: checkGpuOnKnownInput }),
 ) {
   let resolvedRuntime: Promise<RuntimeConfig> | undefined;
   const runtimeConfig = () =>
@@ -71,9 +91,7 @@ export function createEmbedService(
    * The loaded model, under the key of the choice that loaded it and, once it has loaded, of the same choice
    * with its settled dtype too (a build asks for 'auto', then embeds with the dtype it settled on).
    */
-  let current:
-    | { keys: Set<string>; embedder: Promise<TransformersEmbedder>; model: string; inFlight: number }
-    | undefined;
+  let current: Entry | undefined;
   /** Embed calls in flight per request id, and the ids cancelled while in flight. */
   const active = new Map<string, number>();
   const cancelled = new Set<string>();
@@ -81,6 +99,24 @@ export function createEmbedService(
   let helperList: EmbedHelper[] | undefined;
   /** Each helper's load of the current choice: resolves false when it failed (the helper is then not used). */
   const helperLoads = new Map<EmbedHelper, { key: string; ready: Promise<boolean> }>();
+
+  /**
+   * Moves `entry`'s model from WebGPU to the CPU after `error` (one reload however many calls fail at once): the
+   * same model and weights, so vectors and cache keys stay comparable. Rejects with `error` when it is not a GPU
+   * problem or the model was not on WebGPU.
+   */
+  function leaveGpu(entry: Entry, from: TransformersEmbedder, error: unknown): Promise<TransformersEmbedder> {
+    if (from.info.device !== 'webgpu' || !isGpuProblem(error)) return Promise.reject(error);
+    const fault = gpu.fail(error);
+    if (entry.moved?.from === from) return entry.moved.to;
+    const to = TransformersEmbedder.load(from.info.model, { dtype: from.info.dtype, device: 'wasm' }).then(
+      (e) => e.withFallback(fault.fallback),
+    );
+    entry.moved = { from, to };
+    entry.embedder = to;
+    void from.dispose().catch(() => undefined);
+    return to;
+  }
 
   /** The helpers for `choice`, each loading it (once per choice); none for WebGPU or native CPU choices. */
   function helpersFor(choice: ModelChoice): PoolRunner['ready'][] {
@@ -131,13 +167,16 @@ export function createEmbedService(
       const embedder = ready.then(() => {
         // Helpers load the same model at the same time (used only if it runs on the CPU).
         helpersFor(choice);
-        return TransformersEmbedder.load(choice.model, {
-          dtype: choice.dtype,
-          device: choice.device,
-          onProgress: (p) => listeners.forEach((l) => l(p)),
-        });
+        return loadPlaced(gpu, choice.device ?? 'auto', (device, handle) =>
+          TransformersEmbedder.load(choice.model, {
+            dtype: choice.dtype,
+            device,
+            gpu: handle,
+            onProgress: (p) => listeners.forEach((l) => l(p)),
+          }),
+        );
       });
-      const entry = { keys: new Set([key]), embedder, model: choice.model, inFlight: 0 };
+      const entry: Entry = { keys: new Set([key]), embedder, model: choice.model, inFlight: 0 };
       current = entry;
       embedder.then(
         (loaded) => entry.keys.add(keyOf({ ...choice, dtype: loaded.info.dtype })),
@@ -183,6 +222,9 @@ export function createEmbedService(
   let reranker: { key: string; encoder: Promise<CrossEncoder> } | undefined;
   function ensureReranker(choice: RerankerChoice, onProgress?: (p: ModelLoadProgress) => void) {
     noteModelUse(choice.model);
+    return ensureRerankerEntry(choice, onProgress).encoder;
+  }
+  function ensureRerankerEntry(choice: RerankerChoice, onProgress?: (p: ModelLoadProgress) => void) {
     configured ??= runtimeConfig().then(configureRuntime);
     const ready = configured;
     const key = keyOf(choice);
@@ -191,7 +233,9 @@ export function createEmbedService(
       const entry = {
         key,
         encoder: ready.then(() =>
-          CrossEncoder.load(choice.model, { dtype: choice.dtype, device: choice.device, onProgress }),
+          loadPlaced(gpu, choice.device ?? 'auto', (device, handle) =>
+            CrossEncoder.load(choice.model, { dtype: choice.dtype, device, gpu: handle, onProgress }),
+          ),
         ),
       };
       reranker = entry;
@@ -200,7 +244,7 @@ export function createEmbedService(
       });
       void previous?.encoder.then((e) => e.dispose()).catch(() => undefined);
     }
-    return reranker.encoder;
+    return reranker;
   }
 
   const api = {
@@ -225,9 +269,27 @@ export function createEmbedService(
       choice: RerankerChoice,
       options: { requestId?: string } = {},
     ): Promise<Float32Array> {
-      const encoder = await ensureReranker(choice);
+      const entry = ensureRerankerEntry(choice);
+      const encoder = await entry.encoder;
       return tracked(options.requestId, async (signal) => {
-        const scores = await encoder.score(question, passages, { signal });
+        let scores: Float32Array;
+        try {
+          scores = await gpu.guard(
+            () => encoder.score(question, passages, { signal }),
+            encoder.info.device === 'webgpu',
+          );
+        } catch (error) {
+          // On the CPU after a WebGPU failure: the same weights score the question's passages again.
+          if (encoder.info.device !== 'webgpu' || !isGpuProblem(error)) throw error;
+          const fault = gpu.fail(error);
+          const moved = CrossEncoder.load(encoder.info.model, {
+            dtype: encoder.info.dtype,
+            device: 'wasm',
+          }).then((e) => e.withFallback(fault.fallback));
+          if (reranker === entry) entry.encoder = moved;
+          void encoder.dispose().catch(() => undefined);
+          scores = await (await moved).score(question, passages, { signal });
+        }
         return transferResults ? transfer(scores, [scores.buffer]) : scores;
       });
     },
@@ -284,27 +346,44 @@ export function createEmbedService(
         return await tracked(options.requestId, async (signal) => {
           const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
           const { sentences } = options;
+          let ranOn: DeviceUse[] = [];
+          /** One batch on the entry's model, counted where it ran; on the CPU after a WebGPU failure. */
+          const own = async (batchTexts: string[]): Promise<EmbeddingBatch> => {
+            const model = await entry.embedder;
+            let result: EmbeddingBatch;
+            let ranWith = model;
+            try {
+              const onGpu = model.info.device === 'webgpu';
+              result = await gpu.guard(() => model.embed(batchTexts, { batchSize, sentences }), onGpu);
+            } catch (error) {
+              ranWith = await leaveGpu(entry, model, error);
+              result = await ranWith.embed(batchTexts, { batchSize, sentences });
+            }
+            ranOn = addUse(ranOn, ranWith.info.placement, batchTexts.length, ranWith.info.fallback);
+            return result;
+          };
           const ready = embedder.info.device === 'wasm' && texts.length > batchSize ? helpersFor(choice) : [];
-          const batch =
-            ready.length === 0
-              ? await embedder.embed(texts, { batchSize, signal, onProgress: options.onProgress, sentences })
-              : await embedOnPool(
-                  texts,
-                  embedder.batches(texts, batchSize),
-                  [
-                    { run: (batchTexts) => embedder.embed(batchTexts, { batchSize, sentences }) },
-                    ...ready.map((loaded, h) => ({
-                      run: (batchTexts: string[]) =>
-                        helperList![h].embed(batchTexts, choice, { batchSize, sentences }),
-                      ready: loaded,
-                    })),
-                  ],
-                  { signal, onBatch: (done) => options.onProgress?.(done, texts.length) },
-                );
-          if (!transferResults) return batch;
-          const buffers = [batch.data.buffer];
-          if (batch.sentences) buffers.push(batch.sentences.data.buffer, batch.sentences.counts.buffer);
-          return transfer(batch, buffers);
+          const batch = await embedOnPool(
+            texts,
+            embedder.batches(texts, batchSize),
+            [
+              { run: own },
+              ...ready.map((loaded, h) => ({
+                run: async (batchTexts: string[]) => {
+                  const result = await helperList![h].embed(batchTexts, choice, { batchSize, sentences });
+                  ranOn = addUse(ranOn, embedder.info.placement, batchTexts.length);
+                  return result;
+                },
+                ready: loaded,
+              })),
+            ],
+            { signal, onBatch: (done) => options.onProgress?.(done, texts.length) },
+          );
+          const placed: EmbeddingBatch = { ...batch, ranOn };
+          if (!transferResults) return placed;
+          const buffers = [placed.data.buffer];
+          if (placed.sentences) buffers.push(placed.sentences.data.buffer, placed.sentences.counts.buffer);
+          return transfer(placed, buffers);
         });
       } finally {
         entry.inFlight--;

@@ -13,6 +13,9 @@ import { poolRows, sentenceRanges } from '../core/pooling';
 import { sentenceSpans } from '../core/sentences';
 import type { EmbeddingBatch } from './rows';
 import { knownLengthFetch, type FetchLike } from './known-length-fetch';
+import { GpuDevice, type GpuHandle } from './gpu-device';
+import type { DeviceFallback, ModelPlacement } from './placement';
+import { autoUsesGpu, probeWebGpu } from './webgpu';
 
 export { splitRows, splitSentenceRows, type EmbeddingBatch, type SentenceBatch } from './rows';
 
@@ -78,6 +81,22 @@ export interface EmbedderInfo {
   device: Exclude<EmbeddingDevice, 'auto'>;
   dim: number;
   threads: number;
+  /** Where it runs, for people and records. */
+  placement: ModelPlacement;
+  /** Why it runs on the CPU although WebGPU was chosen or could have been used. */
+  fallback?: DeviceFallback;
+}
+
+/** Where a model loaded on `device` runs (threads and isolation read from this realm). */
+export function placementOf(device: Exclude<EmbeddingDevice, 'auto'>, adapter = ''): ModelPlacement {
+  if (device === 'webgpu') return { device, adapter };
+  if (device === 'cpu') return { device };
+  const scope = globalThis as { crossOriginIsolated?: boolean };
+  return {
+    device,
+    threads: Number(env.backends.onnx.wasm?.numThreads ?? 1),
+    isolated: !!scope.crossOriginIsolated,
+  };
 }
 
 /** The fetch functions configureRuntime installed (so a second call does not wrap twice). */
@@ -104,24 +123,15 @@ export function configureRuntime(config: RuntimeConfig): void {
 }
 
 /**
- * The device a model runs on: the requested one, or for 'auto' WebGPU when the browser offers an adapter, else
- * WASM (the native CPU in Node).
+ * The device a model runs on: the requested one, or for 'auto' WebGPU when the browser offers a GPU adapter (never
+ * its software fallback adapter, which is slower than WASM), else WASM (the native CPU in Node).
  */
 export async function pickDevice(requested: EmbeddingDevice): Promise<Exclude<EmbeddingDevice, 'auto'>> {
   if (requested !== 'auto') return requested;
-  const scope = globalThis as {
-    navigator?: { gpu?: { requestAdapter(): Promise<unknown> } };
-    process?: { versions?: { node?: string } };
-  };
+  const scope = globalThis as { navigator?: unknown; process?: { versions?: { node?: string } } };
   // Node (tests, CLI) runs ONNX Runtime's native CPU backend.
   if (scope.process?.versions?.node || !scope.navigator) return 'cpu';
-  const nav = scope.navigator;
-  try {
-    if (nav.gpu && (await nav.gpu.requestAdapter())) return 'webgpu';
-  } catch {
-    // No usable adapter: fall through to WASM.
-  }
-  return 'wasm';
+  return autoUsesGpu(await probeWebGpu()) ? 'webgpu' : 'wasm';
 }
 
 /**
@@ -157,10 +167,45 @@ export function classifyLoadError(
 
 /** How a browser model (embedder or reranker) is asked for. */
 export interface LoadOptions {
-  /** Default q8; 'auto' settles by the device (`resolveEmbeddingDtype`). */
+  /**
+   * Default q8; 'auto' settles by the device (`resolveEmbeddingDtype`), and by the model's own files: a model that
+   * lacks the weights 'auto' prefers loads the other ones.
+   */
   dtype?: EmbeddingPrecision;
   device?: EmbeddingDevice;
   onProgress?: (p: ModelLoadProgress) => void;
+  /** The WebGPU device to run on (gpu-device.ts); without one, ONNX Runtime makes its own. */
+  gpu?: GpuHandle;
+}
+
+/** The weights to try, in order: the one `precision` settles on, then (for 'auto') the other. */
+export function dtypeCandidates(
+  precision: EmbeddingPrecision | undefined,
+  device: Exclude<EmbeddingDevice, 'auto'>,
+): EmbeddingDtype[] {
+  const first = resolveEmbeddingDtype(precision, device);
+  if (precision !== 'auto') return [first];
+  return [first, first === 'q8' ? 'fp32' : 'q8'];
+}
+
+/**
+ * Loads with each dtype in turn until one's weights exist: another dtype is tried only when the file of this one
+ * is missing (MODEL_NOT_FOUND), never after any other failure.
+ */
+export async function loadFirstPresent<T>(
+  dtypes: readonly EmbeddingDtype[],
+  load: (dtype: EmbeddingDtype) => Promise<T>,
+): Promise<T> {
+  let lastError: unknown;
+  for (const dtype of dtypes) {
+    try {
+      return await load(dtype);
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code !== 'MODEL_NOT_FOUND') throw error;
+      lastError = error;
+    }
+  }
+  throw lastError;
 }
 
 /**
@@ -181,7 +226,7 @@ export async function loadTarget(model: string, options: LoadOptions, what = 'em
   // Before any file is fetched: a `local:` id must stay inside the app's models folder, a hub id be owner/name.
   checkModelId(model, what);
   const device = await pickDevice(options.device ?? 'auto');
-  const dtype = resolveEmbeddingDtype(options.dtype ?? 'q8', device);
+  const dtypes = dtypeCandidates(options.dtype ?? 'q8', device);
   env.allowLocalModels = location.kind === 'local';
   env.allowRemoteModels = location.kind === 'hub';
   const progress_callback = (p: ProgressInfo) => {
@@ -194,7 +239,18 @@ export async function loadTarget(model: string, options: LoadOptions, what = 'em
     });
   };
   const name = location.kind === 'local' ? location.folder : location.repo;
-  return { name, device, dtype, fromHub: location.kind === 'hub', progress_callback };
+  const session_options =
+    device === 'webgpu' && options.gpu ? GpuDevice.sessionOptionsFor(options.gpu) : undefined;
+  const placement = placementOf(device, options.gpu?.adapter);
+  return {
+    name,
+    device,
+    dtypes,
+    fromHub: location.kind === 'hub',
+    progress_callback,
+    placement,
+    ...(session_options ? { session_options } : {}),
+  };
 }
 
 /**
@@ -211,21 +267,33 @@ export class TransformersEmbedder {
    * @param onProgress per-file download progress in bytes.
    */
   static async load(model: string, options: LoadOptions = {}): Promise<TransformersEmbedder> {
-    const { name, device, dtype, fromHub, progress_callback } = await loadTarget(model, options);
-    let extractor: FeatureExtractionPipeline;
-    try {
-      extractor = (await pipeline('feature-extraction', name, {
-        dtype,
-        device,
-        progress_callback,
-      })) as FeatureExtractionPipeline;
-    } catch (error) {
-      throw classifyLoadError(error, model, fromHub);
-    }
+    const { name, device, dtypes, fromHub, progress_callback, placement, session_options } = await loadTarget(
+      model,
+      options,
+    );
+    const { extractor, dtype } = await loadFirstPresent(dtypes, async (dtype) => {
+      try {
+        const loaded = (await pipeline('feature-extraction', name, {
+          dtype,
+          device,
+          progress_callback,
+          ...(session_options ? { session_options } : {}),
+        })) as FeatureExtractionPipeline;
+        return { extractor: loaded, dtype };
+      } catch (error) {
+        throw classifyLoadError(error, model, fromHub);
+      }
+    });
     const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: true });
     const dim = probe.dims[1];
     const threads = device === 'wasm' ? Number(env.backends.onnx.wasm?.numThreads ?? 1) : 1;
-    return new TransformersEmbedder(extractor, { model, dtype, device, dim, threads });
+    return new TransformersEmbedder(extractor, { model, dtype, device, dim, threads, placement });
+  }
+
+  /** The same embedder, said to run on the CPU because of `fallback` (the service records why). */
+  withFallback(fallback: DeviceFallback): this {
+    (this.info as EmbedderInfo).fallback = fallback;
+    return this;
   }
 
   /** Each text's length in this model's tokens (special tokens included), as `embed` counts them. */

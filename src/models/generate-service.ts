@@ -30,7 +30,11 @@ import {
   type GeneratorInfo,
 } from './generator';
 import { isNodeRuntime, probeWebGpu } from './webgpu';
+import { checkGpuOnKnownInput } from './gpu-check';
+import { GpuDevice, type GpuHandle } from './gpu-device';
 import { noteModelUse } from './model-use';
+import { isGpuProblem } from './placed';
+import { addUse, type DeviceUse } from './placement';
 
 /** New tokens of the timed warm-up: 15 decoding steps, enough for a steady rate, a few seconds on a CPU. */
 export const WARMUP_NEW_TOKENS = 16;
@@ -46,6 +50,8 @@ export interface GenerateServiceDeps {
   probeGpu?: () => Promise<GpuSupport>;
   /** What llama.cpp's WebAssembly needs that the realm offers. Default: `probeLlamaCpp`. */
   probeLlamaCpp?: () => LlamaCppSupport;
+  /** The worker's WebGPU device. Default: one checked on a known input (gpu-check.ts). */
+  gpu?: GpuDevice;
 }
 
 /**
@@ -57,8 +63,18 @@ export interface ServiceGenerateOptions extends Omit<GenerateOptions, 'signal' |
   requestId?: string;
 }
 
-function keyOf(choice: ResolvedGeneratorChoice): string {
+function keyOf(choice: Pick<ResolvedGeneratorChoice, 'model' | 'dtype' | 'device' | 'runtime'>): string {
   return `${choice.model}|${choice.dtype}|${choice.device}|${choice.runtime}`;
+}
+
+/**
+ * The weights an ONNX model loaded for WebGPU runs with on the CPU: the same file, except q4f16 and fp16 (half-
+ * precision activations, which ONNX Runtime's CPU kernels do not run), which become q4 and fp32.
+ */
+export function cpuDtypeOf(dtype: string): string {
+  if (dtype === 'q4f16') return 'q4';
+  if (dtype === 'fp16') return 'fp32';
+  return dtype;
 }
 
 /** Loads a resolved choice with its runtime (wllama is imported only when a GGUF model is loaded). */
@@ -66,9 +82,10 @@ async function loadGenerator(
   resolved: ResolvedGeneratorChoice,
   runtime: RuntimeConfig,
   onProgress: (p: ModelLoadProgress) => void,
+  gpu?: GpuHandle,
 ): Promise<BuiltinGenerator> {
   if (resolved.runtime === 'onnx') {
-    return TransformersGenerator.load(resolved, { onProgress, batchSize: runtime.generationBatchSize });
+    return TransformersGenerator.load(resolved, { onProgress, batchSize: runtime.generationBatchSize, gpu });
   }
   if (!runtime.llamaCppWasmUrl) {
     throw new GeneratorError(
@@ -132,7 +149,12 @@ function modelTokensOf(
 export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServiceDeps = {}) {
   let configured = false;
   let gpu: Promise<GpuSupport> | undefined;
-  let current: { key: string; generator: Promise<BuiltinGenerator> } | undefined;
+  const device = deps.gpu ?? new GpuDevice({ check: checkGpuOnKnownInput });
+  /**
+   * The loaded model, under the keys of the choices it serves: the one that loaded it and, after it left WebGPU,
+   * its CPU copy's (calls settled on either find it).
+   */
+  let current: { keys: Set<string>; generator: Promise<BuiltinGenerator> } | undefined;
   const listeners = new Set<(p: ModelLoadProgress) => void>();
   /** Calls in flight by request id (several calls may share one id, e.g. all the summaries of a build). */
   const active = new Map<string, Set<AbortController>>();
@@ -151,10 +173,17 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       configured = true;
     }
     const key = keyOf(resolved);
-    if (current?.key !== key) {
+    if (!current?.keys.has(key)) {
       const previous = current;
-      const generator = loadGenerator(resolved, runtime, (p) => listeners.forEach((l) => l(p)));
-      current = { key, generator };
+      const onProgress = (p: ModelLoadProgress) => listeners.forEach((l) => l(p));
+      const generator = loadOnDevice(resolved, onProgress);
+      const entry = { keys: new Set([key]), generator };
+      current = entry;
+      // A model that left WebGPU while loading answers for its CPU choice too.
+      void generator.then(
+        (g) => entry.keys.add(keyOf(g.info)),
+        () => undefined,
+      );
       // A failed load is forgotten, so the next call retries instead of replaying the failure.
       generator.catch(() => {
         if (current?.generator === generator) current = undefined;
@@ -163,6 +192,51 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     }
     return current.generator;
   }
+
+  /**
+   * Loads on the resolved device: on WebGPU on the worker's checked device, and on the CPU with the same weights
+   * (`cpuDtypeOf`) when WebGPU cannot be used (no device, a wrong known-input check, a load that fails there).
+   */
+  async function loadOnDevice(
+    resolved: ResolvedGeneratorChoice,
+    onProgress: (p: ModelLoadProgress) => void,
+  ): Promise<BuiltinGenerator> {
+    if (resolved.runtime !== 'onnx' || resolved.device !== 'webgpu')
+      return loadGenerator(resolved, runtime, onProgress);
+    try {
+      const handle = await device.acquire();
+      return await device.guard(() => loadGenerator(resolved, runtime, onProgress, handle));
+    } catch (error) {
+      if (!isGpuProblem(error)) throw error;
+      const fault = device.fail(error);
+      const cpu = { ...resolved, device: 'wasm' as const, dtype: cpuDtypeOf(resolved.dtype) };
+      const loaded = (await loadGenerator(cpu, runtime, onProgress)) as TransformersGenerator;
+      return loaded.withFallback(fault.fallback);
+    }
+  }
+
+  /**
+   * Moves the loaded model from WebGPU to the CPU after `error` (one reload however many calls fail at once).
+   * Rejects with `error` when it is not a GPU problem or the model was not on WebGPU.
+   */
+  function leaveGpu(from: BuiltinGenerator, error: unknown): Promise<BuiltinGenerator> {
+    if (from.info.device !== 'webgpu' || !isGpuProblem(error)) return Promise.reject(error);
+    const fault = device.fail(error);
+    const entry = current;
+    if (entry && moved?.from === from) return moved.to;
+    const cpu = { ...from.info, device: 'wasm' as const, dtype: cpuDtypeOf(from.info.dtype) };
+    const to = loadGenerator(cpu, runtime, () => undefined).then((g) =>
+      (g as TransformersGenerator).withFallback(fault.fallback),
+    );
+    moved = { from, to };
+    if (entry) {
+      entry.generator = to;
+      entry.keys.add(keyOf(cpu));
+    }
+    void from.dispose().catch(() => undefined);
+    return to;
+  }
+  let moved: { from: BuiltinGenerator; to: Promise<BuiltinGenerator> } | undefined;
 
   /** An AbortController registered under `requestId` until `done` is called. */
   function track(requestId: string | undefined): { signal: AbortSignal; done: () => void } {
@@ -234,14 +308,44 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       try {
         const generator = await loaded(choice, call.signal);
         const { requestId: _requestId, ...rest } = options;
-        const reply = await generator.generate(messages, {
-          ...rest,
-          signal: call.signal,
-          onText: text,
-          onToken,
-        });
+        const tokens: number[] = [];
+        let streamed = '';
+        const run = (model: BuiltinGenerator, resume?: { tokens: number[]; text: string }) =>
+          model.generate(messages, {
+            ...rest,
+            signal: call.signal,
+            onText:
+              text &&
+              ((delta: string) => {
+                streamed += delta;
+                text(delta);
+              }),
+            onToken,
+            onTokenId: (id) => tokens.push(id),
+            ...(resume ? { resume } : {}),
+          });
+        let reply: GenerationResult;
+        let ranOn: DeviceUse[] = [];
+        try {
+          reply = await device.guard(() => run(generator), generator.info.device === 'webgpu');
+          ranOn = addUse(ranOn, generator.info.placement, reply.completionTokens);
+        } catch (error) {
+          // WebGPU failed mid-reply: the CPU copy reads the prompt and the tokens written so far, and goes on.
+          const cpu = await leaveGpu(generator, error);
+          const written = [...tokens];
+          if (written.length > 0) ranOn = addUse(ranOn, generator.info.placement, written.length);
+          tokens.length = 0;
+          tokens.push(...written);
+          reply = await run(cpu, { tokens: written, text: streamed });
+          ranOn = addUse(
+            ranOn,
+            cpu.info.placement,
+            reply.completionTokens - written.length,
+            cpu.info.fallback,
+          );
+        }
         await delivered;
-        return reply;
+        return { ...reply, ranOn };
       } finally {
         call.done();
       }
@@ -259,8 +363,16 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     ): Promise<SpeedSample> {
       const call = track(options.requestId);
       try {
-        const generator = await loaded(choice, call.signal);
-        const signal = call.signal;
+        const loadedModel = await loaded(choice, call.signal);
+        // Measured where the summaries will be written: on the CPU if WebGPU fails during the warm-up.
+        return await device
+          .guard(() => measure(loadedModel, call.signal))
+          .catch(async (error: unknown) => measure(await leaveGpu(loadedModel, error), call.signal));
+      } finally {
+        call.done();
+      }
+
+      async function measure(generator: BuiltinGenerator, signal: AbortSignal): Promise<SpeedSample> {
         const messages = summaryMessages([options.sampleText]);
         const newTokens = options.newTokens ?? WARMUP_NEW_TOKENS;
         const cl100k = countTokens(options.sampleText);
@@ -304,8 +416,6 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
           modelTokensPerToken: ratio(reply.promptTokens),
           seconds: reply.timing.totalMs / MS_PER_S,
         };
-      } finally {
-        call.done();
       }
     },
 

@@ -12,6 +12,7 @@
  * No model code here: the page can import this without transformers.js or wllama.
  */
 import { ggufQuant, isGgufModel, type LlamaCppSupport } from './gguf';
+import { placementLabel, usesLabel, type DeviceUse, type ModelPlacement } from './placement';
 
 /** Where generation runs: the GPU, the CPU through WebAssembly (browsers), or ONNX Runtime's CPU (Node). */
 export type GenerationDevice = 'webgpu' | 'wasm' | 'cpu';
@@ -104,10 +105,14 @@ export const GENERATOR_PRESETS: readonly GeneratorPreset[] = [
 
 /** What the browser offers for WebGPU, as `probeWebGpu` finds it. */
 export interface GpuSupport {
-  /** An adapter exists. */
+  /** An adapter exists (a GPU, or the browser's software fallback). */
   adapter: boolean;
   /** The adapter has `shader-f16` (needed for q4f16 and fp16). */
   f16: boolean;
+  /** The adapter is the browser's software fallback (e.g. SwiftShader): `auto` does not use it. */
+  fallback: boolean;
+  /** What the adapter calls itself ("google swiftshader"); empty without one. */
+  name: string;
 }
 
 /** Which model to run and how; `device`/`dtype` left out (or `auto`) are chosen by `resolveRuntime`. */
@@ -132,9 +137,12 @@ export function presetOf(model: string): GeneratorPreset | undefined {
   return GENERATOR_PRESETS.find((p) => p.id === model);
 }
 
-/** The default preset for this browser: the GPU one when WebGPU has an adapter, else the CPU one. */
+/**
+ * The default preset for this browser: the GPU one when WebGPU has a (hardware) adapter, else the CPU one (the
+ * browser's software fallback adapter is slower than WASM).
+ */
 export function defaultPreset(gpu: GpuSupport): GeneratorPreset {
-  const id = gpu.adapter ? GPU_PRESET_ID : CPU_PRESET_ID;
+  const id = gpu.adapter && !gpu.fallback ? GPU_PRESET_ID : CPU_PRESET_ID;
   return presetOf(id)!;
 }
 
@@ -148,7 +156,8 @@ function gpuDtype(gpu: GpuSupport, preset: GeneratorPreset | undefined): Generat
  * Settles the runtime, device and dtype of a choice. A GGUF file runs on llama.cpp on the CPU (`wasm`; its dtype
  * is the file's quantisation); a browser that lacks what llama.cpp needs (`llamaCpp`) gets a `note` naming it,
  * and the load fails with it (there is no other runtime for a GGUF file). An ONNX model, `auto` device: WebGPU
- * when there is an adapter (or `cpu` in Node, `isNode`), else WASM. `auto` dtype: the preset's (q4f16 or its
+ * when there is a hardware adapter (or `cpu` in Node, `isNode`), else WASM, with a `note` when the only adapter is
+ * the browser's software fallback. `auto` dtype: the preset's (q4f16 or its
  * fallback on a GPU, q8 on the CPU); for any other model the same rule by device. A CPU preset stays on the CPU
  * even with a GPU (the user chose it).
  */
@@ -167,28 +176,42 @@ export function resolveRuntime(
     return { ...resolved, runtime: 'llama.cpp' };
   }
   let device: GenerationDevice;
+  let note: string | undefined;
   if (choice.device && choice.device !== 'auto') device = choice.device;
   else if (isNode) device = 'cpu';
-  else device = gpu.adapter && preset?.tier !== 'cpu' ? 'webgpu' : 'wasm';
+  else if (preset?.tier === 'cpu' || !gpu.adapter) device = 'wasm';
+  else if (gpu.fallback) {
+    device = 'wasm';
+    note = `the only WebGPU adapter is the browser's software fallback (${gpu.name}), slower than WASM`;
+  } else device = 'webgpu';
   let dtype: GenerationDtype;
   if (choice.dtype && choice.dtype !== 'auto') dtype = choice.dtype;
   else if (device === 'webgpu') dtype = gpuDtype(gpu, preset);
   else dtype = preset?.tier === 'cpu' ? preset.dtype : 'q8';
-  return { model: choice.model, device, dtype, runtime: 'onnx' };
+  return { model: choice.model, device, dtype, runtime: 'onnx', ...(note ? { note } : {}) };
 }
 
-/** How a loaded model runs, for people: "llama.cpp, q8_0, 2 threads" or "ONNX Runtime, wasm, q8". */
-export function runtimeLabel(info: {
-  runtime?: GenerationRuntime;
-  device: string;
-  dtype: string;
-  threads?: number;
-}): string {
-  if (info.runtime === 'llama.cpp') {
-    const threads = info.threads ?? 1;
-    return `llama.cpp, ${info.dtype}, ${threads} thread${threads === 1 ? '' : 's'}`;
-  }
-  return `ONNX Runtime, ${info.device}, ${info.dtype}`;
+/**
+ * How a loaded model runs, for people: its runtime, where (placement.ts) and its weights, e.g. "ONNX Runtime,
+ * WebGPU (google swiftshader), q4" or "llama.cpp, WASM (2 threads, cross-origin isolated), q8_0". With `ranOn`
+ * (a reply's record) a reply that moved mid-way names both devices and why.
+ */
+export function runtimeLabel(
+  info: {
+    runtime?: GenerationRuntime;
+    device: string;
+    dtype: string;
+    threads?: number;
+    placement?: ModelPlacement;
+  },
+  ranOn?: readonly DeviceUse[],
+): string {
+  const runtime = info.runtime === 'llama.cpp' ? 'llama.cpp' : 'ONNX Runtime';
+  if (ranOn && ranOn.length > 1) return `${runtime}, ${info.dtype}, ${usesLabel(ranOn, ['token', 'tokens'])}`;
+  const where = info.placement
+    ? placementLabel(info.placement)
+    : `${info.device}${info.threads ? `, ${info.threads} thread${info.threads === 1 ? '' : 's'}` : ''}`;
+  return `${runtime}, ${where}, ${info.dtype}`;
 }
 
 /** What a tree records as the writer of its summaries (`SummarizerInfo.model`), e.g. `builtin:…@q8`. */

@@ -19,7 +19,9 @@ import { isAbortError, throwIfAborted, type AbortSignalLike } from '../core/abor
 import { AerieError } from '../core/errors';
 import { Limiter } from '../llm/limiter';
 import type { ChatMessage } from '../llm/types';
-import type { ModelLoadProgress } from './embedder';
+import { placementOf, type ModelLoadProgress } from './embedder';
+import { GpuDevice, type GpuHandle } from './gpu-device';
+import type { DeviceFallback, DeviceUse, ModelPlacement } from './placement';
 import {
   builtinModelTag,
   type GenerationDevice,
@@ -71,6 +73,16 @@ export interface GeneratorInfo extends ResolvedGeneratorChoice {
    * at a time (llama.cpp, WebGPU, a model whose cache cannot be batched).
    */
   batchSize: number;
+  /** Where it runs, for people and records. */
+  placement: ModelPlacement;
+  /** Why it runs on the CPU although WebGPU was chosen or could have been used. */
+  fallback?: DeviceFallback;
+}
+
+/** A reply written partly elsewhere (on WebGPU before it failed): its tokens and the text streamed for them. */
+export interface ResumeFrom {
+  tokens: readonly number[];
+  text: string;
 }
 
 /** Options of one generation. */
@@ -90,6 +102,13 @@ export interface GenerateOptions {
    * for a person's question, which is written alone and before any waiting summary.
    */
   batch?: boolean;
+  /** Receives each generated token's id (a caller that may have to continue the reply elsewhere keeps them). */
+  onTokenId?: (id: number) => void;
+  /**
+   * Continues a reply another model wrote the start of: its tokens are read after the prompt and count towards
+   * `maxNewTokens`, `onText` receives only what follows `text`, and the result is the whole reply.
+   */
+  resume?: ResumeFrom;
 }
 
 /** Where the time of a generation went, in milliseconds. */
@@ -127,6 +146,8 @@ export interface GenerationResult {
   /** `stop`: the model ended its turn; `length`: it reached `maxNewTokens`. */
   finishReason: 'stop' | 'length';
   timing: GenerationTiming;
+  /** Where its tokens were written (the generate service says; two entries when WebGPU failed mid-reply). */
+  ranOn?: DeviceUse[];
 }
 
 /**
@@ -288,6 +309,8 @@ export interface TransformersLoadOptions {
   onProgress?: (p: ModelLoadProgress) => void;
   /** Most summaries written together on the CPU. Default DEFAULT_CPU_BATCH_SIZE; WebGPU always writes one. */
   batchSize?: number;
+  /** The WebGPU device to run on (gpu-device.ts); without one, ONNX Runtime makes its own. */
+  gpu?: GpuHandle;
 }
 
 /** Classifies an error of a forward pass (OUT_OF_MEMORY, GENERATION_FAILED); cancellations pass through. */
@@ -360,12 +383,15 @@ export class TransformersGenerator implements BuiltinGenerator {
       const p = options.onProgress && fileProgress(info);
       if (p) options.onProgress!(p);
     };
+    const session_options =
+      device === 'webgpu' && options.gpu ? GpuDevice.sessionOptionsFor(options.gpu) : undefined;
     const [tokenizerLoad, modelLoad] = await Promise.allSettled([
       AutoTokenizer.from_pretrained(name, { progress_callback }),
       AutoModelForCausalLM.from_pretrained(name, {
         dtype: dtype as OnnxDtype,
         device,
         progress_callback,
+        ...(session_options ? { session_options } : {}),
       }),
     ]);
     // The model's failure explains more (a missing tokenizer config surfaces as a bare TypeError).
@@ -407,9 +433,16 @@ export class TransformersGenerator implements BuiltinGenerator {
         contextTokens:
           config.max_position_embeddings ?? tokenizer.model_max_length ?? Number.MAX_SAFE_INTEGER,
         batchSize,
+        placement: placementOf(device as GenerationDevice, options.gpu?.adapter),
       },
       decodable,
     );
+  }
+
+  /** The same generator, said to run on the CPU because of `fallback`. */
+  withFallback(fallback: DeviceFallback): this {
+    this.settled = { ...this.settled, fallback };
+    return this;
   }
 
   /** What is loaded; `batchSize` drops to 1 if the warm-up finds the model cannot be batched. */
@@ -451,8 +484,31 @@ export class TransformersGenerator implements BuiltinGenerator {
     return { inputs, promptTokens };
   }
 
+  /**
+   * The streamer of a reply (its prompt already skipped), which collects the reply's text: for a resumed reply,
+   * fed the earlier tokens first, silently up to the text already streamed for them (the same tokens stream the
+   * same text, so it then holds back what the first streamer held back, and goes on exactly as it would have).
+   */
+  private resumableStreamer(options: GenerateOptions): TextStreamer & { readonly text: string } {
+    let skip = options.resume?.text.length ?? 0;
+    let text = options.resume?.text ?? '';
+    const streamer = this.streamer((piece) => {
+      const cut = Math.min(skip, piece.length);
+      skip -= cut;
+      const delta = piece.slice(cut);
+      if (!delta) return;
+      text += delta;
+      options.onText?.(delta);
+    });
+    streamer.put([[]]);
+    for (const id of options.resume?.tokens ?? []) streamer.put([[BigInt(id)]]);
+    return Object.defineProperty(streamer, 'text', { get: () => text }) as TextStreamer & {
+      readonly text: string;
+    };
+  }
+
   /** A streamer that turns tokens into text whole words at a time, as `generate`'s TextStreamer does. */
-  private streamer(onText: (delta: string) => void, onToken?: () => void): TextStreamer {
+  private streamer(onText: (delta: string) => void, onToken?: (tokens: bigint[]) => void): TextStreamer {
     return new TextStreamer(this.tokenizer, {
       skip_prompt: true,
       skip_special_tokens: true,
@@ -471,36 +527,52 @@ export class TransformersGenerator implements BuiltinGenerator {
     checkMaxNewTokens(options.maxNewTokens);
     throwIfAborted(options.signal);
     const { inputs, promptTokens } = this.promptOf(messages, options.maxNewTokens);
+    const resumed = options.resume?.tokens ?? [];
+    const left = options.maxNewTokens - resumed.length;
+    if (left <= 0) {
+      // The reply had reached its limit where it was written.
+      return {
+        text: options.resume?.text ?? '',
+        promptTokens,
+        completionTokens: resumed.length,
+        finishReason: 'length',
+        timing: { prefillMs: 0, decodeMs: 0, totalMs: 0 },
+      };
+    }
     if (!this.scheduler) {
+      if (resumed.length > 0) {
+        // transformers.js's own generate cannot be primed with the reply's start: only the decode loop resumes.
+        throw new GeneratorError(
+          'GENERATION_FAILED',
+          `The built-in model "${this.info.model}" cannot continue a reply begun elsewhere; ask again.`,
+          { model: this.info.model },
+        );
+      }
       return this.queue.run(() => this.generateWhole(inputs, promptTokens, options), options.signal, {
         first: !options.batch,
       });
     }
-    let text = '';
-    const streamer = this.streamer((delta) => {
-      text += delta;
-      options.onText?.(delta);
-    });
-    streamer.put([[]]); // the (empty) prompt, skipped: later tokens stream as generate's would
+    const streamer = this.resumableStreamer(options);
     const job: OnnxJob = {
-      promptIds: Array.from(inputs.input_ids.data as BigInt64Array, Number),
-      promptTokens,
-      maxNewTokens: options.maxNewTokens,
+      promptIds: [...Array.from(inputs.input_ids.data as BigInt64Array, Number), ...resumed],
+      promptTokens: promptTokens + resumed.length,
+      maxNewTokens: left,
       lane: options.batch ? 'bulk' : 'interactive',
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       onToken: (token, count) => {
         streamer.put([[BigInt(token)]]);
-        options.onToken?.(count);
+        options.onTokenId?.(token);
+        options.onToken?.(resumed.length + count);
       },
     };
     try {
       const outcome = await this.scheduler.submit(job);
       streamer.end();
       return {
-        text,
+        text: streamer.text,
         promptTokens,
-        completionTokens: outcome.tokens.length,
+        completionTokens: resumed.length + outcome.tokens.length,
         finishReason: outcome.finishReason,
         timing: {
           prefillMs: outcome.timing.prefillMs,
@@ -567,10 +639,11 @@ export class TransformersGenerator implements BuiltinGenerator {
         text += delta;
         options.onText?.(delta);
       },
-      () => {
+      (tokens: bigint[]) => {
         lastTokenAt = now();
         if (generated === 0) firstTokenAt = lastTokenAt;
         generated++;
+        for (const id of tokens) options.onTokenId?.(Number(id));
         options.onToken?.(generated);
       },
     );

@@ -166,6 +166,11 @@ export class LlamaCppGenerator extends QueuedGenerator implements BuiltinGenerat
       contextTokens: Math.min(LLAMA_CPP_CONTEXT_TOKENS, trained > 0 ? trained : LLAMA_CPP_CONTEXT_TOKENS),
       // One sequence at a time (n_parallel 1); llama.cpp's WebAssembly was measured too slow to batch for.
       batchSize: 1,
+      placement: {
+        device: 'wasm',
+        threads: wllama.getNumThreads(),
+        isolated: !!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated,
+      },
     });
   }
 

@@ -15,10 +15,12 @@ import { yieldToEventLoop } from '../core/yield';
 import {
   classifyLoadError,
   EmbedderError,
+  loadFirstPresent,
   loadTarget,
   type EmbeddingDevice,
   type LoadOptions,
 } from './embedder';
+import type { DeviceFallback, ModelPlacement } from './placement';
 import type { EmbeddingDtype } from './presets';
 
 export { DEFAULT_RERANKER_ID, TEST_RERANKER_ID } from './reranker-presets';
@@ -35,6 +37,10 @@ export interface RerankerInfo {
   model: string;
   dtype: EmbeddingDtype;
   device: Exclude<EmbeddingDevice, 'auto'>;
+  /** Where it runs, for people. */
+  placement: ModelPlacement;
+  /** Why it runs on the CPU although WebGPU was chosen or could have been used. */
+  fallback?: DeviceFallback;
 }
 
 /** One loaded cross-encoder. Create with `CrossEncoder.load`. */
@@ -51,22 +57,31 @@ export class CrossEncoder {
    *   ModelIdError INVALID_MODEL_ID.
    */
   static async load(model: string, options: LoadOptions = {}): Promise<CrossEncoder> {
-    const { name, device, dtype, fromHub, progress_callback } = await loadTarget(
+    const { name, device, dtypes, fromHub, progress_callback, placement, session_options } = await loadTarget(
       model,
       options,
       'reranker model',
     );
-    try {
-      const tokenizer = await AutoTokenizer.from_pretrained(name, { progress_callback });
-      const loaded = await AutoModelForSequenceClassification.from_pretrained(name, {
-        dtype,
-        device,
-        progress_callback,
-      });
-      return new CrossEncoder(tokenizer, loaded, { model, dtype, device });
-    } catch (error) {
-      throw classifyLoadError(error, model, fromHub, 'reranker model');
-    }
+    return loadFirstPresent(dtypes, async (dtype) => {
+      try {
+        const tokenizer = await AutoTokenizer.from_pretrained(name, { progress_callback });
+        const loaded = await AutoModelForSequenceClassification.from_pretrained(name, {
+          dtype,
+          device,
+          progress_callback,
+          ...(session_options ? { session_options } : {}),
+        });
+        return new CrossEncoder(tokenizer, loaded, { model, dtype, device, placement });
+      } catch (error) {
+        throw classifyLoadError(error, model, fromHub, 'reranker model');
+      }
+    });
+  }
+
+  /** The same reranker, said to run on the CPU because of `fallback`. */
+  withFallback(fallback: DeviceFallback): this {
+    (this.info as RerankerInfo).fallback = fallback;
+    return this;
   }
 
   /**

@@ -1,5 +1,6 @@
 /** Embeddings of several texts in one row-major buffer, and its per-text views. No model code here, so the
  * page and the build worker can use it without bundling transformers.js. */
+import type { DeviceUse } from './placement';
 
 /** Embeddings of several texts in one row-major buffer (transferable as a whole). */
 export interface EmbeddingBatch {
@@ -7,6 +8,8 @@ export interface EmbeddingBatch {
   dim: number;
   /** Each text's sentence vectors from the same pass, when asked for (`embed(…, { sentences: true })`). */
   sentences?: SentenceBatch;
+  /** Where the texts were embedded (the embedding service says; several entries after a fallback). */
+  ranOn?: DeviceUse[];
 }
 
 /** Sentence vectors of texts in one row-major buffer: `counts[i]` rows for text i, or -1 when unknown. */

@@ -69,6 +69,7 @@ import {
   type PipelineProgress,
   type SummaryCutNotice,
 } from './types';
+import { DeviceTally } from './device-tally';
 
 /** The build could not start. */
 export class PipelineError extends AerieError<'NO_EMBEDDER' | 'NO_GENERATOR' | 'BUSY'> {}
@@ -191,6 +192,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     request: BuildRequest,
     store: AerieDb,
     report: (e: PipelineEvent) => void,
+    devices: DeviceTally,
   ): Promise<BuildRequest> {
     const choice = request.embedding;
     if (choice.kind !== 'browser') return request;
@@ -200,6 +202,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     try {
       // The helpers join the leaves' embedding when they have loaded: the build need not wait for them.
       const info = await service.load(choice, onFile, { helpers: 'background' });
+      devices.add('embedding', [{ placement: info.placement, count: 0, fallback: info.fallback }]);
       if (choice.dtype === info.dtype) return request;
       // 'auto' (or no) precision settled on this device: the build, its cache keys, the tree and a resume use it.
       await recordEmbeddingDtype(store, request.buildId, info.dtype);
@@ -214,7 +217,8 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       };
       await recordModelFallback(store, request.buildId, { from: choice.model, to: offline });
       report({ stage: 'model-fallback', from: choice.model, to: OFFLINE_MODEL_ID });
-      await service.load(offline, onFile, { helpers: 'background' });
+      const info = await service.load(offline, onFile, { helpers: 'background' });
+      devices.add('embedding', [{ placement: info.placement, count: 0, fallback: info.fallback }]);
       return { ...request, embedding: offline };
     }
   }
@@ -233,6 +237,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
   function rawEmbedder(
     request: BuildRequest,
     usage: UsageAccumulator,
+    devices: DeviceTally,
   ): {
     plain: EmbedFn;
     nodes: EmbedFn;
@@ -247,13 +252,16 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     const service = embedService();
     const plain: EmbedFn = async (texts, options) => {
       if (options?.signal?.aborted) throw new AbortError();
-      return splitRows(await service.embed(texts, choice, { requestId: request.buildId }));
+      const batch = await service.embed(texts, choice, { requestId: request.buildId });
+      devices.add('embedding', batch.ranOn);
+      return splitRows(batch);
     };
     const lengths = (texts: string[]) => service.lengths(texts, choice);
     if (request.summarizer.kind !== 'extractive') return { plain, nodes: plain, lengths };
     const memory = createSentenceMemory(async (texts, options) => {
       if (options?.signal?.aborted) throw new AbortError();
       const batch = await service.embed(texts, choice, { requestId: request.buildId, sentences: true });
+      devices.add('embedding', batch.ranOn);
       return {
         vectors: splitRows(batch),
         sentences: batch.sentences ? splitSentenceRows(batch.sentences) : texts.map(() => undefined),
@@ -307,12 +315,15 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     const controller = running.get(treeId)!;
     const usage = new UsageAccumulator();
     let builtin: BuiltinSummaries | undefined;
+    // Where models ran: a resumed build goes on from what its earlier runs reported.
+    const devices = new DeviceTally((await getTree(store, treeId))?.progress?.devices);
     let lastWrite = 0;
     let lastStage = '';
     let recorded: Promise<void> = Promise.resolve();
     const snapshot = (event: PipelineEvent): PipelineProgress => {
       const progress: PipelineProgress = { event, usage: usage.snapshot(), at: Date.now() };
       if (builtin && builtin.meter.completionTokens > 0) progress.generation = builtin.meter.speed;
+      if (!devices.empty) progress.devices = devices.snapshot();
       return progress;
     };
     /** Records where the build is; the page hears `recorded` once storage has it (the library reads it). */
@@ -358,8 +369,9 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     let summarize: ReturnType<typeof cachedSummarizer> | undefined;
     const clusterPool = deps.clusterPool?.();
     try {
+      devices.onFallback = (notice) => report(notice);
       await enter({ stage: 'model-load', file: '', loaded: 0, total: 0, status: 'initiate' });
-      let request = await loadModel(requested, store, report);
+      let request = await loadModel(requested, store, report, devices);
       if (controller.signal.aborted) throw new AbortError('The build was cancelled.');
       if (request.summarizer.kind === 'builtin') {
         await enter({ stage: 'llm-load', file: '', loaded: 0, total: 0, status: 'initiate' });
@@ -368,6 +380,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
           report,
           usage,
           requestId: treeId,
+          onReply: (reply) => devices.add('summaries', reply.ranOn),
         });
         if (prepared.kind === 'fallback') {
           await recordSummarizerFallback(store, treeId, prepared.from);
@@ -380,10 +393,12 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
           request = { ...request, summarizer: { kind: 'extractive' } };
         } else {
           builtin = prepared;
+          const { placement, fallback } = prepared.info;
+          devices.add('summaries', [{ placement, count: 0, fallback }]);
         }
       }
       if (controller.signal.aborted) throw new AbortError('The build was cancelled.');
-      const raw = rawEmbedder(request, usage);
+      const raw = rawEmbedder(request, usage, devices);
       embed = cachedEmbedder(store, raw.nodes, embeddingCacheKeyFor(request.embedding), treeId);
       const summarizer = rawSummarizer(request, raw, usage, builtin);
       const budget = request.params.summaryTokens ?? DEFAULT_BUILD_PARAMS.summaryTokens;
@@ -428,6 +443,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       const cuts = summarize.stats.cut;
       await completeTree(store, treeId, tree, {
         summaryCuts: cuts > 0 ? { ...cutNotice(cuts), of: tree.nodes.length - leafCount(tree) } : undefined,
+        ...(devices.empty ? {} : { devices: devices.snapshot() }),
       });
       return {
         treeId,

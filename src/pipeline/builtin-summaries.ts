@@ -8,7 +8,7 @@ import type { Remote } from 'comlink';
 import type { AbortSignalLike } from '../core/abort';
 import { countTokens, truncateToTokens } from '../core/tokens';
 import type { BuildParams } from '../core/types';
-import { createBuiltinSummarizer } from '../llm/builtin';
+import { createBuiltinSummarizer, type GeneratedReply } from '../llm/builtin';
 import type { LlmSummarizer } from '../llm/summarizer';
 import { onAbort } from '../llm/signal';
 import type { UsageAccumulator } from '../llm/usage';
@@ -62,6 +62,8 @@ export interface PrepareOptions {
   usage: UsageAccumulator;
   /** Cancels the warm-up with the build (`cancel(requestId)`). */
   requestId: string;
+  /** Sees every summary's reply (where its tokens were written). */
+  onReply?: (reply: GeneratedReply) => void;
 }
 
 function choiceOf(summarizer: SummarizerChoice & { kind: 'builtin' }): BuiltinModelChoice {
@@ -94,7 +96,10 @@ export async function prepareBuiltin(
     usage: options.usage,
     systemPrompt: choice.systemPrompt,
     userTemplate: choice.userTemplate,
-    onReply: (reply) => meter.add(reply),
+    onReply: (reply) => {
+      meter.add(reply);
+      options.onReply?.(reply);
+    },
   });
   const sampleText = truncateToTokens(documents.map((d) => d.text).join('\n\n'), WARMUP_SAMPLE_TOKENS);
   let sample: SpeedSample | undefined;

@@ -10,6 +10,7 @@ import type { ModelLoadProgress } from '../models/embedder';
 import type { ModelChoice } from '../models/embed-service';
 import type { GenerationSpeed } from '../models/generation-speed';
 import type { GenerationDevice, GenerationDtype } from '../models/generator-presets';
+import type { DeviceFallback, DeviceUse, ModelPlacement } from '../models/placement';
 
 /** How leaves and summaries are embedded. */
 export type EmbeddingChoice =
@@ -78,6 +79,7 @@ export type PipelineEvent =
  */
 export type PipelineNotice =
   | { stage: 'model-fallback'; from: string; to: string }
+  | DeviceFallbackNotice
   | ({ stage: 'summary-cut' } & SummaryCutNotice)
   | { stage: 'summarizer-fallback'; from: string; to: 'extractive'; reason: string }
   | ({ stage: 'llm-estimate' } & SummaryEstimate);
@@ -95,11 +97,33 @@ export interface SummaryCutNotice {
   endpoint?: string;
 }
 
+/**
+ * A model of the build left WebGPU (or could not use it) and goes on on the CPU: which model, where it runs now
+ * and why (`fallback.message` names the cause). Nothing it had finished is redone.
+ */
+export interface DeviceFallbackNotice {
+  stage: 'device-fallback';
+  model: 'embedding' | 'summaries';
+  to: ModelPlacement;
+  fallback: DeviceFallback;
+}
+
+/**
+ * Where a build's models ran: texts embedded (`embedding`) and summary tokens written (`summaries`) on each
+ * device, a resumed build's earlier runs included. A model that has loaded and done nothing yet has one entry
+ * of count 0.
+ */
+export interface RunDevices {
+  embedding?: DeviceUse[];
+  summaries?: DeviceUse[];
+}
+
 /** The stages of a build (every event that is not a notice). */
 export type PipelineStageEvent = Exclude<PipelineEvent, PipelineNotice>;
 
 const NOTICE_STAGES: ReadonlySet<string> = new Set([
   'model-fallback',
+  'device-fallback',
   'summarizer-fallback',
   'llm-estimate',
   'summary-cut',
@@ -117,6 +141,8 @@ export interface PipelineProgress {
   usage: UsageTotals;
   /** The built-in model's rates over this build's summaries so far (set once it wrote one). */
   generation?: GenerationSpeed;
+  /** Where the build's models ran so far (set once a model has loaded). */
+  devices?: RunDevices;
   /** Milliseconds since the epoch when the event happened (for rates and ETAs). */
   at: number;
   /** Set on a second copy of a stage's report once storage has it (the library can show it). */

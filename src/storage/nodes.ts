@@ -6,6 +6,7 @@ import { allocateRows } from '../core/dot-kernel';
 import type { RaptorTree, TreeNode } from '../core/types';
 import { treeNodeRange } from './db';
 import { StorageError, treeNotFound } from './errors';
+import type { RunDevices } from '../pipeline/types';
 import type { AerieDb, NodeRecord, RecordedSummarizer, SummaryCuts, TreeRecord } from './schema';
 import { computeStats, ownedVector, utf8Length } from './stats';
 import { forEachRequest, runTransaction } from './transaction';
@@ -112,6 +113,8 @@ export async function saveTreeNodes(
 export interface CompleteTreeOptions {
   /** Summaries the model wrote past the budget, cut to it (recorded with the summariser). */
   summaryCuts?: SummaryCuts;
+  /** Where the build's models ran (kept on the record: the library and Statistics say it). */
+  devices?: RunDevices;
   /** Milliseconds since the epoch. Default now. */
   now?: number;
 }
@@ -164,6 +167,7 @@ export async function completeTree(
       embedding: { ...record.embedding, model: tree.embedding.model, dim: tree.embedding.dim },
       // A summariser fallback stays on record: the tree says which model was chosen and why it is extractive.
       summarizer: recordedSummarizer(record, tree, options.summaryCuts),
+      ...(options.devices ? { devices: options.devices } : {}),
       documents: record.documents.map((d) => ({ ...d, chars: chars.get(d.id) ?? d.chars })),
       stats: computeStats(records, await documentBytes(tx.objectStore('documents'), record.documentIds)),
     };

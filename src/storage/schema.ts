@@ -11,7 +11,7 @@ import type { PdfLayout } from '../ingest/pdf-layout';
 import type { IngestType } from '../ingest/types';
 import type { LlmEndpoint } from '../llm/types';
 import type { ModelChoice } from '../models/embed-service';
-import type { BuiltinModelChoice, PipelineProgress, PipelineStageEvent } from '../pipeline/types';
+import type { BuiltinModelChoice, PipelineProgress, PipelineStageEvent, RunDevices } from '../pipeline/types';
 
 /** The dtype a browser model runs with when a request names none (the embedder's default). */
 export const DEFAULT_EMBEDDING_DTYPE = 'q8';
@@ -147,6 +147,8 @@ export interface TreeRecord {
    */
   embedding: { model: string; dim?: number; dtype?: string; fallbackFrom?: string };
   summarizer: RecordedSummarizer;
+  /** Where its models ran, once built in this browser (WebGPU and which adapter, or WASM and its threads). */
+  devices?: RunDevices;
   /** What to run to resume (built trees only). */
   request?: StoredBuildRequest;
   stats: TreeStats;

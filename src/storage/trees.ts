@@ -16,6 +16,7 @@ import {
   type BuildRequest,
   type EmbeddingChoice,
   type PipelineProgress,
+  type RunDevices,
 } from '../pipeline/types';
 import { treeNodeRange } from './db';
 import { deleteConversationRecords } from './conversations';
@@ -330,6 +331,8 @@ export interface TreeSummary {
   error?: { code: string; message: string };
   /** Where an unfinished build stopped. */
   checkpoint?: CheckpointRecord;
+  /** Where its models ran (a finished build's record, else the last progress report's). */
+  devices?: RunDevices;
 }
 
 /** Every tree, most recently changed first, with where unfinished builds stopped; reads no nodes. */
@@ -363,6 +366,8 @@ export function listTrees(db: AerieDb): Promise<TreeSummary[]> {
       };
       if (r.error) row.error = { ...r.error };
       if (r.embedding.fallbackFrom) row.embeddingFallbackFrom = r.embedding.fallbackFrom;
+      const devices = r.devices ?? r.progress?.devices;
+      if (devices) row.devices = devices;
       const checkpoint = byTree.get(r.id);
       if (checkpoint) row.checkpoint = checkpoint;
       return row;

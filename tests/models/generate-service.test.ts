@@ -18,7 +18,7 @@ import type { ChatMessage } from '../../src/llm';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
 const TINY = 'local:aerie-tiny-qwen2';
-const NO_GPU = async () => ({ adapter: false, f16: false });
+const NO_GPU = async () => ({ adapter: false, f16: false, fallback: false, name: '' });
 const MESSAGES: ChatMessage[] = [{ role: 'user', content: 'Who lost a glass slipper?' }];
 const SAMPLE =
   'Cinderella lost her glass slipper on the palace stairs as the clock struck twelve, and the prince ' +
@@ -30,10 +30,16 @@ function service() {
 
 describe('generate service', () => {
   it('tells the device what it offers and which preset suits it', async () => {
-    expect(await service().probe()).toEqual({ adapter: false, f16: false, defaultModel: CPU_PRESET_ID });
+    expect(await service().probe()).toEqual({
+      adapter: false,
+      f16: false,
+      fallback: false,
+      name: '',
+      defaultModel: CPU_PRESET_ID,
+    });
     const gpu = createGenerateService(
       { localModelPath: MODELS },
-      { probeGpu: async () => ({ adapter: true, f16: true }) },
+      { probeGpu: async () => ({ adapter: true, f16: true, fallback: false, name: 'test gpu' }) },
     );
     expect((await gpu.probe()).defaultModel).toBe(GPU_PRESET_ID);
   });

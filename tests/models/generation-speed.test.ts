@@ -25,9 +25,9 @@ import {
   TEST_GGUF_GENERATOR_ID,
 } from '../../src/models/generator-presets';
 
-const NO_GPU = { adapter: false, f16: false };
-const GPU_F16 = { adapter: true, f16: true };
-const GPU_NO_F16 = { adapter: true, f16: false };
+const NO_GPU = { adapter: false, f16: false, fallback: false, name: '' };
+const GPU_F16 = { adapter: true, f16: true, fallback: false, name: 'test gpu' };
+const GPU_NO_F16 = { adapter: true, f16: false, fallback: false, name: 'test gpu' };
 
 describe('resolveRuntime', () => {
   it('puts the GPU preset on WebGPU in q4f16, or q4 without shader-f16', () => {
@@ -51,6 +51,21 @@ describe('resolveRuntime', () => {
       device: 'webgpu',
       dtype: 'q4f16',
     });
+  });
+
+  it("never takes the browser's software fallback adapter for 'auto', and says why; an explicit WebGPU still uses it", () => {
+    const software = { adapter: true, f16: false, fallback: true, name: 'google swiftshader' };
+    expect(resolveRuntime({ model: GPU_PRESET_ID }, software)).toMatchObject({
+      device: 'wasm',
+      dtype: 'q8',
+      note: expect.stringContaining('software fallback (google swiftshader)'),
+    });
+    expect(resolveRuntime({ model: GPU_PRESET_ID, device: 'webgpu' }, software)).toMatchObject({
+      device: 'webgpu',
+      dtype: 'q4',
+    });
+    expect(defaultPreset(software).id).toBe(CPU_PRESET_ID);
+    expect(defaultPreset(GPU_F16).id).toBe(GPU_PRESET_ID);
   });
 
   it('keeps explicit choices and uses the CPU backend in Node', () => {
@@ -98,14 +113,34 @@ describe('resolveRuntime', () => {
     });
   });
 
-  it('names how a model runs for people', () => {
-    expect(runtimeLabel({ runtime: 'llama.cpp', device: 'wasm', dtype: 'q8_0', threads: 2 })).toBe(
-      'llama.cpp, q8_0, 2 threads',
+  it('names how a model runs for people: runtime, where (adapter or threads), weights', () => {
+    const wasm = { device: 'wasm', threads: 2, isolated: true } as const;
+    expect(runtimeLabel({ runtime: 'llama.cpp', device: 'wasm', dtype: 'q8_0', placement: wasm })).toBe(
+      'llama.cpp, WASM (2 threads, cross-origin isolated), q8_0',
     );
-    expect(runtimeLabel({ runtime: 'llama.cpp', device: 'wasm', dtype: 'f32', threads: 1 })).toBe(
-      'llama.cpp, f32, 1 thread',
-    );
+    expect(
+      runtimeLabel({
+        runtime: 'onnx',
+        device: 'webgpu',
+        dtype: 'q4',
+        placement: { device: 'webgpu', adapter: 'google swiftshader' },
+      }),
+    ).toBe('ONNX Runtime, WebGPU (google swiftshader), q4');
+    // Without a placement (a record from before), the device and threads as they were known.
     expect(runtimeLabel({ runtime: 'onnx', device: 'wasm', dtype: 'q8' })).toBe('ONNX Runtime, wasm, q8');
+    // A reply that moved mid-way names both devices and why.
+    const moved = runtimeLabel({ runtime: 'onnx', device: 'webgpu', dtype: 'q4' }, [
+      { placement: { device: 'webgpu', adapter: 'google swiftshader' }, count: 14 },
+      {
+        placement: wasm,
+        count: 50,
+        fallback: { kind: 'device-lost', message: 'the GPU was lost (destroyed)' },
+      },
+    ]);
+    expect(moved).toBe(
+      'ONNX Runtime, q4, WebGPU (google swiftshader): 14 tokens; then WASM (2 threads, cross-origin isolated): ' +
+        '50 tokens (the GPU was lost (destroyed))',
+    );
   });
 
   it('tags the writer of summaries with model and dtype, and reads the tag back', () => {

@@ -46,7 +46,44 @@ describe('TransformersGenerator (tiny random Qwen2)', () => {
       threads: 1,
       contextTokens: 32768,
       batchSize: DEFAULT_CPU_BATCH_SIZE,
+      placement: { device: 'cpu' },
     });
+  });
+
+  it('continues a reply begun elsewhere exactly as it would have gone on (a WebGPU failure mid-reply)', async () => {
+    const generator = await tiny('fp32');
+    const whole = await generator.generate(MESSAGES, { maxNewTokens: 30 });
+    for (const cut of [1, 7, 19]) {
+      // The start, as the model that failed had written and streamed it.
+      const ids: number[] = [];
+      const begun = await generator.generate(MESSAGES, {
+        maxNewTokens: cut,
+        onTokenId: (id) => ids.push(id),
+      });
+      expect(ids).toHaveLength(cut);
+      const deltas: string[] = [];
+      const counts: number[] = [];
+      const rest = await generator.generate(MESSAGES, {
+        maxNewTokens: 30,
+        resume: { tokens: ids, text: begun.text },
+        onText: (d) => deltas.push(d),
+        onToken: (n) => counts.push(n),
+      });
+      expect(rest.text).toBe(whole.text);
+      expect(rest.completionTokens).toBe(30);
+      // Only what follows the start is streamed, and the token count goes on from it.
+      expect(begun.text + deltas.join('')).toBe(whole.text);
+      expect(counts[0]).toBe(cut + 1);
+      expect(counts.at(-1)).toBe(30);
+    }
+    // A reply that had already reached its limit is returned as it was.
+    const ids: number[] = [];
+    const full = await generator.generate(MESSAGES, { maxNewTokens: 5, onTokenId: (id) => ids.push(id) });
+    const done = await generator.generate(MESSAGES, {
+      maxNewTokens: 5,
+      resume: { tokens: ids, text: full.text },
+    });
+    expect(done).toMatchObject({ text: full.text, completionTokens: 5, finishReason: 'length' });
   });
 
   it('streams text whose pieces join to the reply, within the token budget, the same twice', async () => {

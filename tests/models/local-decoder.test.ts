@@ -3,8 +3,9 @@
  * local files only, and computes what Python computed for the same files (tests/fixtures/models/
  * aerie-tiny-qwen2.expected.json, written by scripts/models/make_qwen2_random.py): the tokenizer's ids and chat
  * template (Hugging Face transformers), the logits of fp32 (torch's Qwen2ForCausalLM, an independent
- * implementation) and of q8 and q4 (ONNX Runtime in Python on the same files), the same logits through the KV
- * cache one token at a time, and torch's greedy continuation.
+ * implementation) and of q8 and q4 (ONNX Runtime in Python on the same files; q8 within the fixture's measured
+ * tolerance, which holds on every CPU and still fails the fp32 file and a broken graph), the same logits through
+ * the KV cache one token at a time, and torch's greedy continuation.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import {
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { brokenCopy, maxDifference, type Q8Check } from '../support/q8-check';
 
 const MODELS_DIR = fileURLToPath(new URL('../../public/models/', import.meta.url));
 const NAME = 'aerie-tiny-qwen2';
@@ -38,6 +40,7 @@ interface ExpectedDecoder {
   greedyIds: number[];
   logits: Record<Dtype, number[]>;
   logitsLast3: number[][];
+  q8Check: Q8Check;
 }
 
 const expected = JSON.parse(
@@ -47,13 +50,6 @@ const expected = JSON.parse(
 const ids = (values: readonly number[]) =>
   new Tensor('int64', BigInt64Array.from(values.map(BigInt)), [1, values.length]);
 const scalar = (value: number) => new Tensor('int64', BigInt64Array.from([BigInt(value)]), []);
-
-function maxDifference(actual: ArrayLike<number>, reference: readonly number[]): number {
-  expect(actual.length).toBe(reference.length);
-  let worst = 0;
-  for (let i = 0; i < reference.length; i++) worst = Math.max(worst, Math.abs(actual[i] - reference[i]));
-  return worst;
-}
 
 /**
  * Runs `pieces` of the prompt through the model in turn, carrying the KV cache as generation does; returns the
@@ -133,6 +129,24 @@ describe(`${NAME} against its Python fixture`, () => {
       );
     });
   }
+
+  it('the q8 check fails the fp32 file and a graph with its last quantised matrix reversed', async () => {
+    const { tolerance, broken } = expected.q8Check;
+    expect(tolerance).toBe(expected.tolerance.q8);
+    const fp32 = await forwardInPieces(await model('fp32'), [expected.promptIds], 1);
+    expect(maxDifference(fp32.data as Float32Array, expected.logits.q8)).toBeGreaterThan(tolerance);
+    env.localModelPath = brokenCopy(MODELS_DIR, NAME, expected.q8Check);
+    try {
+      const wrong = await AutoModelForCausalLM.from_pretrained(NAME, { dtype: 'q8', device: 'cpu' });
+      const logits = await forwardInPieces(wrong, [expected.promptIds], 1);
+      const missed = maxDifference(logits.data as Float32Array, expected.logits.q8);
+      expect(missed).toBeGreaterThan(3 * tolerance);
+      expect(missed).toBeCloseTo(broken.difference, 1);
+      await wrong.dispose();
+    } finally {
+      env.localModelPath = MODELS_DIR;
+    }
+  });
 
   it("gives torch's logits through the KV cache, one token at a time (fp32)", async () => {
     const { promptIds, decodeSteps } = expected;

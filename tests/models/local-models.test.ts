@@ -1,12 +1,15 @@
 /**
  * The committed models load through transformers.js from local files only, and give the embeddings Python's
- * ONNX Runtime gives for the same files (fixtures written by scripts/models/make_*.py).
+ * ONNX Runtime gives for the same files (fixtures written by scripts/models/make_*.py). The tiny model's q8
+ * tolerance is measured by its generator (scripts/models/q8_check.py): it holds on every CPU's int8 kernels, and
+ * the fp32 file or a graph with a weight matrix reversed fail it.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { brokenCopy, type Q8Check } from '../support/q8-check';
 
 const MODELS_DIR = fileURLToPath(new URL('../../public/models/', import.meta.url));
 const TINY = 'aerie-tiny-random';
@@ -25,6 +28,7 @@ interface ExpectedEmbeddings {
   texts: string[];
   tokenIds: number[][];
   embeddings: Partial<Record<Dtype, number[][]>>;
+  q8Check?: Q8Check;
 }
 
 function readExpected(model: string): ExpectedEmbeddings {
@@ -118,6 +122,38 @@ describe.each([
       expect(Math.abs(Math.sqrt(dot(row, row)) - 1)).toBeLessThan(UNIT_NORM_TOLERANCE);
       expect(maxAbsDiff(row, want[i]), expected.texts[i]).toBeLessThanOrEqual(tolerance);
     });
+  });
+});
+
+describe(`${TINY}'s q8 check still fails a wrong model`, () => {
+  const expected = readExpected(TINY);
+  const check = expected.q8Check!;
+  /** The largest difference of any embedding of the fixture's batch from the q8 fixture. */
+  const missed = (rows: Float32Array[]) =>
+    Math.max(...rows.map((row, i) => maxAbsDiff(row, expected.embeddings.q8![i])));
+
+  it('the fp32 file misses the q8 fixture by more than the tolerance', async () => {
+    expect(check.tolerance).toBe(expected.tolerance.q8);
+    const { rows } = await embed(TINY, 'fp32', expected.texts);
+    expect(missed(rows)).toBeGreaterThan(check.tolerance);
+  });
+
+  it('a graph with its last quantised weight matrix reversed misses it by far', async () => {
+    env.localModelPath = brokenCopy(MODELS_DIR, TINY, check);
+    try {
+      const wrong = (await pipeline('feature-extraction', TINY, {
+        dtype: 'q8',
+      })) as FeatureExtractionPipeline;
+      const out = await wrong(expected.texts, { pooling: 'mean', normalize: true });
+      const data = out.data as Float32Array;
+      const dim = out.dims[1];
+      const rows = expected.texts.map((_, i) => data.subarray(i * dim, (i + 1) * dim));
+      expect(missed(rows)).toBeGreaterThan(3 * check.tolerance);
+      expect(missed(rows)).toBeCloseTo(check.broken.difference, 4);
+      await wrong.dispose();
+    } finally {
+      env.localModelPath = MODELS_DIR;
+    }
   });
 });
 

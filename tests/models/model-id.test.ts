@@ -125,7 +125,7 @@ describe('the loaders refuse a bad id before fetching anything', () => {
   it('the built-in model, on either runtime', async () => {
     const service = createGenerateService(
       { localModelPath: '/nowhere/' },
-      { probeGpu: async () => ({ adapter: false, f16: false }) },
+      { probeGpu: async () => ({ adapter: false, f16: false, fallback: false, name: '' }) },
     );
     for (const model of ['local:../../etc/passwd', `https://user:${SECRET}@evil.example/m.gguf`]) {
       const error = await service

@@ -2,7 +2,8 @@
  * The cross-encoder reranker through transformers.js in Node (src/models/reranker.ts), against what ONNX
  * Runtime computed in Python for the committed random-weight model (scripts/models/make_cross_encoder_random.py,
  * tests/fixtures/models/aerie-tiny-cross.expected.json): the same pair tokens (token types 0 for the question, 1
- * for the passage) and the same logits, in fp32 and q8. Its scores mean nothing; the wiring is what is tested.
+ * for the passage) and the same logits, in fp32 and q8 (q8 within the fixture's measured tolerance, which holds
+ * on every CPU and fails the fp32 file and a broken graph). Its scores mean nothing; the wiring is what is tested.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { configureRuntime } from '../../src/models/embedder';
 import { createEmbedService } from '../../src/models/embed-service';
 import { CrossEncoder, RERANK_QUESTION_CHARS, TEST_RERANKER_ID } from '../../src/models/reranker';
+import { brokenCopy, maxDifference, type Q8Check } from '../support/q8-check';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
 const FOLDER = `${MODELS}aerie-tiny-cross/`;
@@ -23,6 +25,7 @@ interface Expected {
   tokenIds: number[][];
   tokenTypes: number[][];
   logits: { fp32: number[]; q8: number[] };
+  q8Check: Q8Check;
 }
 const expected = JSON.parse(
   readFileSync(new URL('../fixtures/models/aerie-tiny-cross.expected.json', import.meta.url), 'utf8'),
@@ -53,13 +56,20 @@ describe('the committed test cross-encoder', () => {
     });
   });
 
+  /** Each fixture pair scored alone (a batch of one), as the fixture was computed. */
+  async function pairScores(encoder: CrossEncoder): Promise<number[]> {
+    const scores = await Promise.all(expected.pairs.map(([q, p]) => encoder.score(q, [p])));
+    return scores.map((s) => s[0]);
+  }
+
   it.each(['fp32', 'q8'] as const)('gives ONNX Runtime’s logits in %s, one batch', async (dtype) => {
     configureRuntime({ localModelPath: MODELS });
     const encoder = await CrossEncoder.load(TEST_RERANKER_ID, { dtype });
     // Every pair here shares its question, as a reranker's batch does; the fixture's pairs do not, so each
     // is scored alone and the batch of the first two (one question) is checked against them too.
-    const scores = await Promise.all(expected.pairs.map(([q, p]) => encoder.score(q, [p])));
-    scores.forEach((s, i) => expect(s[0]).toBeCloseTo(expected.logits[dtype][i], 3));
+    expect(maxDifference(await pairScores(encoder), expected.logits[dtype])).toBeLessThanOrEqual(
+      expected.tolerance[dtype],
+    );
     if (dtype === 'fp32') {
       const [question] = expected.pairs[0];
       const both = await encoder.score(question, [expected.pairs[0][1], expected.pairs[1][1]]);
@@ -67,6 +77,25 @@ describe('the committed test cross-encoder', () => {
       expect(Math.abs(both[1] - expected.logits.fp32[1])).toBeLessThan(expected.tolerance.fp32);
     }
     await encoder.dispose();
+  });
+
+  it('the q8 check fails the fp32 file and a graph with its classifier weights reversed', async () => {
+    const { tolerance, broken } = expected.q8Check;
+    expect(tolerance).toBe(expected.tolerance.q8);
+    configureRuntime({ localModelPath: MODELS });
+    const fp32 = await CrossEncoder.load(TEST_RERANKER_ID, { dtype: 'fp32' });
+    expect(maxDifference(await pairScores(fp32), expected.logits.q8)).toBeGreaterThan(tolerance);
+    await fp32.dispose();
+    configureRuntime({ localModelPath: brokenCopy(MODELS, 'aerie-tiny-cross', expected.q8Check) });
+    try {
+      const wrong = await CrossEncoder.load(TEST_RERANKER_ID, { dtype: 'q8' });
+      const missed = maxDifference(await pairScores(wrong), expected.logits.q8);
+      expect(missed).toBeGreaterThan(3 * tolerance);
+      expect(missed).toBeCloseTo(broken.difference, 4);
+      await wrong.dispose();
+    } finally {
+      configureRuntime({ localModelPath: MODELS });
+    }
   });
 
   it('cuts a 10,000-character question so the passage is still read', async () => {

@@ -26,7 +26,7 @@ const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
 const embedService = createEmbedService({ localModelPath: MODELS }, false);
 const generateService = createGenerateService(
   { localModelPath: MODELS },
-  { probeGpu: async () => ({ adapter: false, f16: false }) },
+  { probeGpu: async () => ({ adapter: false, f16: false, fallback: false, name: '' }) },
 );
 const TAG = `builtin:${TEST_GENERATOR_ID}@q8`;
 /** Short summaries keep the tiny model's work small; the path is the same at any budget. */

@@ -18,6 +18,7 @@ import type { UsageTotals } from '../../llm/usage';
 import type { BuildProgressState, StageProgress } from '../state/types';
 import { summaryCutText } from './budget-text';
 import { estimateSummary, formatTokenRate } from './builtin-text';
+import { devicesLines } from './devices-text';
 import type { TrackedStage } from './progress-reducer';
 import './build.css';
 
@@ -197,6 +198,18 @@ export function reuseSummary(reuse: NonNullable<BuildProgressState['reuse']>): s
   );
 }
 
+/** Where the models run (and ran, after a move to the CPU). */
+function DevicesFacts({ lines }: { lines: string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <div className="progress-devices" role="status" aria-label="Where the models run">
+      {lines.map((line) => (
+        <p key={line}>{line}</p>
+      ))}
+    </div>
+  );
+}
+
 function ReuseNote({ reuse }: { reuse: NonNullable<BuildProgressState['reuse']> }) {
   if (reuse.embedHits + reuse.summaryHits === 0) return null;
   return (
@@ -268,6 +281,7 @@ export function ProgressView({ progress, onCancel, onResume, onBuildAgain, onKee
         </div>
       </dl>
       <BuiltinFacts progress={progress} />
+      <DevicesFacts lines={devicesLines(progress.devices)} />
       {progress.summaryCuts && (
         <p className="progress-cuts" role="status">
           {summaryCutText(progress.summaryCuts)}

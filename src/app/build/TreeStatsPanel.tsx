@@ -11,7 +11,9 @@ import type { SummarizerInfo } from '../../core/types';
 import type { SummaryCuts } from '../../storage';
 import { formatCount, formatDecimal, formatPercent, UNKNOWN_VALUE } from '../format';
 import { embeddingModelLabel, summarizerLabel } from '../library/model-label';
+import type { RunDevices } from '../../pipeline/types';
 import { summaryCutText } from './budget-text';
+import { devicesLines } from './devices-text';
 import './build.css';
 
 /** Props of `TreeStatsPanel`. */
@@ -28,6 +30,8 @@ export interface TreeStatsPanelProps {
   embeddingModel: string;
   /** Summaries the model wrote past the budget, cut to it (absent when none was). */
   summaryCuts?: SummaryCuts;
+  /** Where the models ran (a tree built in this browser). */
+  devices?: RunDevices;
 }
 
 /** The paper's averages over all datasets (Appendix C, Table 10; summaries by gpt-3.5-turbo). */
@@ -84,6 +88,7 @@ export function TreeStatsPanel({
   summarizer,
   embeddingModel,
   summaryCuts,
+  devices,
 }: TreeStatsPanelProps) {
   const headingId = useId();
   const rootId = useId();
@@ -106,6 +111,11 @@ export function TreeStatsPanel({
           <span>Embeddings: {embeddingModelLabel(embeddingModel)}</span>
         </p>
         {summaryCuts && <p className="stats-cuts">{summaryCutText(summaryCuts)}</p>}
+        {devicesLines(devices).map((line) => (
+          <p key={line} className="stats-devices">
+            {line}
+          </p>
+        ))}
       </header>
       <div className="stats-table-scroll">
         <table>

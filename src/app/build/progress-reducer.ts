@@ -180,6 +180,7 @@ export function reduceProgress(state: BuildProgressState, p: PipelineProgress): 
   const usage = { ...p.usage };
   const updatedAt = Math.max(state.updatedAt, p.at);
   if (p.generation) state = { ...state, generation: { ...p.generation } };
+  if (p.devices) state = { ...state, devices: p.devices };
   if (event.stage === 'done') {
     return { ...state, stages: state.stages.map(finish), usage, updatedAt, status: 'done' };
   }

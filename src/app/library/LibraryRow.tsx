@@ -8,6 +8,7 @@ import { TREE_LIMITS } from '../../core/tree-limits';
 import type { TreeSummary } from '../../storage/trees';
 import { stageLabel, stageUnit } from '../build/progress-reducer';
 import { formatBytes, formatCount, formatDate, formatQuantity } from '../format';
+import { devicesLines } from '../build/devices-text';
 import { embeddingModelLabel, summarizerLabel } from './model-label';
 
 /** A row's status as the library shows it. */
@@ -222,6 +223,11 @@ export function LibraryRow({
         </span>
         <span>Summaries: {summarizerLabel(tree.summarizer)}</span>
       </p>
+      {devicesLines(tree.devices).map((line) => (
+        <p key={line} className="library-meta library-devices">
+          {line}
+        </p>
+      ))}
       {status === 'failed' && (
         <p className="library-error">{tree.error?.message ?? 'The build stopped with an error.'}</p>
       )}

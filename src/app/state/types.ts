@@ -5,7 +5,7 @@ import type { SearchMode } from '../../core/retrieve-options';
 import type { RetrievalMode } from '../modes';
 import type { UsageTotals } from '../../llm/usage';
 import type { GenerationSpeed } from '../../models/generation-speed';
-import type { SummaryCutNotice, SummaryEstimate } from '../../pipeline/types';
+import type { RunDevices, SummaryCutNotice, SummaryEstimate } from '../../pipeline/types';
 
 /** A document added by the user, before or while it is being read. */
 export interface PendingDocument {
@@ -144,6 +144,8 @@ export interface BuildProgressState {
   summarizerFallback?: string;
   /** Summaries the model wrote past the summary budget so far, cut at a sentence end within it. */
   summaryCuts?: SummaryCutNotice;
+  /** Where the build's models run and ran (WebGPU and its adapter, or WASM and its threads). */
+  devices?: RunDevices;
   /** A sentence the user can act on when the build failed or was paused. */
   message?: string;
   /** The build could not be recorded (nothing is stored): it cannot be resumed, only built again. */

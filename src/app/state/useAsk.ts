@@ -18,6 +18,7 @@ import type { ModelChoice } from '../../models/embed-service';
 import { connectGenerator } from '../../models/generate-client';
 import { speedOf } from '../../models/generation-speed';
 import { runtimeLabel } from '../../models/generator-presets';
+import type { DeviceUse } from '../../models/placement';
 import { splitRows } from '../../models/rows';
 import type { TreeRecord } from '../../storage/schema';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
@@ -138,6 +139,7 @@ async function answerWithModel(
   onStatus(`Reading the passages (${builtinModelName(model.generator.model)})…`);
   let firstAt = 0;
   let timing: { prefillMs: number; decodeMs: number } | undefined;
+  let ranOn: DeviceUse[] | undefined;
   // Tokens/s while it writes: decoding steps since the first token.
   const onToken = (generated: number) => {
     const now = performance.now();
@@ -150,7 +152,10 @@ async function answerWithModel(
   };
   const result = await answerWithBuiltin(counted, {
     ...options,
-    onReply: (reply) => (timing = reply.timing),
+    onReply: (reply) => {
+      timing = reply.timing;
+      ranOn = reply.ranOn;
+    },
   });
   const rate = timing
     ? speedOf({
@@ -163,7 +168,7 @@ async function answerWithModel(
     ...result,
     writer:
       `written in this browser by ${builtinModelName(model.generator.model)} ` +
-      `(${runtimeLabel(generator.info)}) at ${rateText(rate)}`,
+      `(${runtimeLabel(generator.info, ranOn)}) at ${rateText(rate)}`,
   };
 }
 

@@ -5,6 +5,7 @@
 import { proxy } from 'comlink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { buildWorker, terminateBuildWorker } from '../../client/workers';
+import { deviceFallbackNotice } from '../build/devices-text';
 import { AbortError } from '../../core/abort';
 import type { IngestedDocument } from '../../ingest';
 import type { BuildOutcome } from '../../pipeline/build-service';
@@ -140,6 +141,13 @@ export function useBuild(
           body:
             `${event.reason} This tree’s summaries are extractive; the library row says so. Build again once ` +
             'the model can be downloaded to have it write them.',
+        });
+      }
+      if (event.stage === 'device-fallback' && treeId) {
+        notify({
+          kind: 'warning',
+          key: `device-fallback-${event.model}`,
+          ...deviceFallbackNotice(event.model, event.to, event.fallback.message),
         });
       }
       if (event.stage === 'model-fallback' && treeId) {
