@@ -32,7 +32,7 @@ import { ROOT, startBrowserBench, type BrowserBench } from './browser/embed-harn
 import type { LlmPageConfig, LlmPageResult } from './browser/llm-page';
 import { timeNative, type NativeRun, type NativeTiming } from './llm-native';
 import { nodeLlamaCppEntry, timeNativeLlama } from './llm-native-llama';
-import { WEBGPU_VARIANTS, webGpuLlmLines, type LlmWebGpuContext } from './llm-webgpu';
+import { WEBGPU_VARIANTS, webGpuLlmLines, type LlmWebGpuContext, type LlmWebGpuVariant } from './llm-webgpu';
 import { wllamaAssets } from '../build/wllama-assets';
 import { notMeasured, type BenchLine, type BenchRow } from './report';
 import { incompleteModel, runPython } from './support';
@@ -138,7 +138,10 @@ const BASELINE = 'onnx-q8';
 const GOAL_MINUTES = 30;
 const GOAL_SPEEDUP = 5;
 const CONFIG_FILES = ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json'];
-const MODEL_FILES = [...CONFIG_FILES, ...VARIANTS.filter((v) => !v.folder).map((v) => v.file)];
+/** The ONNX file a WebGPU variant reads: the WASM variant's it stands beside. */
+function webGpuFile(variant: LlmWebGpuVariant): { id: string; file: string } {
+  return { id: variant.id, file: VARIANTS.find((v) => v.id === variant.wasm)!.file };
+}
 const MAKE_SCRIPTS = ['make_qwen2_random.py', 'make_qwen2_gguf.py'].map((f) =>
   join(ROOT, 'scripts', 'models', f),
 );
@@ -183,16 +186,26 @@ function skipped(reason: string): BenchLine[] {
 /** Makes sure the bench model exists; the reason when it is missing and cannot be generated. */
 function ensureModel(): string | undefined {
   const folder = join(MODELS_DIR, MODEL_FOLDER);
-  const complete = () => MODEL_FILES.every((f) => existsSync(join(folder, f)));
+  // The files the chosen variants read: the GGUF script (minutes) runs only for a llama.cpp variant.
+  const needed = [
+    ...CONFIG_FILES,
+    ...[...VARIANTS.filter((v) => !v.folder), ...WEBGPU_VARIANTS.map(webGpuFile)]
+      .filter((v) => CHOSEN.has(v.id))
+      .map((v) => v.file),
+  ];
+  const missing = () => needed.filter((f) => !existsSync(join(folder, f)));
+  const complete = () => missing().length === 0;
   if (complete()) return undefined;
   for (const script of MAKE_SCRIPTS) {
+    const gguf = script.endsWith('gguf.py');
+    if (!missing().some((f) => f.endsWith('.gguf') === gguf)) continue;
     console.log(
       `Generating ${folder} with ${script} (random weights, Qwen2.5-0.5B shapes; several minutes)…`,
     );
     const made = runPython([script, '--qwen2.5-0.5b', folder], PYTHON_TIMEOUT_MS);
     if ('reason' in made) return made.reason;
   }
-  if (!complete()) return incompleteModel(folder, MODEL_FILES);
+  if (!complete()) return incompleteModel(folder, needed);
   for (const variant of VARIANTS.filter((v) => v.folder && CHOSEN.has(v.id))) {
     const own = join(MODELS_DIR, variant.folder!);
     const files = [...CONFIG_FILES, variant.file];
