@@ -153,7 +153,7 @@ const PYTHON_TIMEOUT_MS = 30 * 60 * 1000;
 const PROMPT_TOKENS = 512;
 const NEW_TOKENS = 64;
 /** New tokens of the WebGPU check generation, on a short prompt (a software adapter emulates the GPU on the CPU). */
-const WEBGPU_CHECK_TOKENS = 4;
+const WEBGPU_CHECK_TOKENS = 2;
 const THREADS = 2;
 const TARGET_RATIO = 0.5;
 /** The long document whose summaries are projected, in cl100k tokens, and its leaves' mean size. */
