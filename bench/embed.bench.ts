@@ -10,23 +10,31 @@
  * figure is the fastest of a few passes, since other work on this shared 2-core machine only ever slows a pass
  * down; the browser rows also print the sum of each batch's fastest time ("per-batch best").
  *
+ * Then WebGPU (bench/webgpu.ts): a second Chromium that offers an adapter embeds one batch with each dtype on
+ * WebGPU (device `webgpu`, as Settings' choice), which names the adapter and checks the first vector against
+ * WASM's. On a GPU the texts are then timed as above and printed beside the WASM figure of the same dtype from
+ * this run (the app's thread count); on the browser's software fallback adapter (SwiftShader here) the row is
+ * NOT MEASURED as speed, with what ran.
+ *
  * `AERIE_BENCH_EMBED_SWEEP=1` adds the optimisation sweep of bench/browser/embed-sweep.ts.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
-import { CHROMIUM_PATH } from '../e2e/support/chromium';
+import { CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from '../e2e/support/chromium';
 import { chunkText, splitSentences } from '../src/core/chunk';
 import { seededRandom } from '../src/core/random';
 import { countTokens } from '../src/core/tokens';
 import { DEFAULT_BATCH_SIZE, longestFirst } from '../src/models/embedder';
+import { usesLabel } from '../src/models/placement';
 import type { EmbeddingDtype } from '../src/models/presets';
 import { ROOT, startBrowserBench, type BrowserBench } from './browser/embed-harness';
 import type { PageRunResult } from './browser/embed-page';
 import { sweepRows } from './browser/embed-sweep';
 import { notMeasured, type BenchLine, type BenchRow } from './report';
 import { incompleteModel, runPython, shuffled, type PythonRun } from './support';
+import { webGpuLabel, webGpuVerdict, type WebGpuRun } from './webgpu';
 
 /** Folder of the bench models, and its URL path on the bench server (which serves the repository root). */
 export const MODELS_DIR = join(ROOT, '.bench-cache', 'models');
@@ -131,11 +139,17 @@ function timeNative(
   return 'reason' in run ? run.reason : (JSON.parse(run.stdout) as NativeTiming);
 }
 
+/** Largest absolute difference between two vectors of the same length. */
+function maxDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+  return worst;
+}
+
 /** Largest absolute difference between the browser's embedding of the first text and the native one. */
 function firstRowDifference(result: PageRunResult, vectorsFile: string): number {
   const bytes = readFileSync(vectorsFile);
-  const native = new Float32Array(bytes.buffer, bytes.byteOffset, result.dim);
-  return result.first.reduce((worst, x, i) => Math.max(worst, Math.abs(x - native[i])), 0);
+  return maxDifference(result.first, new Float32Array(bytes.buffer, bytes.byteOffset, result.dim));
 }
 
 const rate = (count: number, ms: number): number => (count * MS_PER_S) / ms;
@@ -164,7 +178,7 @@ async function measure(
   session: Session,
   dtype: EmbeddingDtype,
   threads: number | undefined,
-): Promise<[BenchRow, BenchRow]> {
+): Promise<{ rows: [BenchRow, BenchRow]; result: PageRunResult }> {
   const { bench, texts } = session;
   const result = await bench.run({
     texts,
@@ -205,26 +219,118 @@ async function measure(
   };
   if (typeof native === 'string') {
     const referenceMissing = `native ONNX Runtime (bench/embed-native.py): ${native}`;
-    return [
-      { ...row, referenceMissing, note: facts.join(', ') },
-      { ...documentRow, referenceMissing },
-    ];
+    return {
+      rows: [
+        { ...row, referenceMissing, note: facts.join(', ') },
+        { ...documentRow, referenceMissing },
+      ],
+      result,
+    };
   }
   facts.push(
     `native runs ${native.runsChunksPerSecond.join('/')}`,
     `max |Δ| of the first vector ${firstRowDifference(result, vectorsFile).toExponential(1)}`,
   );
   const referenceLabel = `native ONNX Runtime ${native.onnxruntime} (Python), ${threadsLabel(ortThreads)}`;
-  return [
-    {
-      ...row,
-      reference: native.chunksPerSecond,
-      referenceLabel,
-      target: TARGET_RATIO,
-      note: facts.join(', '),
-    },
-    { ...documentRow, reference: documentChunks / native.chunksPerSecond, referenceLabel },
-  ];
+  return {
+    rows: [
+      {
+        ...row,
+        reference: native.chunksPerSecond,
+        referenceLabel,
+        target: TARGET_RATIO,
+        note: facts.join(', '),
+      },
+      { ...documentRow, reference: documentChunks / native.chunksPerSecond, referenceLabel },
+    ],
+    result,
+  };
+}
+
+/** The WASM figure a WebGPU row stands beside: the same dtype at the app's thread count, in this run. */
+interface WasmFigure {
+  dtype: EmbeddingDtype;
+  chunksPerSecond: number;
+  threads: number;
+  /** Its embedding of the first text. */
+  first: number[];
+}
+
+/** Where a page run's model loaded and its texts ran, as bench/webgpu.ts judges it. */
+function webGpuRunOf(result: PageRunResult): WebGpuRun {
+  const info = result.workers[0];
+  return {
+    gpu: info.gpu,
+    placement: info.placement,
+    ...(info.fallback ? { fallback: info.fallback } : {}),
+    ranOn: usesLabel(result.ranOn, ['text', 'texts']),
+    allOnGpu: result.ranOn.length > 0 && result.ranOn.every((u) => u.placement.device === 'webgpu'),
+  };
+}
+
+/**
+ * One dtype on WebGPU (`bench` offers an adapter): a check batch that names the adapter and compares the first
+ * vector with WASM's, then, on a GPU, the timed passes beside `wasm`; on a software adapter NOT MEASURED as speed.
+ */
+async function measureWebGpu(bench: BrowserBench, session: Session, wasm: WasmFigure): Promise<BenchLine> {
+  const { texts } = session;
+  const choice = { model: MODEL_ID, dtype: wasm.dtype, device: 'webgpu' } as const;
+  const worker = { modelsPath: MODELS_URL_PATH };
+  const batchSize = DEFAULT_BATCH_SIZE;
+  const check = await bench.run({
+    texts: texts.slice(0, batchSize),
+    choice,
+    batchSize,
+    worker,
+    repeats: 1,
+    warmupTexts: 0,
+  });
+  const run = webGpuRunOf(check);
+  const device = run.gpu.adapter ? webGpuLabel(run.gpu) : 'WebGPU';
+  const name = `Embed ${texts.length} chunks (${session.meanWordpieces.toFixed(0)} wordpieces), MiniLM-L6 random, ${device} ${wasm.dtype}, batch ${batchSize}`;
+  const agreement = `the first vector's max |Δ| from WASM's ${maxDifference(check.first, wasm.first).toExponential(1)}`;
+  const verdict = webGpuVerdict(name, run, `${agreement} (one batch, not timed as speed)`);
+  if (verdict) return verdict;
+  const result = await bench.run({
+    texts,
+    choice,
+    batchSize,
+    worker,
+    repeats: REPEATS,
+    budgetMs: PASS_BUDGET_MS,
+    warmupTexts: WARMUP_BATCHES * batchSize,
+  });
+  const timed = webGpuRunOf(result);
+  const moved = webGpuVerdict(name, timed, agreement);
+  if (moved) return moved;
+  return {
+    name,
+    value: rate(texts.length, Math.min(...result.runsMs)),
+    unit: 'chunks/s',
+    higherIsBetter: true,
+    reference: wasm.chunksPerSecond,
+    referenceLabel: `WASM ${wasm.dtype}, ${threadsLabel(wasm.threads)}, this run`,
+    note: [
+      `ran on ${timed.ranOn}`,
+      `shader-f16 ${run.gpu.f16 ? 'yes' : 'no'}`,
+      `browser runs ${result.runsMs.map((ms) => rate(texts.length, ms).toFixed(1)).join('/')}`,
+      `per-batch best ${rate(texts.length, result.bestBatchesMs).toFixed(1)}`,
+      agreement,
+    ].join(', '),
+  };
+}
+
+/** Each dtype on WebGPU, in a Chromium that offers an adapter, beside its WASM figure of this run. */
+async function webGpuLines(session: Omit<Session, 'bench'>, wasm: WasmFigure[]): Promise<BenchLine[]> {
+  const bench = await startBrowserBench({ chromiumArgs: CHROMIUM_WEBGPU_ARGS });
+  try {
+    const lines: BenchLine[] = [];
+    for (const figure of wasm) lines.push(await measureWebGpu(bench, { ...session, bench }, figure));
+    bench.assertLocalOnly();
+    return lines;
+  } finally {
+    await bench.close();
+  }
 }
 
 /** Browser vs native throughput for each dtype at 1 thread and at all threads, and projected document times. */
@@ -243,11 +349,16 @@ export async function benchEmbed(): Promise<BenchLine[]> {
     const session: Session = { bench, texts, textsFile, dir, meanWordpieces, meanTokens };
     const rows: BenchRow[] = [];
     const projections: BenchRow[] = [];
+    const wasm: WasmFigure[] = [];
     for (const dtype of DTYPES) {
       for (const threads of [1, undefined]) {
-        const [row, projection] = await measure(session, dtype, threads);
-        rows.push(row);
-        projections.push(projection);
+        const { rows: measured, result } = await measure(session, dtype, threads);
+        rows.push(measured[0]);
+        projections.push(measured[1]);
+        if (threads === undefined) {
+          const ortThreads = result.workers[0].ortThreads;
+          wasm.push({ dtype, chunksPerSecond: measured[0].value, threads: ortThreads, first: result.first });
+        }
       }
     }
     if (process.env.AERIE_BENCH_EMBED_SWEEP) {
@@ -262,7 +373,10 @@ export async function benchEmbed(): Promise<BenchLine[]> {
     console.log(
       `All ${bench.requestCount()} requests of the pages and their workers went to ${bench.origin}.`,
     );
-    return [...rows, ...projections];
+    await bench.close();
+    bench = undefined;
+    const gpuLines = await webGpuLines({ texts, textsFile, dir, meanWordpieces, meanTokens }, wasm);
+    return [...rows, ...gpuLines, ...projections];
   } finally {
     await bench?.close();
     rmSync(dir, { recursive: true, force: true });

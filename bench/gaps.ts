@@ -52,6 +52,8 @@ export interface Outcome {
  */
 export function gapOf(line: BenchLine): Gap | undefined {
   const what = line.name;
+  // The hardware's nature, not a missing setup: the run stands (`notSpeedOf` lists it in the summary).
+  if ('notSpeed' in line) return undefined;
   if ('skipped' in line) return { kind: 'figure', what, reason: line.skipped || 'no reason given' };
   if (!Number.isFinite(line.value)) {
     const said = line.referenceMissing ?? line.referenceLabel;
@@ -76,6 +78,20 @@ export function gapsOf(section: string, lines: readonly BenchLine[]): SectionGap
   });
 }
 
+/** A line that is no speed figure on this machine (`NotSpeedRow`), of a named section. */
+export interface NotSpeed {
+  section: string;
+  what: string;
+  reason: string;
+}
+
+/** Every line of a section whose time is no speed here (WebGPU on a software adapter), in order. */
+export function notSpeedOf(section: string, lines: readonly BenchLine[]): NotSpeed[] {
+  return lines.flatMap((line) =>
+    'notSpeed' in line ? [{ section, what: line.name, reason: line.notSpeed }] : [],
+  );
+}
+
 /** Whether gaps are accepted: the flag among `args`, or the environment variable set to 1, true or yes. */
 export function allowsMissing(
   args: readonly string[],
@@ -94,14 +110,22 @@ function describe(gap: SectionGap): string {
 
 /**
  * The summary printed after the last section, and the exit status: 0 when everything was measured, or when
- * only gaps remain and they are allowed; EXIT_INCOMPLETE otherwise.
+ * only gaps remain and they are allowed; EXIT_INCOMPLETE otherwise. `notSpeed` lines (no speed on this
+ * hardware) are listed first and never change the status.
  */
 export function outcome(
   gaps: readonly SectionGap[],
   failures: readonly SectionFailure[],
   allow: boolean,
+  notSpeed: readonly NotSpeed[] = [],
 ): Outcome {
   const summary: string[] = [];
+  if (notSpeed.length) {
+    summary.push(
+      `NOT MEASURED as speed on this machine (its hardware, not a gap): ${count(notSpeed.length, 'figure')}`,
+      ...notSpeed.map((n) => `  ${n.section}: ${n.what} — ${n.reason}`),
+    );
+  }
   if (gaps.length) {
     const figures = gaps.filter((g) => g.kind === 'figure').length;
     const parts = `${count(figures, 'figure')}, ${count(gaps.length - figures, 'reference')}`;
@@ -119,7 +143,13 @@ export function outcome(
     );
   }
   const unaccepted = gaps.length > 0 && !allow;
-  if (!gaps.length && !failures.length) summary.push('Every figure and reference was measured.');
+  if (!gaps.length && !failures.length) {
+    summary.push(
+      notSpeed.length
+        ? 'Every other figure and reference was measured.'
+        : 'Every figure and reference was measured.',
+    );
+  }
   if (unaccepted) {
     summary.push(
       `Incomplete figures (exit status ${EXIT_INCOMPLETE}): ${SET_UP_HINT}; or accept the gaps with ` +

@@ -7,7 +7,9 @@
  * - GGUF: LlamaCppGenerator → @wllama/wllama (llama.cpp in WebAssembly), beside native llama.cpp
  *   (node-llama-cpp's CPU binaries when AERIE_NODE_LLAMA_CPP names a folder holding it; llm-native-llama.ts).
  * Then the summaries of a 78k-token document are projected for each, and the fastest CPU runtime is set against
- * today's path (ONNX q8) and the 30-minute goal.
+ * today's path (ONNX q8) and the 30-minute goal. Last, the WebGPU rows (bench/llm-webgpu.ts): the q4 file on
+ * WebGPU in a Chromium that offers an adapter, naming it, beside WASM's q4 run; NOT MEASURED as speed on a software
+ * adapter.
  *
  * Model: random weights with exactly Qwen2.5-0.5B-Instruct's shapes (the CPU preset's architecture), in ONNX q8
  * and q4 (scripts/models/make_qwen2_random.py) and GGUF Q8_0 and Q4_0 (make_qwen2_gguf.py: the same weights),
@@ -21,7 +23,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import type { Plugin } from 'vite';
-import { CHROMIUM_PATH } from '../e2e/support/chromium';
+import { CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from '../e2e/support/chromium';
 import { splitSentences } from '../src/core/chunk';
 import { summaryMessages } from '../src/llm/prompts';
 import type { ChatMessage } from '../src/llm/types';
@@ -30,6 +32,7 @@ import { ROOT, startBrowserBench, type BrowserBench } from './browser/embed-harn
 import type { LlmPageConfig, LlmPageResult } from './browser/llm-page';
 import { timeNative, type NativeRun, type NativeTiming } from './llm-native';
 import { nodeLlamaCppEntry, timeNativeLlama } from './llm-native-llama';
+import { WEBGPU_VARIANTS, webGpuLlmLines, type LlmWebGpuContext, type LlmWebGpuVariant } from './llm-webgpu';
 import { wllamaAssets } from '../build/wllama-assets';
 import { notMeasured, type BenchLine, type BenchRow } from './report';
 import { incompleteModel, runPython } from './support';
@@ -119,13 +122,14 @@ const VARIANTS: Variant[] = [
     repeats: 1,
   })),
 ];
-/** `AERIE_BENCH_LLM=onnx-q8,llama.cpp-q8_0` measures only those; default all but the `notTheApp` ones. */
+/**
+ * `AERIE_BENCH_LLM=onnx-q8,llama.cpp-q8_0` measures only those; default all but the `notTheApp` ones, and the
+ * WebGPU ones (`webgpu-q4`).
+ */
 const CHOSEN = new Set(
   (
     process.env.AERIE_BENCH_LLM ??
-    VARIANTS.filter((v) => !v.notTheApp)
-      .map((v) => v.id)
-      .join(',')
+    [...VARIANTS.filter((v) => !v.notTheApp), ...WEBGPU_VARIANTS].map((v) => v.id).join(',')
   ).split(','),
 );
 /** Today's path, the one the issue's 5× is measured against. */
@@ -134,7 +138,10 @@ const BASELINE = 'onnx-q8';
 const GOAL_MINUTES = 30;
 const GOAL_SPEEDUP = 5;
 const CONFIG_FILES = ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json'];
-const MODEL_FILES = [...CONFIG_FILES, ...VARIANTS.filter((v) => !v.folder).map((v) => v.file)];
+/** The ONNX file a WebGPU variant reads: the WASM variant's it stands beside. */
+function webGpuFile(variant: LlmWebGpuVariant): { id: string; file: string } {
+  return { id: variant.id, file: VARIANTS.find((v) => v.id === variant.wasm)!.file };
+}
 const MAKE_SCRIPTS = ['make_qwen2_random.py', 'make_qwen2_gguf.py'].map((f) =>
   join(ROOT, 'scripts', 'models', f),
 );
@@ -145,6 +152,8 @@ const PYTHON_TIMEOUT_MS = 30 * 60 * 1000;
 /** The prompt is grown sentence by sentence until it has this many model tokens (a typical cluster's prompt). */
 const PROMPT_TOKENS = 512;
 const NEW_TOKENS = 64;
+/** New tokens of the WebGPU check generation, on a short prompt (a software adapter emulates the GPU on the CPU). */
+const WEBGPU_CHECK_TOKENS = 2;
 const THREADS = 2;
 const TARGET_RATIO = 0.5;
 /** The long document whose summaries are projected, in cl100k tokens, and its leaves' mean size. */
@@ -177,16 +186,26 @@ function skipped(reason: string): BenchLine[] {
 /** Makes sure the bench model exists; the reason when it is missing and cannot be generated. */
 function ensureModel(): string | undefined {
   const folder = join(MODELS_DIR, MODEL_FOLDER);
-  const complete = () => MODEL_FILES.every((f) => existsSync(join(folder, f)));
+  // The files the chosen variants read: the GGUF script (minutes) runs only for a llama.cpp variant.
+  const needed = [
+    ...CONFIG_FILES,
+    ...[...VARIANTS.filter((v) => !v.folder), ...WEBGPU_VARIANTS.map(webGpuFile)]
+      .filter((v) => CHOSEN.has(v.id))
+      .map((v) => v.file),
+  ];
+  const missing = () => needed.filter((f) => !existsSync(join(folder, f)));
+  const complete = () => missing().length === 0;
   if (complete()) return undefined;
   for (const script of MAKE_SCRIPTS) {
+    const gguf = script.endsWith('gguf.py');
+    if (!missing().some((f) => f.endsWith('.gguf') === gguf)) continue;
     console.log(
       `Generating ${folder} with ${script} (random weights, Qwen2.5-0.5B shapes; several minutes)…`,
     );
     const made = runPython([script, '--qwen2.5-0.5b', folder], PYTHON_TIMEOUT_MS);
     if ('reason' in made) return made.reason;
   }
-  if (!complete()) return incompleteModel(folder, MODEL_FILES);
+  if (!complete()) return incompleteModel(folder, needed);
   for (const variant of VARIANTS.filter((v) => v.folder && CHOSEN.has(v.id))) {
     const own = join(MODELS_DIR, variant.folder!);
     const files = [...CONFIG_FILES, variant.file];
@@ -202,6 +221,8 @@ function ensureModel(): string | undefined {
 /** The bench's prompt: its messages, their token ids, and the tokenizer's decoder (for the native ids). */
 interface BenchPrompt {
   messages: ChatMessage[];
+  /** The summary prompt over the first sentence alone (the WebGPU check generation). */
+  short: ChatMessage[];
   ids: number[];
   decode: (ids: number[]) => string;
   /** Distinct summary prompts of about the same size, for the batched runs (llm-batch.ts). */
@@ -232,6 +253,7 @@ async function benchPrompt(): Promise<BenchPrompt> {
   }
   return {
     messages,
+    short: summaryMessages(sentences.slice(0, 1)),
     ids: encode(messages),
     decode: (ids) => tokenizer.decode(ids, { skip_special_tokens: true }),
     batch: batchPrompts(ROOT, promptEncoder(tokenizer), Math.max(...BATCH_SIZES), PROMPT_TOKENS),
@@ -251,11 +273,11 @@ function runtimeFiles(bench: BrowserBench<LlmPageConfig, LlmPageResult>): string
 }
 
 /** Where the first generated text differs: "identical", or the index of the first differing character. */
-function textAgreement(ours: string, native: string): string {
-  if (ours === native) return 'identical to native';
+function textAgreement(ours: string, theirs: string, who = 'native'): string {
+  if (ours === theirs) return `identical to ${who}`;
   let i = 0;
-  while (i < ours.length && ours[i] === native[i]) i++;
-  return `same as native for ${i} of ${native.length} characters`;
+  while (i < ours.length && ours[i] === theirs[i]) i++;
+  return `same as ${who} for ${i} of ${theirs.length} characters`;
 }
 
 /** What the rows of one variant need. */
@@ -628,12 +650,7 @@ export async function benchLlm(): Promise<BenchLine[]> {
   let bench: BrowserBench<LlmPageConfig, LlmPageResult> | undefined;
   const measured: Measured[] = [];
   try {
-    bench = await startBrowserBench<LlmPageConfig, LlmPageResult>({
-      pagePath: '/bench/browser/llm.html',
-      entries: ['bench/browser/llm.html', 'bench/browser/llm-bench.worker.ts'],
-      cacheDir: join(ROOT, '.bench-cache', 'vite-llm'),
-      plugins: [strictCsp(), wllamaAssets()],
-    });
+    bench = await startLlmBench();
     for (const variant of VARIANTS.filter((v) => CHOSEN.has(v.id))) {
       console.log(`Measuring ${variant.id}…`);
       measured.push(await measure(bench, prompt, variant));
@@ -643,8 +660,52 @@ export async function benchLlm(): Promise<BenchLine[]> {
   } finally {
     await bench?.close();
   }
+  const gpuLines = await webGpuLlmLines(
+    webGpuContext(prompt, measured),
+    WEBGPU_VARIANTS.filter((v) => CHOSEN.has(v.id)),
+  );
   return [
     ...measured.flatMap((m) => [...rowsOf(m), ...batchRowsOf(m, labelOf(m))]),
     ...verdictRows(measured),
+    ...gpuLines,
   ];
+}
+
+/** The bench server with the app's CSP and llama.cpp files, and Chromium (with `chromiumArgs` when given). */
+function startLlmBench(chromiumArgs?: string[]): Promise<BrowserBench<LlmPageConfig, LlmPageResult>> {
+  return startBrowserBench<LlmPageConfig, LlmPageResult>({
+    pagePath: '/bench/browser/llm.html',
+    entries: ['bench/browser/llm.html', 'bench/browser/llm-bench.worker.ts'],
+    cacheDir: join(ROOT, '.bench-cache', 'vite-llm'),
+    plugins: [strictCsp(), wllamaAssets()],
+    ...(chromiumArgs ? { chromiumArgs } : {}),
+  });
+}
+
+/** What the WebGPU rows need: this run's prompt, model and WASM variants. */
+function webGpuContext(prompt: BenchPrompt, measured: readonly Measured[]): LlmWebGpuContext {
+  return {
+    start: () => startLlmBench(CHROMIUM_WEBGPU_ARGS),
+    model: MODEL_ID,
+    modelsPath: MODELS_URL_PATH,
+    messages: prompt.messages,
+    promptTokens: prompt.ids.length,
+    newTokens: NEW_TOKENS,
+    checkMessages: prompt.short,
+    checkTokens: WEBGPU_CHECK_TOKENS,
+    wasm(id) {
+      const m = measured.find((x) => x.variant.id === id);
+      if (!m) return undefined;
+      const rates = bestRates(m.result.runs);
+      return {
+        label: labelOf(m),
+        ...rates,
+        minutes: projectedMinutes(rates, m.promptTokens),
+        text: m.result.runs[0].text,
+      };
+    },
+    project: projectedMinutes,
+    agreement: (ours, theirs) => textAgreement(ours, theirs, 'WASM'),
+    work: `the ${WORK.summaries} summaries of a ${DOCUMENT_TOKENS / 1000}k-token document`,
+  };
 }

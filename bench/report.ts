@@ -44,12 +44,30 @@ export interface SkippedRow {
   skipped: string;
 }
 
-/** What a bench section returns: measured rows, and the figures it could not measure. */
-export type BenchLine = BenchRow | SkippedRow;
+/**
+ * A figure this machine cannot give by its nature, not for want of setup: the work ran, but its time is no
+ * measure of the speed the row is about (WebGPU on the browser's software fallback adapter, e.g. SwiftShader:
+ * Vulkan emulated on the CPU). Printed `NOT MEASURED as speed`, listed in the summary, and not a gap: the run
+ * does not fail for it (bench/gaps.ts). Make it only where the hardware decides (bench/webgpu.ts).
+ */
+export interface NotSpeedRow {
+  /** What would have been measured, e.g. "Embed 512 chunks …, WebGPU (google swiftshader) fp32". */
+  name: string;
+  /** Why its time is no speed, and what did run (device, agreement). */
+  notSpeed: string;
+}
+
+/** What a bench section returns: measured rows, the figures it could not measure, and those no speed here. */
+export type BenchLine = BenchRow | SkippedRow | NotSpeedRow;
 
 /** A figure that could not be measured: printed as NOT MEASURED with `reason`, and counted as a gap. */
 export function notMeasured(name: string, reason: string): SkippedRow {
   return { name, skipped: reason };
+}
+
+/** A figure whose time is no speed on this machine's hardware (see `NotSpeedRow`): not a gap. */
+export function notMeasuredAsSpeed(name: string, reason: string): NotSpeedRow {
+  return { name, notSpeed: reason };
 }
 
 function fmt(x: number): string {
@@ -59,6 +77,7 @@ function fmt(x: number): string {
 
 /** Formats a line: name, ours, reference, ratio, target verdict; or what could not be measured and why. */
 export function formatRow(line: BenchLine): string {
+  if ('notSpeed' in line) return `NOT MEASURED as speed ${line.name}: ${line.notSpeed}`;
   const gap = gapOf(line);
   if ('skipped' in line || gap?.kind === 'figure') return `NOT MEASURED ${line.name}: ${gap?.reason}`;
   const row = line;

@@ -6,7 +6,9 @@ import {
   allowsMissing,
   ALLOW_MISSING_FLAG,
   gapsOf,
+  notSpeedOf,
   outcome,
+  type NotSpeed,
   type SectionFailure,
   type SectionGap,
 } from './gaps';
@@ -55,6 +57,7 @@ export async function runSections(
   }
   const gaps: SectionGap[] = [];
   const failures: SectionFailure[] = [];
+  const notSpeed: NotSpeed[] = [];
   for (const name of requested.length ? requested : Object.keys(sections)) {
     output.out(`\n== ${name} ==`);
     const started = Date.now();
@@ -62,13 +65,14 @@ export async function runSections(
       const lines = await (await sections[name]())();
       for (const line of lines) output.out(formatRow(line));
       gaps.push(...gapsOf(name, lines));
+      notSpeed.push(...notSpeedOf(name, lines));
     } catch (error) {
       output.err(`FAILED ${name}:`, error);
       failures.push({ section: name, error: error instanceof Error ? error.message : String(error) });
     }
     output.out(`(${name}: ${((Date.now() - started) / MS_PER_S).toFixed(1)} s)`);
   }
-  const result = outcome(gaps, failures, allowsMissing(args, env));
+  const result = outcome(gaps, failures, allowsMissing(args, env), notSpeed);
   const summary = `\n${result.summary.join('\n')}`;
   if (gaps.length || failures.length) output.err(summary);
   else output.out(summary);

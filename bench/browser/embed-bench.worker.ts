@@ -14,6 +14,8 @@ import * as ort from 'onnxruntime-web/webgpu';
 import { browserRuntime } from '../../src/models/browser-runtime';
 import type { EmbeddingBatch } from '../../src/models/embedder';
 import { createEmbedService, type EmbedApi, type ModelChoice } from '../../src/models/embed-service';
+import type { GpuSupport } from '../../src/models/generator-presets';
+import type { DeviceFallback, ModelPlacement } from '../../src/models/placement';
 import { probeWebGpu } from '../../src/models/webgpu';
 
 /** How the bench configures one worker; set once, before the model loads. */
@@ -34,6 +36,12 @@ export interface BenchWorkerInfo {
   hardwareConcurrency: number;
   /** `env.wasm.numThreads` as ORT-web sees it after the first session (it falls back to 1 without isolation). */
   ortThreads: number;
+  /** The WebGPU adapter this worker is offered (none in the bench's WASM browser, started with --disable-gpu). */
+  gpu: GpuSupport;
+  /** Where the model loaded, as the app says it (WebGPU with its adapter, or WASM). */
+  placement: ModelPlacement;
+  /** Why it loaded on the CPU although WebGPU was asked for. */
+  fallback?: DeviceFallback;
 }
 
 /** One embed call's result and the time of each of its batches. */
@@ -99,11 +107,14 @@ const api = {
 
   /** Loads the model (not timed by the bench) and reports the threads ORT-web settled on. */
   async load(choice: ModelChoice): Promise<BenchWorkerInfo> {
-    await need().load(choice);
+    const info = await need().load(choice);
     return {
       crossOriginIsolated: self.crossOriginIsolated,
       hardwareConcurrency: navigator.hardwareConcurrency,
       ortThreads: Number(ort.env.wasm.numThreads),
+      gpu: await probeWebGpu(),
+      placement: info.placement,
+      ...(info.fallback ? { fallback: info.fallback } : {}),
     };
   },
 

@@ -1,6 +1,7 @@
 /**
  * The Node side of the browser benchmarks: a Vite dev server with the project's vite.config.ts (COOP/COEP
- * headers, ORT-web's files on /ort/) on 127.0.0.1, and headless Chromium (Debian's, with the e2e flags) that
+ * headers, ORT-web's files on /ort/) on 127.0.0.1 (a secure context, as WebGPU needs), and headless Chromium
+ * (Debian's, with the e2e flags, or the WebGPU project's) that
  * opens a bench page (bench/browser/embed.html by default) and runs configurations through
  * `window.aerieBench.run`.
  *
@@ -82,6 +83,8 @@ export interface BrowserBenchOptions {
   cacheDir?: string;
   /** Extra Vite plugins (e.g. response headers). */
   plugins?: Plugin[];
+  /** Chromium's flags. Default the e2e flags (no GPU); CHROMIUM_WEBGPU_ARGS offers a WebGPU adapter. */
+  chromiumArgs?: string[];
 }
 
 function startServer(options: BrowserBenchOptions): ReturnType<typeof startViteServer> {
@@ -133,7 +136,10 @@ export async function startBrowserBench<Config = PageRunConfig, Result = PageRun
   const { server, origin } = await startServer(options);
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: options.chromiumArgs ?? CHROMIUM_ARGS,
+    });
     const context = await browser.newContext();
     context.setDefaultTimeout(RUN_TIMEOUT_MS);
     const requests: string[] = [];

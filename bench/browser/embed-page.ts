@@ -5,6 +5,7 @@
  */
 import { releaseProxy, wrap } from 'comlink';
 import type { ModelChoice } from '../../src/models/embed-service';
+import { mergeUses, type DeviceUse } from '../../src/models/placement';
 import type { BenchWorkerApi, BenchWorkerConfig, BenchWorkerInfo } from './embed-bench.worker';
 
 /** One timed configuration. */
@@ -16,7 +17,7 @@ export interface PageRunConfig {
   repeats: number;
   /** No further pass starts once the passes so far took this many milliseconds (at least one pass runs). */
   budgetMs?: number;
-  /** Texts embedded once before timing (first-run allocations and compilation). */
+  /** Texts embedded once before timing (first-run allocations and compilation); 0: none. */
   warmupTexts: number;
   /** Also each text's sentence vectors, as a build embeds its leaves (EmbedApi.embed's `sentences`). */
   sentences?: boolean;
@@ -41,6 +42,8 @@ export interface PageRunResult {
   dim: number;
   /** The embedding of the first text (to compare with the reference's). */
   first: number[];
+  /** Where the timed passes' texts were embedded, by the embedding service's account (all workers, all passes). */
+  ranOn: DeviceUse[];
 }
 
 async function run(config: PageRunConfig): Promise<PageRunResult> {
@@ -62,11 +65,19 @@ async function run(config: PageRunConfig): Promise<PageRunResult> {
       await api.open(config.worker);
       infos.push(await api.load(config.choice));
     }
-    await Promise.all(
-      apis.map((api, w) =>
-        api.embed(shares[w].slice(0, config.warmupTexts), config.choice, config.batchSize, config.sentences),
-      ),
-    );
+    if (config.warmupTexts > 0) {
+      await Promise.all(
+        apis.map((api, w) =>
+          api.embed(
+            shares[w].slice(0, config.warmupTexts),
+            config.choice,
+            config.batchSize,
+            config.sentences,
+          ),
+        ),
+      );
+    }
+    let ranOn: DeviceUse[] = [];
     const runsMs: number[] = [];
     const fastest = apis.map((): number[] => []);
     let first: number[] = [];
@@ -81,6 +92,7 @@ async function run(config: PageRunConfig): Promise<PageRunResult> {
       );
       const ms = performance.now() - start;
       runsMs.push(ms);
+      for (const { batch } of results) ranOn = mergeUses(ranOn, batch.ranOn ?? []);
       if (ms < best) {
         best = ms;
         ortShare = results[0].runMs / results[0].batchMs.reduce((sum, t) => sum + t, 0);
@@ -100,6 +112,7 @@ async function run(config: PageRunConfig): Promise<PageRunResult> {
       workers: infos,
       dim,
       first,
+      ranOn,
     };
   } finally {
     apis.forEach((api) => api[releaseProxy]());

@@ -2,16 +2,20 @@
 /**
  * Bench-only generation worker: the app's generate service (src/models/generate-service.ts, the object
  * workers/generate.worker.ts exposes) with the app's browser runtime, except that models come from the bench
- * server's cache folder, the thread count is the benchmark's, WebGPU is not probed (the bench measures WASM)
- * and Cache Storage is off (loading is not timed, and an incognito context cannot store a 600 MB file anyway).
+ * server's cache folder, the thread count is the benchmark's, WebGPU is not probed unless the configuration
+ * asks for it (`webgpu`: the bench's WebGPU rows) and Cache Storage is off (loading is not timed, and an incognito context cannot store a 600 MB file anyway).
  */
 import { expose } from 'comlink';
 import * as ort from 'onnxruntime-web/webgpu';
 import type { ChatMessage } from '../../src/llm/types';
 import { browserRuntime } from '../../src/models/browser-runtime';
 import { createGenerateService, type GenerateApi } from '../../src/models/generate-service';
-import type { GeneratorChoice } from '../../src/models/generator-presets';
+import type { GeneratorChoice, GpuSupport } from '../../src/models/generator-presets';
 import type { GenerationResult, GeneratorInfo } from '../../src/models/generator';
+import { probeWebGpu } from '../../src/models/webgpu';
+
+/** What the worker says when WebGPU is not probed. */
+const NO_GPU: GpuSupport = { adapter: false, f16: false, fallback: false, name: '' };
 
 /** How the bench configures the worker; set once, before the model loads. */
 export interface LlmBenchWorkerConfig {
@@ -23,6 +27,8 @@ export interface LlmBenchWorkerConfig {
   batchSize?: number;
   /** ONNX Runtime Web's build: asyncify (WebGPU-capable) or the plain CPU-only one. Default: the app's. */
   ortBuild?: 'asyncify' | 'plain';
+  /** Probe WebGPU as the app does (and take the asyncify build it needs): the WebGPU rows. Default off. */
+  webgpu?: boolean;
 }
 
 /** What the worker reports after loading. */
@@ -31,7 +37,11 @@ export interface LlmBenchLoad {
   crossOriginIsolated: boolean;
   /** `env.wasm.numThreads` as ORT-web sees it after the session was made. */
   ortThreads: number;
+  /** The WebGPU adapter the worker found (none when it did not probe: `LlmBenchWorkerConfig.webgpu`). */
+  gpu: GpuSupport;
 }
+
+let gpu: Promise<GpuSupport> = Promise.resolve(NO_GPU);
 
 let service: GenerateApi | undefined;
 
@@ -47,6 +57,7 @@ const api = {
       import.meta.env.BASE_URL,
       config.ortBuild ? { webgpu: config.ortBuild === 'asyncify' } : {},
     );
+    if (config.webgpu) gpu = probeWebGpu();
     service = createGenerateService(
       {
         ...app,
@@ -55,7 +66,7 @@ const api = {
         useBrowserCache: false,
         ...(config.batchSize ? { generationBatchSize: config.batchSize } : {}),
       },
-      { probeGpu: async () => ({ adapter: false, f16: false, fallback: false, name: '' }) },
+      { probeGpu: () => gpu },
     );
   },
 
@@ -66,6 +77,7 @@ const api = {
       info,
       crossOriginIsolated: self.crossOriginIsolated,
       ortThreads: Number(ort.env.wasm.numThreads),
+      gpu: await gpu,
     };
   },
 

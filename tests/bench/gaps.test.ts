@@ -6,9 +6,16 @@ import {
   EXIT_INCOMPLETE,
   gapOf,
   gapsOf,
+  notSpeedOf,
   outcome,
 } from '../../bench/gaps';
-import { formatRow, notMeasured, type BenchLine, type BenchRow } from '../../bench/report';
+import {
+  formatRow,
+  notMeasured,
+  notMeasuredAsSpeed,
+  type BenchLine,
+  type BenchRow,
+} from '../../bench/report';
 
 const measured: BenchRow = {
   name: 'GMM BIC sweep, N=1000',
@@ -161,6 +168,25 @@ describe('outcome', () => {
     expect(result.exitCode).toBe(0);
     expect(result.summary[0]).toMatch(/^WARNING — not measured \(accepted by .*\): 1 figure, 1 reference$/);
     expect(result.summary).toHaveLength(3);
+  });
+
+  it('lists figures that are no speed on this hardware first, and they change neither the status nor the gaps', () => {
+    const line = notMeasuredAsSpeed('Embed, WebGPU (google swiftshader) fp32', 'a software adapter');
+    expect(formatRow(line)).toBe(
+      'NOT MEASURED as speed Embed, WebGPU (google swiftshader) fp32: a software adapter',
+    );
+    const notSpeed = notSpeedOf('embed', [measured, line]);
+    expect(outcome([], [], false, notSpeed)).toEqual({
+      exitCode: 0,
+      summary: [
+        'NOT MEASURED as speed on this machine (its hardware, not a gap): 1 figure',
+        '  embed: Embed, WebGPU (google swiftshader) fp32 — a software adapter',
+        'Every other figure and reference was measured.',
+      ],
+    });
+    const withGaps = outcome(gaps, [], false, notSpeed);
+    expect(withGaps.exitCode).toBe(EXIT_INCOMPLETE);
+    expect(withGaps.summary[2]).toBe('NOT MEASURED: 1 figure, 1 reference');
   });
 
   it('fails on a section that threw, even when gaps are allowed', () => {

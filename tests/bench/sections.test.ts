@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALLOW_MISSING_ENV, ALLOW_MISSING_FLAG, EXIT_INCOMPLETE } from '../../bench/gaps';
-import { notMeasured, type BenchLine } from '../../bench/report';
+import { notMeasured, notMeasuredAsSpeed, type BenchLine } from '../../bench/report';
 import { EXIT_USAGE, runSections, type Section } from '../../bench/sections';
 
 /** Fake sections (no bench runs): one measures, one cannot, one throws. */
@@ -15,6 +15,10 @@ const measuredRow: BenchLine = {
 const fakeSections = (ran: string[]): Record<string, () => Promise<Section>> => ({
   fine: async () => async () => (ran.push('fine'), [measuredRow]),
   gap: async () => async () => (ran.push('gap'), [notMeasured('fake build', 'no fake model')]),
+  software: async () => async () => (
+    ran.push('software'),
+    [measuredRow, notMeasuredAsSpeed('fake WebGPU row', 'fake software adapter')]
+  ),
   broken: async () => async () => {
     ran.push('broken');
     throw new Error('fake page crashed');
@@ -38,6 +42,15 @@ describe('runSections (fake sections)', () => {
     expect(result.exitCode).toBe(0);
     expect(result.out).toContain('fake query: 1.50 ms vs 3.00 ms (fake reference) ratio 0.50×');
     expect(result.out).toContain('Every figure and reference was measured.');
+    expect(result.err).toBe('');
+  });
+
+  it('exits 0 when a figure is no speed on this hardware, and says so in the summary', async () => {
+    const result = await run(['software']);
+    expect(result.exitCode).toBe(0);
+    expect(result.out).toContain('NOT MEASURED as speed fake WebGPU row: fake software adapter');
+    expect(result.out).toContain('NOT MEASURED as speed on this machine (its hardware, not a gap): 1 figure');
+    expect(result.out).toContain('Every other figure and reference was measured.');
     expect(result.err).toBe('');
   });
 
@@ -70,7 +83,7 @@ describe('runSections (fake sections)', () => {
 
   it('runs every section, in order, when none is named', async () => {
     const result = await run([]);
-    expect(result.ran).toEqual(['fine', 'gap', 'broken']);
+    expect(result.ran).toEqual(['fine', 'gap', 'software', 'broken']);
   });
 
   it('runs nothing for an unknown section or option', async () => {
