@@ -215,7 +215,17 @@ describe('buildTree calls the models in batches and reports progress', () => {
       (e) => events.push(e),
     );
     const settle = () => new Promise((r) => setTimeout(r, 5));
-    await settle();
+    // Waits (on any machine load) until `ok`, then a little more, so a call too many would show.
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 4_000 && !ok(); i++) await settle();
+      await settle();
+    };
+    let finished = false;
+    built.then(
+      () => (finished = true),
+      () => (finished = true),
+    );
+    await until(() => open.length >= 2);
     // Two calls asked for at once (batches 1 and 2), none answered yet.
     expect(open.map((c) => c.texts[0])).toEqual(['Sentence 0 is here.', 'Sentence 64 is here.']);
     // The second returns first: nothing is reported until the first has.
@@ -226,11 +236,11 @@ describe('buildTree calls the models in batches and reports progress', () => {
     ]);
     expect(open).toHaveLength(1);
     open.shift()!.release();
-    await settle();
+    await until(() => open.length >= 2);
     // Batches 1 and 2 are in (2 had returned early): batches 3 and 4 are asked for, 2 in flight again.
     expect(open.map((c) => c.texts[0])).toEqual(['Sentence 128 is here.', 'Sentence 192 is here.']);
-    while (open.length > 0) {
-      open.shift()!.release();
+    while (!finished) {
+      open.shift()?.release();
       await settle();
     }
     const tree = await built;
