@@ -34,7 +34,7 @@ import type { PageRunResult } from './browser/embed-page';
 import { sweepRows } from './browser/embed-sweep';
 import { notMeasured, type BenchLine, type BenchRow } from './report';
 import { incompleteModel, runPython, shuffled, type PythonRun } from './support';
-import { webGpuLabel, webGpuVerdict, type WebGpuRun } from './webgpu';
+import { linkGpuCheckModel, webGpuLabel, webGpuVerdict, type WebGpuRun } from './webgpu';
 
 /** Folder of the bench models, and its URL path on the bench server (which serves the repository root). */
 export const MODELS_DIR = join(ROOT, '.bench-cache', 'models');
@@ -322,6 +322,7 @@ async function measureWebGpu(bench: BrowserBench, session: Session, wasm: WasmFi
 
 /** Each dtype on WebGPU, in a Chromium that offers an adapter, beside its WASM figure of this run. */
 async function webGpuLines(session: Omit<Session, 'bench'>, wasm: WasmFigure[]): Promise<BenchLine[]> {
+  linkGpuCheckModel(ROOT, MODELS_DIR);
   const bench = await startBrowserBench({ chromiumArgs: CHROMIUM_WEBGPU_ARGS });
   try {
     const lines: BenchLine[] = [];

@@ -36,6 +36,7 @@ import { WEBGPU_VARIANTS, webGpuLlmLines, type LlmWebGpuContext, type LlmWebGpuV
 import { wllamaAssets } from '../build/wllama-assets';
 import { notMeasured, type BenchLine, type BenchRow } from './report';
 import { incompleteModel, runPython } from './support';
+import { linkGpuCheckModel } from './webgpu';
 import {
   BATCH_SIZES,
   batchPrompts,
@@ -685,7 +686,10 @@ function startLlmBench(chromiumArgs?: string[]): Promise<BrowserBench<LlmPageCon
 /** What the WebGPU rows need: this run's prompt, model and WASM variants. */
 function webGpuContext(prompt: BenchPrompt, measured: readonly Measured[]): LlmWebGpuContext {
   return {
-    start: () => startLlmBench(CHROMIUM_WEBGPU_ARGS),
+    start: () => {
+      linkGpuCheckModel(ROOT, MODELS_DIR);
+      return startLlmBench(CHROMIUM_WEBGPU_ARGS);
+    },
     model: MODEL_ID,
     modelsPath: MODELS_URL_PATH,
     messages: prompt.messages,

@@ -6,6 +6,9 @@
  * time is printed as NOT MEASURED as speed (not a gap: bench/gaps.ts), so the same command on a machine with a
  * GPU prints the real figure and ratio.
  */
+import { existsSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { GPU_CHECK_MODEL } from '../src/models/gpu-check-reference';
 import type { GpuSupport } from '../src/models/generator-presets';
 import { placementLabel, type DeviceFallback, type ModelPlacement } from '../src/models/placement';
 import { notMeasured, notMeasuredAsSpeed, type BenchLine } from './report';
@@ -26,6 +29,17 @@ export function softwareAdapterReason(gpu: GpuSupport): string | undefined {
     return `${gpu.name} is a software rasteriser (WebGPU emulated on the CPU), though not flagged as the fallback`;
   }
   return undefined;
+}
+
+/**
+ * Makes the app's known-input check model (gpu-check.ts loads `GPU_CHECK_MODEL` before any model uses the
+ * device) loadable from the bench's models folder, where the bench workers look for models: a link to the
+ * committed copy in public/models. Without it the check fails and every WebGPU load falls back to WASM.
+ */
+export function linkGpuCheckModel(root: string, modelsDir: string): void {
+  const folder = GPU_CHECK_MODEL.replace(/^local:/, '');
+  const link = join(modelsDir, folder);
+  if (!existsSync(link)) symlinkSync(join(root, 'public', 'models', folder), link, 'dir');
 }
 
 /** What a WebGPU check run in the bench page found: the adapter, and where the model loaded and ran. */
@@ -61,7 +75,8 @@ export function webGpuVerdict(name: string, run: WebGpuRun, checked: string): Be
     );
   }
   if (run.placement.device !== 'webgpu' || !run.allOnGpu) {
-    const why = run.fallback ? `: ${run.fallback.message}` : '';
+    const said = run.fallback && !run.ranOn.includes(run.fallback.message);
+    const why = said ? `: ${run.fallback!.message}` : '';
     return notMeasured(name, `the model did not run on ${webGpuLabel(run.gpu)} but ${run.ranOn}${why}`);
   }
   const software = softwareAdapterReason(run.gpu);
