@@ -2,7 +2,7 @@
  * What the library's buttons do: rename, delete, export, import, duplicate settings, add documents to a tree,
  * ask for persistent storage, test an endpoint. Every failure becomes a notice; nothing else breaks.
  */
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { importInWorker } from '../../client/import';
 import { testConnection as testLlm } from '../../llm';
 import { whileBuildStopped } from '../../pipeline/build-stop';
@@ -107,9 +107,14 @@ export function useLibraryActions(
     [db, report],
   );
 
+  /** Files chosen before the library's database opened: imported as soon as it is open, never dropped. */
+  const waitingImports = useRef<File[]>([]);
   const importFile = useCallback(
     (file: File) => {
-      if (!db) return;
+      if (!db) {
+        waitingImports.current.push(file);
+        return;
+      }
       (async () => {
         checkImportSize(file.size);
         // Read, parsed and checked in a worker: a large file must not freeze the page. The tree keeps its own
@@ -122,6 +127,10 @@ export function useLibraryActions(
     },
     [db, changed, callbacks, notify, report],
   );
+  useEffect(() => {
+    if (!db || waitingImports.current.length === 0) return;
+    for (const file of waitingImports.current.splice(0)) importFile(file);
+  }, [db, importFile]);
 
   const duplicate = useCallback(
     (id: string) => {
