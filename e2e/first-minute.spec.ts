@@ -73,7 +73,7 @@ for (const viewport of VIEWPORTS) {
       await addSample(page);
       await look('added', page.getByRole('region', { name: 'Documents' }));
 
-      llm.configure({ latencyMs: 1500 }); // slow enough to see the build in progress
+      llm.configure({ hold: true }); // replies wait until the build has been seen summarising
       await page.getByRole('button', { name: 'Build tree' }).click();
       const progress = page.getByRole('region', { name: 'Build progress' });
       await expect(
@@ -82,7 +82,7 @@ for (const viewport of VIEWPORTS) {
         timeout: 300_000,
       });
       await look('building', progress);
-      llm.configure({ latencyMs: 0 });
+      llm.configure({ hold: false });
       await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
         timeout: 300_000,
       });

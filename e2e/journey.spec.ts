@@ -46,14 +46,14 @@ test('sample → build → reload → ask each mode → inspect → export/impor
   await expect(page.getByRole('region', { name: 'Documents' }).getByText('cinderella.txt')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Documents' }).getByText(/Ready/)).toBeVisible();
 
-  llm.configure({ latencyMs: 600 }); // slow enough to see the build in progress
+  llm.configure({ hold: true }); // replies wait until the test has seen the build summarising
   await page.getByRole('button', { name: 'Build tree' }).click();
   const progress = page.getByRole('region', { name: 'Build progress' });
   await expect(progress.getByRole('progressbar').first()).toBeVisible();
   await expect(progress.getByRole('progressbar', { name: /Summarizing layer 1/ })).toBeVisible({
     timeout: 120_000,
   });
-  llm.configure({ latencyMs: 0 });
+  llm.configure({ hold: false });
   await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 180_000,
   });

@@ -50,6 +50,23 @@ describe('the fake LLM server itself', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('holds every model reply while `hold` is set and releases them all when it is cleared', async () => {
+    server.configure({ hold: true });
+    const post = () =>
+      fetch(`${server.openaiBaseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-fake-server-key', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: 'hello there' }] }),
+      });
+    let answered = 0;
+    const replies = [post(), post()].map((p) => p.then((r) => (answered++, r)));
+    await expect.poll(() => server.inFlight).toBe(2);
+    expect(answered).toBe(0);
+    server.configure({ hold: false });
+    const statuses = (await Promise.all(replies)).map((r) => r.status);
+    expect(statuses).toEqual([200, 200]);
+  });
+
   it('summarises deterministically from the first words of each passage, within max_tokens words', () => {
     const user = (context: string) => [
       {

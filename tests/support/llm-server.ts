@@ -42,6 +42,11 @@ export interface FakeLlmServerOptions {
   contextLimit?: number;
   /** Delay before every model reply, ms. Default 0. */
   latencyMs?: number;
+  /**
+   * While true, every model reply waits (after its latency) until `configure({ hold: false })`: a test sees a
+   * stage that lasts only while requests are open, however fast or loaded the machine. Default false.
+   */
+  hold?: boolean;
   /** Delay between stream chunks, ms. Default 0. */
   chunkDelayMs?: number;
   /** CORS: true allows any origin, a string allows that origin, false sends no CORS headers. Default true. */
@@ -222,6 +227,7 @@ export class FakeLlmServer {
   private active = 0;
   private peak = 0;
   private baseUrl = '';
+  private held: (() => void)[] = [];
   private readonly server = http.createServer((req, res) => {
     this.handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -277,6 +283,7 @@ export class FakeLlmServer {
   /** Changes settings. */
   configure(options: Partial<FakeLlmServerOptions>): this {
     Object.assign(this.options, options);
+    if (!this.options.hold) for (const release of this.held.splice(0)) release();
     return this;
   }
   /** Clears the log, the queue and the peak counter. */
@@ -288,6 +295,7 @@ export class FakeLlmServer {
 
   /** Stops listening and drops every open connection (hanging requests included). */
   async close(): Promise<void> {
+    for (const release of this.held.splice(0)) release();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -345,6 +353,7 @@ export class FakeLlmServer {
     const behaviour = isModelList ? undefined : this.queue.shift();
     if (behaviour) record.behaviour = behaviour.kind;
     await sleep(behaviour?.delayMs ?? this.options.latencyMs ?? 0);
+    if (this.options.hold && !isModelList) await new Promise<void>((release) => this.held.push(release));
     switch (behaviour?.kind) {
       case 'hang':
         return; // until the client gives up or the server closes
