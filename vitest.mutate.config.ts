@@ -22,12 +22,12 @@ import base from './vitest.config';
  */
 export const SLOW_TEST_FILES = [
   'tests/core/build.test.ts',
-  'tests/core/chunk-properties.test.ts',
-  'tests/core/cluster.test.ts',
-  'tests/core/cluster-local-mixture.test.ts',
-  'tests/core/cluster-pool.test.ts',
-  'tests/core/select-k.test.ts',
-  'tests/core/select-k-families.test.ts',
+  'tests/core/text/chunk-properties.test.ts',
+  'tests/core/cluster/cluster.test.ts',
+  'tests/core/cluster/cluster-local-mixture.test.ts',
+  'tests/core/cluster/cluster-pool.test.ts',
+  'tests/core/cluster/select-k.test.ts',
+  'tests/core/cluster/select-k-families.test.ts',
   'tests/core/tree-shape.test.ts',
 ];
 

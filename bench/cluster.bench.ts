@@ -9,21 +9,21 @@
  */
 import { UMAP } from 'umap-js';
 import { cosine } from 'umap-js/dist/umap';
-import { clusterNodes, type ClusterProgress } from '../src/core/cluster';
-import { exactCosineKnn } from '../src/core/knn';
+import { clusterNodes, type ClusterProgress } from '../src/core/cluster/cluster';
+import { exactCosineKnn } from '../src/core/cluster/knn';
 import { deriveSeed, seededRandom } from '../src/core/random';
 import {
   runSweepTask,
   selectClusterCount,
   selectClusterCountSplit,
   type SweepTask,
-} from '../src/core/select-k';
-import { reduceDimensions } from '../src/core/umap';
+} from '../src/core/cluster/select-k';
+import { reduceDimensions } from '../src/core/cluster/umap';
 import { runSync } from '../src/core/yield';
 import { sweepRow, timeReference } from './gmm.bench';
 import type { BenchRow } from './report';
 import { join } from 'node:path';
-import { chunkText } from '../src/core/chunk';
+import { chunkText } from '../src/core/text/chunk';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { configureRuntime, TransformersEmbedder } from '../src/models/embedder';
 import { OFFLINE_MODEL_ID } from '../src/models/presets';

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { runEval } from '../scripts/eval/run';
 import { RETRIEVAL_MODES } from '../src/core/eval/variants';
-import { SEARCH_MODES } from '../src/core/retrieve';
+import { SEARCH_MODES } from '../src/core/search/retrieve';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { OFFLINE_MODEL_ID } from '../src/models/presets';
 import { notMeasured, type BenchLine } from './report';

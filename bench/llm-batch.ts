@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import { splitSentences } from '../src/core/chunk';
+import { splitSentences } from '../src/core/text/chunk';
 import { summaryMessages } from '../src/llm/prompts';
 import type { ChatMessage } from '../src/llm/types';
 import { configureRuntime } from '../src/models/embedder';

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import type { Plugin } from 'vite';
 import { CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from '../e2e/support/chromium';
-import { splitSentences } from '../src/core/chunk';
+import { splitSentences } from '../src/core/text/chunk';
 import { summaryMessages } from '../src/llm/prompts';
 import type { ChatMessage } from '../src/llm/types';
 import { estimateSummarySeconds, planSummaryWork, speedOf } from '../src/models/generation-speed';

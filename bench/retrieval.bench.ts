@@ -25,7 +25,7 @@ import {
   type EvalVariant,
   type RetrievalReport,
 } from '../src/core/eval';
-import { DEFAULT_SEARCH, retrieve, retrieveReranked, SEARCH_MODES } from '../src/core/retrieve';
+import { DEFAULT_SEARCH, retrieve, retrieveReranked, SEARCH_MODES } from '../src/core/search/retrieve';
 import type { RaptorTree } from '../src/core/types';
 import { configureRuntime } from '../src/models/embedder';
 import { CrossEncoder } from '../src/models/reranker';

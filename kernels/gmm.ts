@@ -1,4 +1,4 @@
-// AssemblyScript source of the Gaussian mixture's two innermost loops (src/core/gmm-kernels.ts has their
+// AssemblyScript source of the Gaussian mixture's two innermost loops (src/core/cluster/gmm-kernels.ts has their
 // JavaScript twins and the meaning of every argument; `npm run kernels` compiles this file). The same
 // operations in the same order on the same float64 values, so the same numbers bit for bit: points in blocks
 // of four, matrix rows two at a time, exactly as the JavaScript loops go.
@@ -21,7 +21,7 @@ function setF64(base: usize, index: i32, value: f64): void {
   store<f64>(base + (<usize>index << 3), value);
 }
 
-/** See componentLogDensities in src/core/gmm-kernels.ts. */
+/** See componentLogDensities in src/core/cluster/gmm-kernels.ts. */
 export function componentLogDensities(
   data: usize,
   n: i32,
@@ -123,7 +123,7 @@ export function componentLogDensities(
   }
 }
 
-/** See accumulateScatter in src/core/gmm-kernels.ts. */
+/** See accumulateScatter in src/core/cluster/gmm-kernels.ts. */
 export function accumulateScatter(
   data: usize,
   dim: i32,

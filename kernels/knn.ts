@@ -1,4 +1,4 @@
-// AssemblyScript source of the k-NN scan kernel (src/core/knn.ts loads it; `npm run kernels` compiles it).
+// AssemblyScript source of the k-NN scan kernel (src/core/cluster/knn.ts loads it; `npm run kernels` compiles it).
 // The dot products of query rows with every row of a matrix of float32 unit vectors, with exactly the
 // arithmetic of knn.ts's JavaScript scan: each product in float64, four running sums over every fourth
 // coordinate, the leftover coordinates added to the first, then (s0 + s1) + (s2 + s3). Four query rows share

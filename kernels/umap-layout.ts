@@ -1,5 +1,5 @@
-// AssemblyScript source of the UMAP layout kernel (src/core/umap-kernel.ts loads it; `npm run kernels`
-// compiles it into src/core/generated/umap-layout-wasm.ts). One epoch of the layout's stochastic gradient
+// AssemblyScript source of the UMAP layout kernel (src/core/cluster/umap-kernel.ts loads it; `npm run kernels`
+// compiles it into src/core/cluster/generated/umap-layout-wasm.ts). One epoch of the layout's stochastic gradient
 // descent in either schedule: umap-js's (`layoutEpoch`, with exactly the arithmetic of umap-layout.ts's
 // JavaScript `layoutEpoch`, umap-js's operation for operation, and the same draws from sfc32, random.ts) or
 // the stable one (`stableEpoch`, umap-stable.ts's twin). Each differs from its twin only where `Math.pow` does: this

@@ -1,8 +1,8 @@
 import '../src/rpc/errors';
 import { expose, transfer } from 'comlink';
 import { runLocalClusterTask } from '../src/core/cluster';
-import { runKnnRowsTask } from '../src/core/knn';
-import { runSweepTask } from '../src/core/select-k';
+import { runKnnRowsTask } from '../src/core/cluster/knn';
+import { runSweepTask } from '../src/core/cluster';
 
 const api = {
   run: runLocalClusterTask,

@@ -3,7 +3,7 @@
  * from environment variables only (AERIE_LLM_API_KEY, AERIE_EMBEDDINGS_API_KEY), never from arguments, which
  * other users of the machine can read in the process list.
  */
-import { SEARCH_MODES, type SearchMode } from '../../src/core/retrieve';
+import { SEARCH_MODES, type SearchMode } from '../../src/core/search/retrieve';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../../src/core/eval/variants';
 
 /** How answers are evaluated: not at all, with the default search's modes, or with every variant. */

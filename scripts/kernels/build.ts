@@ -1,4 +1,4 @@
-/** `npm run kernels`: compiles kernels/*.ts into src/core/generated/ (see compile.ts). */
+/** `npm run kernels`: compiles kernels/*.ts into src/core/cluster/generated/ (see compile.ts). */
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { compileKernel, generatedPath, KERNELS, renderModule, ROOT } from './compile';

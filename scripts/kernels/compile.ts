@@ -1,6 +1,6 @@
 /**
  * Compiles the AssemblyScript kernels in kernels/ to WebAssembly and renders each as a TypeScript module of
- * src/core/generated/ (the bytes, base64), so that src/core loads them in Node and in workers without a
+ * src/core/cluster/generated/ (the bytes, base64), so that src/core loads them in Node and in workers without a
  * fetch or a build step. `npm run kernels` writes them; tests/build/kernels.test.ts checks that the
  * committed modules are exactly what the sources compile to.
  */
@@ -42,7 +42,7 @@ const FLAGS = [
 
 /** The generated module's path for a kernel. */
 export function generatedPath(spec: KernelSpec): string {
-  return join(ROOT, 'src', 'core', 'generated', `${spec.name}-wasm.ts`);
+  return join(ROOT, 'src', 'core', 'cluster', 'generated', `${spec.name}-wasm.ts`);
 }
 
 /** Compiles one kernel and returns its WebAssembly bytes. */

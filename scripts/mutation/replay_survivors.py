@@ -4,8 +4,8 @@ Each mutant of mutation/core.incremental.json is applied to the source Stryker r
 run (plain Vitest, no instrumentation, stopping at the first failure), and the file is restored. A quick way to
 check new tests against known survivors without a Stryker run; Stryker's own run remains the measure.
 
-    python3 scripts/mutation/replay_survivors.py src/core/tokens.ts tests/core/tokens-small.test.ts
-    python3 scripts/mutation/replay_survivors.py src/core/chunk.ts tests/core/chunk-small.test.ts --ids 250,264
+    python3 scripts/mutation/replay_survivors.py src/core/text/tokens.ts tests/core/text/tokens-small.test.ts
+    python3 scripts/mutation/replay_survivors.py src/core/text/chunk.ts tests/core/text/chunk-small.test.ts --ids 250,264
 
 Prints one line per mutant: id, line, mutator, replacement, KILLED / survived. The source must not have changed
 since the Stryker run except for `export` added to functions (re-applied to every mutant; see EXPORTED).

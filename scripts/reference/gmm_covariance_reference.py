@@ -1,4 +1,4 @@
-"""scikit-learn's Gaussian mixtures with constrained covariances, for tests/core/gmm-covariance.test.ts.
+"""scikit-learn's Gaussian mixtures with constrained covariances, for tests/core/cluster/gmm-covariance.test.ts.
 
 Writes tests/fixtures/gmm-covariance-reference.json. On the data sets of tests/fixtures/gmm-reference.json (read
 from that file, so both fixtures fit the very same points), for covariance_type 'diag', 'spherical' and 'tied',

@@ -2,8 +2,8 @@
 
 Writes tests/fixtures/official-retrieval-cases.json: for a set of deterministic query vectors, the node ids (in
 order), scores and context that the official implementation's TreeRetriever (parthsarthi03/raptor,
-raptor/tree_retriever.py) selects in collapsed-tree and tree-traversal retrieval. tests/core/retrieve.test.ts
-checks that src/core/retrieve.ts selects exactly the same.
+raptor/tree_retriever.py) selects in collapsed-tree and tree-traversal retrieval. tests/core/search/retrieve.test.ts
+checks that src/core/search/retrieve.ts selects exactly the same.
 
 This is an independent numpy re-implementation of the official selection rules (not a copy of its code); each
 function names the official function it mirrors. Its output was checked against the official code itself (see

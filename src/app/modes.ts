@@ -4,9 +4,9 @@
  * ≥ 3:1 contrast against the page (WCAG non-text contrast) and ≥ 4.5:1 for rank numbers written on them;
  * theme.css defines them as CSS variables.
  */
-import type { RetrievedNode } from '../core/retrieve';
+import type { RetrievedNode } from '../core/search';
 
-/** A retrieval mode, as `retrieve` in src/core/retrieve.ts names it. */
+/** A retrieval mode, as `retrieve` in src/core/search/retrieve.ts names it. */
 export type RetrievalMode = 'collapsed' | 'traversal' | 'leaves';
 
 /** Every mode, in the order the UI lists them (legends, rings, `data-selected`). */

@@ -5,7 +5,7 @@
  * in a worker and with fakes in tests.
  */
 import { throwIfAborted, type AbortSignalLike } from './abort';
-import { chunkTextAsync } from './chunk';
+import { chunkTextAsync, countTokens, hasVisibleText } from './text';
 import {
   clusterNodesAsync,
   DEFAULT_MAX_CLUSTERS,
@@ -17,8 +17,6 @@ import { BuildError, EMBED_BATCH } from './build-shared';
 import { computeLabels } from './labels';
 import { mapWithConcurrency } from './pool';
 import { deriveSeed } from './random';
-import { countTokens } from './tokens';
-import { hasVisibleText } from './visible';
 import {
   DEFAULT_BUILD_PARAMS,
   DEFAULT_CONCURRENCY,

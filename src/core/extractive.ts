@@ -6,8 +6,7 @@
 import type { AbortSignalLike } from './abort';
 import type { SentenceVectorSource } from './sentence-vectors';
 import type { EmbedFn, SummarizeFn } from './types';
-import { sentenceSpans } from './sentences';
-import { countTokens, truncateToTokens } from './tokens';
+import { sentenceSpans, countTokens, truncateToTokens } from './text';
 import { AerieError } from './errors';
 
 /** Identifies the extractive summariser in a tree's `summarizer` field. */

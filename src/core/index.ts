@@ -1,6 +1,15 @@
 /**
  * Aerie's RAPTOR engine: pure TypeScript that runs in Node and in workers. The names below are a contract
  * used by external checks; extend freely, do not rename.
+ *
+ * Rooms (each folder's index.ts is its door; docs/architecture.md draws the arrows):
+ * - text/     sentences, cl100k tokens, chunks, budgets, stop words — imports only the root primitives;
+ * - cluster/  UMAP, Gaussian mixtures by BIC, k-NN, k-means, their WebAssembly kernels, the cluster pool;
+ * - search/   collapsed tree, traversal and leaves by meaning, keywords or both (imports text/);
+ * - labels/   node labels (imports text/);
+ * - eval/     retrieval and answer evaluation;
+ * - the root: the tree's types and file format, the build that runs the rooms layer on layer, the extractive
+ *   summariser, and primitives every room may use (errors, abort, seeded random, vectors, pools, yields).
  */
 export * from './types';
 export { AbortError, isAbortError, throwIfAborted, type AbortSignalLike } from './abort';
@@ -8,8 +17,10 @@ export { AerieError, DimensionError } from './errors';
 export { seededRandom, deriveSeed, randomInt, type RandomFn } from './random';
 export { cosineSimilarity, dot, norm, normalized } from './vector';
 
-export { countTokens, truncateToTokens, TokenBudgetError } from './tokens';
 export {
+  countTokens,
+  truncateToTokens,
+  TokenBudgetError,
   chunkText,
   chunkTextAsync,
   splitSentences,
@@ -18,13 +29,17 @@ export {
   type Chunk,
   type ChunkOptions,
   type TextSpan,
-} from './chunk';
-export { estimateChunkCount } from './chunk-estimate';
-export { fitToTokenBudget, type FittedText } from './budget';
-export { hasVisibleText } from './visible';
+  estimateChunkCount,
+  fitToTokenBudget,
+  type FittedText,
+  hasVisibleText,
+} from './text';
 
-export { kmeans, kmeansPlusPlus, type KMeansOptions, type KMeansResult } from './kmeans';
 export {
+  kmeans,
+  kmeansPlusPlus,
+  type KMeansOptions,
+  type KMeansResult,
   fitGmm,
   gmmParameterCount,
   GmmError,
@@ -35,17 +50,14 @@ export {
   type GaussianMixtureModel,
   type GmmOptions,
   type RegCovarMode,
-} from './gmm';
-export {
   selectClusterCount,
   minimumComponentSize,
   DEFAULT_SELECT_MAX_CLUSTERS,
   type ClusterCountSelection,
   type SelectionCriterion,
   type SelectClusterCountOptions,
-} from './select-k';
-export { reduceDimensions, type ReduceOptions } from './umap';
-export {
+  reduceDimensions,
+  type ReduceOptions,
   clusterNodes,
   clusterNodesAsync,
   LOCAL_NEIGHBORS,
@@ -98,8 +110,11 @@ export {
   type RetrieveOptions,
   type RetrievalResult,
   type RetrievedNode,
-} from './retrieve';
-export { keywordIndex, keywordTerms, prepareKeywordIndex, type KeywordIndex } from './keywords';
+  keywordIndex,
+  keywordTerms,
+  prepareKeywordIndex,
+  type KeywordIndex,
+} from './search';
 export {
   parseTree,
   serializeTree,

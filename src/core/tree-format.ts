@@ -7,7 +7,7 @@
 import { allocateRows } from './dot-kernel';
 import { Base64Error, base64DecodedLength, decodeFloat32LEInto, encodeFloat32LE } from './base64';
 import { AerieError } from './errors';
-import { countTokens } from './tokens';
+import { countTokens } from './text';
 import type { BuildParams, NodeSource, RaptorTree, SummarizerInfo, TreeDocument, TreeNode } from './types';
 
 export { TREE_FORMAT, TREE_FORMAT_VERSION, TREE_LIMITS } from './tree-limits';

@@ -33,7 +33,7 @@ export interface TreeNode {
   source?: NodeSource;
   /**
    * Summaries only: a topic label of 2–4 terms or phrases (most distinctive first), computed from the node's
-   * descendant leaves by class-based TF-IDF against the other nodes of its layer (`src/core/labels.ts`).
+   * descendant leaves by class-based TF-IDF against the other nodes of its layer (`src/core/labels/labels.ts`).
    * Deterministic, needs no LLM; proper names keep their capitals. Absent on leaves and on trees saved before
    * labels existed (the app computes them when such a tree opens).
    */

@@ -3,7 +3,7 @@
  * breaks become "\n" (leaf offsets index the text returned here, so this cannot wait until the build), a
  * leading byte-order mark and NUL characters go; then the text is checked against the limits.
  */
-import { hasVisibleText } from '../core/visible';
+import { hasVisibleText } from '../core/text';
 import { IngestError, quoted } from './errors';
 import { formatCount, LARGE_TEXT_CHARS } from './limits';
 
@@ -69,7 +69,7 @@ export function checkText(name: string, text: string, maxChars: number): void {
  */
 export async function largeTextWarning(name: string, text: string): Promise<string | undefined> {
   if (text.length <= LARGE_TEXT_CHARS) return undefined;
-  const { estimateChunkCount } = await import('../core/chunk-estimate');
+  const { estimateChunkCount } = await import('../core/text/chunk-estimate');
   const leaves = estimateChunkCount(text);
   return `${quoted(name)} is long (${formatCount(text.length)} characters, about ${leaves.toLocaleString('en-US')} leaf chunks of 100 tokens): building its tree will take a long time and many summarisation calls.`;
 }

@@ -9,7 +9,7 @@
  * - `historyMessages` turns earlier questions and answers into chat messages, newest kept first, within
  *   `HISTORY_TOKENS` (cl100k) so a long conversation never crowds the passages out of the model's context.
  */
-import { countTokens } from '../core/tokens';
+import { countTokens } from '../core/text';
 import { LlmError } from './errors';
 import type { ChatFn, ChatMessage, StreamOptions } from './types';
 

@@ -1,6 +1,5 @@
 /** The RAPTOR summariser on a user's LLM endpoint, with the paper's prompt. */
-import { fitToTokenBudget } from '../core/budget';
-import { hasVisibleText } from '../core/visible';
+import { fitToTokenBudget, hasVisibleText } from '../core/text';
 import type { SummarizeFn, SummarizerInfo } from '../core/types';
 import { chat } from './chat';
 import { resolveEndpoint } from './endpoint';

@@ -7,7 +7,7 @@
  */
 import { expose } from 'comlink';
 import { AbortError } from '../core/abort';
-import { countTokens } from '../core/tokens';
+import { countTokens } from '../core/text';
 import { summaryMessages } from '../llm/prompts';
 import type { ChatMessage } from '../llm/types';
 import { configureRuntime, type ModelLoadProgress, type RuntimeConfig } from './embedder';

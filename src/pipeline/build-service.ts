@@ -14,7 +14,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import { AbortError } from '../core/abort';
 import { buildTree } from '../core/build';
-import type { ClosableClusterPool } from '../core/cluster-pool';
+import type { ClosableClusterPool } from '../core/cluster';
 import { AerieError } from '../core/errors';
 import { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from '../core/extractive';
 import { createSentenceMemory, type SentenceVectorSource } from '../core/sentence-vectors';

@@ -6,7 +6,7 @@
  */
 import type { Remote } from 'comlink';
 import type { AbortSignalLike } from '../core/abort';
-import { countTokens, truncateToTokens } from '../core/tokens';
+import { countTokens, truncateToTokens } from '../core/text';
 import type { BuildParams } from '../core/types';
 import { createBuiltinSummarizer, type GeneratedReply } from '../llm/builtin';
 import type { LlmSummarizer } from '../llm/summarizer';

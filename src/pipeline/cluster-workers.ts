@@ -5,7 +5,7 @@
  */
 import { releaseProxy, transfer, wrap } from 'comlink';
 import '../rpc/errors';
-import { createClusterPool, type ClosableClusterPool, type ClusterWorker } from '../core/cluster-pool';
+import { createClusterPool, type ClosableClusterPool, type ClusterWorker } from '../core/cluster';
 import type { ClusterWorkerApi } from '../../workers/cluster.worker';
 
 function startWorker(): ClusterWorker {

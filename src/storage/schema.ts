@@ -5,7 +5,7 @@
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
 import type { EvalQuestion, RetrievalReport } from '../core/eval';
-import type { SearchMode } from '../core/retrieve';
+import type { SearchMode } from '../core/search';
 import type { BuildParams, NodeSource, RaptorTree, SummarizerInfo, TreeDocument } from '../core/types';
 import type { PdfLayout } from '../ingest/pdf-layout';
 import type { IngestType } from '../ingest/types';

@@ -67,7 +67,7 @@ function packagesLoadedBy(entry: string): Set<string> {
 describe('worker scripts', () => {
   it('the import reader follows re-exports and skips type-only imports', () => {
     // chunk.ts counts cl100k tokens; its type-only users must not pull it in, its real users must.
-    expect(packagesLoadedBy('src/core/chunk.ts')).toContain('gpt-tokenizer/encoding/cl100k_base');
+    expect(packagesLoadedBy('src/core/text/chunk.ts')).toContain('gpt-tokenizer/encoding/cl100k_base');
     expect(packagesLoadedBy('workers/build.worker.ts')).toContain('gpt-tokenizer/encoding/cl100k_base');
     expect(runtimeImports(join(ROOT, 'src/models/webgpu.ts'))).toEqual([]);
   });

@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildTree, type BuildProgress } from '../../src/core/build';
-import { chunkText } from '../../src/core/chunk';
-import { countTokens } from '../../src/core/tokens';
+import { chunkText } from '../../src/core/text/chunk';
+import { countTokens } from '../../src/core/text/tokens';
 import type { RaptorTree, SummarizeFn } from '../../src/core/types';
 import { createFakeEmbedder, fakeEmbedding } from '../support/fake-embedder';
 

@@ -11,7 +11,7 @@ import {
   summarizeAndEmbed,
   type BuildProgress,
 } from '../../src/core/build';
-import { countTokens } from '../../src/core/tokens';
+import { countTokens } from '../../src/core/text/tokens';
 import type { EmbedFn, SummarizeFn } from '../../src/core/types';
 
 /** Paragraphs of 1 … 12 words (word i of paragraph p is "wP"), in a scrambled order of lengths. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildTree, BuildError, type BuildProgress } from '../../src/core/build';
 import { createExtractiveSummarizer } from '../../src/core/extractive';
-import { countTokens } from '../../src/core/tokens';
+import { countTokens } from '../../src/core/text/tokens';
 import type { RaptorTree, SummarizeFn } from '../../src/core/types';
 import { createFakeEmbedder } from '../support/fake-embedder';
 

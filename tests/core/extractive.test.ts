@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createExtractiveSummarizer } from '../../src/core/extractive';
-import { countTokens } from '../../src/core/tokens';
+import { countTokens } from '../../src/core/text/tokens';
 import type { EmbedFn } from '../../src/core/types';
 
 /** A FAKE embedder: a fixed vector per sentence text; records the texts it was asked to embed. */

@@ -10,7 +10,7 @@ import {
 } from '../../src/core/base64';
 import { AerieError } from '../../src/core/errors';
 import { seededRandom } from '../../src/core/random';
-import { countTokens } from '../../src/core/tokens';
+import { countTokens } from '../../src/core/text/tokens';
 import { parseTree, serializeTree, TREE_LIMITS, TreeFormatError } from '../../src/core/tree-format';
 import type { TreeFormatErrorCode } from '../../src/core/tree-format';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';

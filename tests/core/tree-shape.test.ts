@@ -12,7 +12,7 @@ import { purity } from '../../bench/baselines/purity';
 import { clustersOf, sphericalKMeans } from '../../bench/baselines/spherical-kmeans';
 import { decodeFloat32LEInto } from '../../src/core/base64';
 import { buildTree } from '../../src/core/build';
-import { clusterNodes, LOCAL_MIN_CLUSTER_SIZE } from '../../src/core/cluster';
+import { clusterNodes, LOCAL_MIN_CLUSTER_SIZE } from '../../src/core/cluster/cluster';
 import { createExtractiveSummarizer } from '../../src/core/extractive';
 import { treeStats } from '../../src/core/stats';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
-import { sentenceSpans } from '../../src/core/sentences';
+import { sentenceSpans } from '../../src/core/text/sentences';
 import {
   classifyLoadError,
   configureRuntime,

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isAbortError } from '../../src/core/abort';
-import { countTokens } from '../../src/core/tokens';
+import { countTokens } from '../../src/core/text/tokens';
 import { createEmbedService } from '../../src/models/embed-service';
 import { createGenerateService } from '../../src/models/generate-service';
 import { TEST_GENERATOR_ID } from '../../src/models/generator-presets';

@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { deriveSeed, seededRandom } from '../../src/core/random';
-import { countTokens } from '../../src/core/tokens';
+import { countTokens } from '../../src/core/text/tokens';
 import type { RaptorTree, TreeNode } from '../../src/core/types';
 import type { LlmEndpoint } from '../../src/llm/types';
 import type { BuildRequest } from '../../src/pipeline/types';

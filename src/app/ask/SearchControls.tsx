@@ -3,7 +3,7 @@
  * are ranked and what the context pays for. Presentational.
  */
 import { memo, useId } from 'react';
-import { SEARCH_MODES, type SearchMode } from '../../core/retrieve-options';
+import { SEARCH_MODES, type SearchMode } from '../../core/search';
 import type { RetrievalSettings } from '../state/types';
 import './ask.css';
 import './conversation.css';

@@ -4,7 +4,7 @@
  * extractive summary the very sentences it copied (each found among the sentences of the leaves under it), for
  * an LLM's summary the passages of the leaves under it (neighbouring leaves joined). Pure, tested in Node.
  */
-import { sentenceSpans } from '../../core/sentences';
+import { sentenceSpans } from '../../core/text';
 import type { RaptorTree } from '../../core/types';
 import { leavesUnder } from '../tree/selection';
 

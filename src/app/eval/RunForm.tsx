@@ -19,7 +19,7 @@ import {
   DEFAULT_TRAVERSAL_TOP_K,
   SEARCH_MODES,
   type SearchMode,
-} from '../../core/retrieve';
+} from '../../core/search';
 import type { EvalRunOptions, EvalSetRecord } from '../../storage/schema';
 import { describeSet } from './SetsPanel';
 

@@ -1,7 +1,7 @@
 /**
  * From the Ask panel's settings to the options `retrieve` takes: pure, so the mapping is tested without React.
  */
-import { DEFAULT_SEARCH, type RetrieveOptions } from '../../core/retrieve-options';
+import { DEFAULT_SEARCH, type RetrieveOptions } from '../../core/search';
 import type { RetrievalMode } from '../modes';
 import type { RetrievalSettings } from './types';
 

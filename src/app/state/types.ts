@@ -1,7 +1,7 @@
 /**
  * Shapes shared by the app's state hooks and its presentational components.
  */
-import type { SearchMode } from '../../core/retrieve-options';
+import type { SearchMode } from '../../core/search';
 import type { RetrievalMode } from '../modes';
 import type { UsageTotals } from '../../llm/usage';
 import type { GenerationSpeed } from '../../models/generation-speed';

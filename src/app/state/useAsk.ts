@@ -244,7 +244,7 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
       try {
         // Loaded on the first question: retrieval counts tokens with the cl100k tables (about 1 MB).
         const [{ retrieve, retrieveReranked }, vector] = await Promise.all([
-          import('../../core/retrieve'),
+          import('../../core/search/retrieve'),
           query(),
         ]);
         const perMode: Partial<Record<RetrievalMode, ModeResult>> = {};

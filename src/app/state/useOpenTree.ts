@@ -1,9 +1,8 @@
 /** The tree the user opened: its nodes and embeddings, its record, and the text of its documents. */
 import { useEffect, useState } from 'react';
-import { prepareKeywordIndex } from '../../core/keywords';
+import { prepareKeywordIndex, prepareRetrieval } from '../../core/search';
 import { computeLabelsInWorker } from '../../client/labels';
 import { applyLabels, lacksLabels } from '../../core/labels';
-import { prepareRetrieval } from '../../core/retrieve';
 import type { RaptorTree } from '../../core/types';
 import { getDocuments, getTree, loadTree, saveNodeLabels, type AerieDb } from '../../storage';
 import type { DocumentRecord, OriginalInfo, TreeRecord } from '../../storage/schema';

@@ -3,7 +3,7 @@
  * is plain JSON: `modes` holds one entry per variant (see `variantKey` for the names), `perQuestion` what each
  * variant retrieved for each question. Means over no question are null (JSON has no NaN).
  */
-import type { SearchMode } from '../retrieve';
+import type { SearchMode } from '../search';
 import type { AnswerFigures, AnswerRecord, AnswerSettings } from './run-answers';
 import type { RetrievalMode } from './variants';
 

@@ -7,7 +7,7 @@
  */
 import { throwIfAborted, type AbortSignalLike } from '../abort';
 import { mapWithConcurrency } from '../pool';
-import { DEFAULT_SEARCH } from '../retrieve';
+import { DEFAULT_SEARCH } from '../search';
 import type { RaptorTree } from '../types';
 import { chosenOption, rougeL, tokenF1 } from './answer-metrics';
 import type { EvalChat } from './chat';

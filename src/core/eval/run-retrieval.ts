@@ -14,7 +14,7 @@ import {
   retrieve,
   type RetrievalResult,
   type RetrieveOptions,
-} from '../retrieve';
+} from '../search';
 import type { RaptorTree } from '../types';
 import { YIELD_INTERVAL_MS, yieldToEventLoop } from '../yield';
 import { evidenceFound, matchEvidence } from './evidence';

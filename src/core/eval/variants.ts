@@ -13,7 +13,7 @@ import {
   type RetrievalResult,
   type RetrieveOptions,
   type SearchMode,
-} from '../retrieve';
+} from '../search';
 import type { AbortSignalLike } from '../abort';
 import type { RaptorTree } from '../types';
 import type { EvalQuestion } from './questions';

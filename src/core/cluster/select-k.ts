@@ -1,0 +1,353 @@
+/**
+ * How many clusters: the RAPTOR reference's BIC sweep (cluster_utils.get_optimal_clusters), minus its
+ * degenerate choices. See docs/clustering.md for the measurements behind the rule.
+ */
+import type { AbortSignalLike } from '../abort';
+import type { CovarianceType, GaussianMixtureModel } from './gmm';
+import {
+  checkCovariance,
+  DEFAULT_GMM_MAX_ITER,
+  DEFAULT_GMM_TOL,
+  DEFAULT_REG_COVAR,
+  effectiveRegCovar,
+  fitGmmFlat,
+  flattenPoints,
+  GmmError,
+  gmmParameterCount,
+} from './gmm';
+import { createWorkspace, runEm } from './gmm-em';
+import { seededRandom } from '../random';
+import { DEFAULT_BUILD_PARAMS } from '../types';
+
+/** The reference's cap: k runs over 1 … min(maxClusters, N) − 1. */
+export const DEFAULT_SELECT_MAX_CLUSTERS = 50;
+
+/**
+ * 'bic': the Bayesian information criterion, −2 ln L + p ln N (the paper's). 'icl': BIC plus twice the entropy
+ * of the memberships, −2 Σ r ln r (integrated completed likelihood, Biernacki et al. 2000), which also penalises
+ * components that overlap. Lower is better for both.
+ */
+export type SelectionCriterion = 'bic' | 'icl';
+
+/** Options of {@link selectClusterCount}. */
+export interface SelectClusterCountOptions {
+  /** k is searched over 1 … min(maxClusters, N) − 1, as in the reference. Default 50. */
+  maxClusters?: number;
+  /** Seed of every fit of the sweep (the same for each k, like the reference's random_state). Default 224. */
+  seed?: number;
+  /**
+   * Covariance regulariser relative to the mean per-dimension variance of the points (so the choice does not
+   * depend on their units; equal to scikit-learn's absolute 1e-6 on unit-variance data). Default 1e-6.
+   */
+  regCovar?: number;
+  /**
+   * Fewest points (effective, rounded) every component of an admissible fit must have. Default: the smallest
+   * size whose covariance is estimated from its points (see {@link minimumComponentSize}): the points'
+   * dimension d for 'full' (see {@link selectClusterCount}), 2 for 'diag' and 'spherical', 1 for 'tied'.
+   */
+  minComponentSize?: number;
+  /**
+   * Skip the fits that cannot pass the component-size rule: with k components of at least m points each
+   * (sizes rounded), k·(m − ½) ≤ N, so a larger k is never chosen. Their BIC is reported as NaN. Same k, far
+   * fewer fits on small inputs (RAPTOR's local clustering). Default false: every k is fitted, as the reference.
+   */
+  skipImpossible?: boolean;
+  /** Shape of the component covariances. Default 'full' (the reference's). */
+  covariance?: CovarianceType;
+  /** What chooses k among the admissible fits. Default 'bic' (the reference's). */
+  criterion?: SelectionCriterion;
+  /** Cancels the sweep between EM iterations (throws AbortError). */
+  signal?: AbortSignalLike;
+  /** Called after each k with the number of fits done and the total. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** The outcome of the sweep. */
+export interface ClusterCountSelection {
+  /** The chosen number of clusters (1 when N ≤ 2). */
+  k: number;
+  /**
+   * The criterion (BIC by default) of the fit with k = i + 1 components at index i (NaN where the fit failed or
+   * was skipped); length min(maxClusters, N) − 1.
+   */
+  bic: number[];
+  /** The criterion of the chosen fit (0 for a single point: nothing was fitted). */
+  score: number;
+  /** Whether the fit with k = i + 1 components passed the component-size rule (k = 1 always does). */
+  admissible: boolean[];
+  /** The component-size threshold that was applied. */
+  minComponentSize: number;
+  /** The sweep's fit at the chosen k (relative regulariser), so callers need not fit it again. */
+  model: GaussianMixtureModel;
+}
+
+/**
+ * Chooses the number of Gaussian mixture components by BIC like the RAPTOR reference — a full-covariance
+ * mixture (scikit-learn defaults, k-means start, fixed seed) for each k = 1 … min(maxClusters, N) − 1 and the
+ * k of lowest BIC — except that only **admissible** fits compete: a fit is admissible when every component
+ * owns at least `minComponentSize` points (its effective size Σ responsibilities, rounded), d by default.
+ * `covariance` swaps the family (diag, spherical, tied: fewer parameters, smaller admissible components; see
+ * {@link minimumComponentSize}) and `criterion` the criterion.
+ *
+ * Why: a component fitted to m points has a scatter matrix of rank ≤ m − 1. With m ≤ d − 1 at least two
+ * directions have zero variance, the covariance is only the regulariser there and each such direction adds
+ * ½ ln(variance / regCovar) per point to the log-likelihood — a gain set by an arbitrary constant, not by the
+ * data, which grows without bound as regCovar shrinks. That is how the reference picks 10–19 clusters for 60
+ * points from 3 well-separated 10-d Gaussians (every component then holds 1–9 points). Full rank needs
+ * m ≥ d + 1; we accept m = d (one zero-variance direction), because otherwise sets with only d points per
+ * cluster (e.g. 5 × 10 points in 10-d, common in RAPTOR's local clustering) could never be split, and because
+ * with the relative regulariser that one direction adds about ½ ln 10⁴ ≈ 4.6 nats per point for clusters a
+ * tenth of the data's spread, less than the BIC penalty of the extra component, which then decides as usual.
+ *
+ * The regulariser is relative to the data's variance and k-means, EM's stopping rule and BIC are unchanged by
+ * translating or scaling all points, so the choice is too (up to rounding).
+ * @param points N points of equal dimension (number[][], Float32Array[], Float64Array[] …).
+ * @throws DimensionError (empty input, dimension mismatch), GmmError NON_FINITE_INPUT or INVALID_OPTION,
+ *   AbortError.
+ */
+export function selectClusterCount(
+  points: readonly ArrayLike<number>[],
+  options: SelectClusterCountOptions = {},
+): ClusterCountSelection {
+  const plan = planSweep(points, options);
+  const { bic, admissible } = runSweepTask(plan.task, options.signal, (done) =>
+    options.onProgress?.(done, plan.maxK),
+  );
+  for (let k = plan.task.ks.length + 1; k <= plan.maxK; k++) options.onProgress?.(k, plan.maxK);
+  return finishSweep(plan, bic, admissible);
+}
+
+/**
+ * `selectClusterCount` with the fits spread over `parts` sweeps run by `sweep` (e.g. a pool of workers), each
+ * given every `parts`-th k so that the parts cost about the same. The choice is the same as
+ * `selectClusterCount`'s for any number of parts: each k's fit depends only on the points, k and the seed.
+ * @param sweep runs one part; must return what `runSweepTask` returns for it.
+ */
+export async function selectClusterCountSplit(
+  points: readonly ArrayLike<number>[],
+  options: SelectClusterCountOptions,
+  parts: number,
+  sweep: (task: SweepTask) => Promise<SweepResult>,
+): Promise<ClusterCountSelection> {
+  const plan = planSweep(points, options);
+  const { ks } = plan.task;
+  const count = Math.max(1, Math.min(Math.floor(parts) || 1, ks.length));
+  const tasks = Array.from({ length: count }, (_, p) => ({
+    ...plan.task,
+    ks: ks.filter((_, i) => i % count === p),
+  }));
+  // The ks skipped as impossible count as done from the start, as in the one-piece sweep's progress.
+  let done = plan.maxK - ks.length;
+  const results = await Promise.all(
+    tasks.map(async (task) => {
+      const result = await sweep(task);
+      done += task.ks.length;
+      options.onProgress?.(done, plan.maxK);
+      return result;
+    }),
+  );
+  const bic: number[] = new Array(ks.length);
+  const admissible: boolean[] = new Array(ks.length);
+  tasks.forEach((task, p) =>
+    task.ks.forEach((k, i) => {
+      bic[k - 1] = results[p].bic[i];
+      admissible[k - 1] = results[p].admissible[i];
+    }),
+  );
+  return finishSweep(plan, bic, admissible);
+}
+
+/** One part of a BIC sweep as plain data: it crosses a worker boundary by structured clone. */
+export interface SweepTask {
+  /** The points, row-major, `n × dim`. */
+  data: Float64Array;
+  n: number;
+  dim: number;
+  /** The numbers of components to fit, ascending. */
+  ks: number[];
+  seed: number;
+  /** Regulariser relative to the points' variance. */
+  regCovar: number;
+  covariance: CovarianceType;
+  minComponentSize: number;
+  criterion: SelectionCriterion;
+}
+
+/** The criterion and admissibility of each k of a `SweepTask` (NaN/false where the fit failed). */
+export interface SweepResult {
+  bic: number[];
+  admissible: boolean[];
+}
+
+/**
+ * Fits a mixture for each k of the task and returns its criterion and whether it passes the component-size
+ * rule (what a pool's worker runs for `selectClusterCountSplit`).
+ * @param onFit called after each fit with the number done.
+ * @param engine 'js' runs the mixtures' inner loops in JavaScript instead of their WebAssembly kernel (the same
+ *   numbers, bit for bit): what `npm run bench cluster` times the kernel against.
+ */
+export function runSweepTask(
+  task: SweepTask,
+  signal?: AbortSignalLike,
+  onFit?: (done: number) => void,
+  engine: 'auto' | 'js' = 'auto',
+): SweepResult {
+  const { data, n, dim, ks, covariance, minComponentSize } = task;
+  const bic: number[] = [];
+  const admissible: boolean[] = [];
+  if (!ks.length) return { bic, admissible };
+  const ws = createWorkspace(n, dim, ks[ks.length - 1], engine === 'js' ? undefined : data);
+  const emOptions = {
+    maxIter: DEFAULT_GMM_MAX_ITER,
+    tol: DEFAULT_GMM_TOL,
+    reg: effectiveRegCovar({ data, n, dim }, task.regCovar, 'relative'),
+    covariance,
+    signal,
+  };
+  try {
+    for (const k of ks) {
+      let value = NaN;
+      let ok = false;
+      try {
+        const { logLikelihood } = runEm(data, k, seededRandom(task.seed), emOptions, ws);
+        value = -2 * logLikelihood + gmmParameterCount(k, dim, covariance) * Math.log(n);
+        if (task.criterion === 'icl') value += 2 * membershipEntropy(ws.resp, n, k);
+        // A tied covariance pools the within-component scatter of all points, of rank ≤ N − k: it is
+        // estimated from the points only while N − k ≥ d + 1.
+        ok =
+          k === 1 ||
+          (smallestComponent(ws.mass, k) >= minComponentSize && (covariance !== 'tied' || n - k > dim));
+      } catch (error) {
+        // A covariance that cannot be factored even with the regulariser rules that k out, not the sweep.
+        if (!(error instanceof GmmError && error.code === 'ILL_CONDITIONED_COVARIANCE')) throw error;
+      }
+      bic.push(value);
+      admissible.push(ok);
+      onFit?.(bic.length);
+    }
+  } finally {
+    ws.kernel?.release();
+  }
+  return { bic, admissible };
+}
+
+interface SweepPlan {
+  flat: ReturnType<typeof flattenPoints>;
+  /** Largest k of the sweep (fits above `task.ks` are skipped as impossible). */
+  maxK: number;
+  /** Every k to fit (1 … the largest possible). */
+  task: SweepTask;
+  fitOptions: Parameters<typeof fitGmmFlat>[2];
+  minComponentSize: number;
+}
+
+/** Checks the options and lists the fits of a sweep. */
+function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterCountOptions): SweepPlan {
+  const flat = flattenPoints(points);
+  const { n, dim } = flat;
+  const seed = options.seed ?? DEFAULT_BUILD_PARAMS.seed;
+  const regCovar = options.regCovar ?? DEFAULT_REG_COVAR;
+  const covariance = options.covariance ?? 'full';
+  checkCovariance(covariance);
+  const minComponentSize = options.minComponentSize ?? minimumComponentSize(covariance, dim);
+  const maxClusters = options.maxClusters ?? DEFAULT_SELECT_MAX_CLUSTERS;
+  if (!(Number.isInteger(maxClusters) && maxClusters >= 1 && minComponentSize >= 0 && regCovar >= 0)) {
+    throw new GmmError(
+      'INVALID_OPTION',
+      `Need an integer maxClusters ≥ 1, minComponentSize ≥ 0 and regCovar ≥ 0 ` +
+        `(got ${maxClusters}, ${minComponentSize}, ${regCovar}).`,
+      { maxClusters, minComponentSize, regCovar },
+    );
+  }
+  const maxK = Math.min(maxClusters, n) - 1;
+  // k·(m − ½) > N means some rounded component size is below m (see `skipImpossible`).
+  const possibleK =
+    options.skipImpossible && minComponentSize > ROUNDING_SLACK
+      ? Math.max(1, Math.floor(n / (minComponentSize - ROUNDING_SLACK)))
+      : maxK;
+  const ks = Array.from({ length: Math.max(0, Math.min(maxK, possibleK)) }, (_, i) => i + 1);
+  return {
+    flat,
+    maxK,
+    minComponentSize,
+    fitOptions: {
+      seed,
+      regCovar,
+      regCovarMode: 'relative' as const,
+      covariance,
+      maxIter: DEFAULT_GMM_MAX_ITER,
+      tol: DEFAULT_GMM_TOL,
+      signal: options.signal,
+    },
+    task: {
+      data: flat.data,
+      n,
+      dim,
+      ks,
+      seed,
+      regCovar,
+      covariance,
+      minComponentSize,
+      criterion: options.criterion ?? 'bic',
+    },
+  };
+}
+
+/** Picks the admissible k of lowest criterion (the smallest k on a tie) and fits the model at that k. */
+function finishSweep(plan: SweepPlan, fitted: number[], fittedOk: boolean[]): ClusterCountSelection {
+  const bic: number[] = [];
+  const admissible: boolean[] = [];
+  let best = 1;
+  let bestBic = Infinity;
+  for (let k = 1; k <= plan.maxK; k++) {
+    const value = k <= fitted.length ? fitted[k - 1] : NaN;
+    const ok = k <= fitted.length ? fittedOk[k - 1] : false;
+    bic.push(value);
+    admissible.push(ok);
+    if (ok && value < bestBic) {
+      bestBic = value;
+      best = k;
+    }
+  }
+  // One more fit at the chosen k gives the caller a self-contained model (the workspace is scratch).
+  const model = fitGmmFlat(plan.flat, best, plan.fitOptions);
+  return {
+    k: best,
+    bic,
+    score: Number.isFinite(bestBic) ? bestBic : 0,
+    admissible,
+    minComponentSize: plan.minComponentSize,
+    model,
+  };
+}
+
+/**
+ * The fewest points a component of the family needs for its covariance to be estimated from them rather than
+ * set by the regulariser: d for 'full' (a scatter matrix of m points has rank ≤ m − 1; see
+ * {@link selectClusterCount} for why d and not d + 1), 2 for 'diag' and 'spherical' (a variance needs two
+ * distinct points; a spherical one then pools d·(m − 1) squared deviations), 1 for 'tied' (the shared matrix is
+ * estimated from all points).
+ */
+export function minimumComponentSize(covariance: CovarianceType, dim: number): number {
+  return covariance === 'full' ? dim : covariance === 'tied' ? 1 : 2;
+}
+
+/** Component sizes are rounded to whole points, so each may gain up to half a point. */
+const ROUNDING_SLACK = 0.5;
+
+/** The smallest effective component size of the last fit, rounded to whole points. */
+function smallestComponent(mass: Float64Array, k: number): number {
+  let min = Infinity;
+  for (let j = 0; j < k; j++) min = Math.min(min, Math.round(mass[j]));
+  return min;
+}
+
+/** −Σ r ln r over all points and components: how unsure the memberships are (ICL's extra penalty). */
+function membershipEntropy(resp: Float64Array, n: number, k: number): number {
+  let h = 0;
+  for (let t = 0; t < n * k; t++) {
+    const r = resp[t];
+    if (r > 0) h -= r * Math.log(r);
+  }
+  return h;
+}
