@@ -31,7 +31,7 @@ import { build as viteBuild } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { OFFLINE_MODEL_ID } from '../src/models/presets';
-import type { BuildRequest } from '../src/pipeline/types';
+import type { BuildRequest } from '../src/protocol/build';
 import type { AerieBuildBenchPage, BuildRunConfig, BuildRunResult } from './browser/build-page';
 import { busyFloorMs, cpuBySpan, startCpuSampler, type CpuSample, type SpanCpu } from './build/cpu';
 import { benchDocument } from './build/documents';

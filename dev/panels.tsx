@@ -20,7 +20,7 @@ import type { BuildProgressState } from '../src/app/state/types';
 import { treeStats, type TreeStats } from '../src/core/stats';
 import type { RaptorTree } from '../src/core/types';
 import type { UsageTotals } from '../src/llm/usage';
-import type { PipelineProgress } from '../src/pipeline/types';
+import type { PipelineProgress } from '../src/protocol/build';
 import type { TreeSummary } from '../src/storage/trees';
 import '../src/app/theme.css';
 import cinderella from '../tests/fixtures/official-cinderella-tree.json';

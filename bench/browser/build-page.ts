@@ -6,7 +6,7 @@
  */
 import { proxy } from 'comlink';
 import { buildWorker, embedWorker, terminateAll } from '../../src/client/workers';
-import type { BuildRequest, PipelineProgress } from '../../src/pipeline/types';
+import type { BuildRequest, PipelineProgress } from '../../src/protocol/build';
 
 /** One build to time. */
 export interface BuildRunConfig {

@@ -6,7 +6,7 @@
  * The page keeps nothing between calls: every figure of a reopen comes from a freshly loaded page.
  */
 import { parseTree } from '../../src/core/tree-format';
-import type { BuildRequest } from '../../src/pipeline/types';
+import type { BuildRequest } from '../../src/protocol/build';
 import {
   completeTree,
   countRecords,

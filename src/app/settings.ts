@@ -13,7 +13,7 @@ import {
   TEST_GGUF_GENERATOR_ID,
   type GenerationDevice,
 } from '../models/generator-presets';
-import type { BuiltinModelChoice } from '../pipeline/types';
+import type { BuiltinModelChoice } from '../protocol/build';
 import { DEFAULT_RERANKER_ID } from '../models/reranker-presets';
 
 /** One endpoint as the user types it. Empty `baseUrl` or `model` means "not configured". */

@@ -32,12 +32,9 @@ import { splitRows, splitSentenceRows } from '../models/rows';
 import type { EmbedApi } from '../models/embed-service';
 import type { GenerateApi } from '../models/generate-service';
 import {
-  cachedEmbedder,
-  cachedSummarizer,
   completeTree,
   createTree,
   deleteTree,
-  embeddingCacheKeyFor,
   getTree,
   markBuildStopped,
   openAerieDb,
@@ -47,10 +44,10 @@ import {
   recordSummarizerFallback,
   resumeRequest,
   StorageError,
-  summaryCacheKeyFor,
   type AerieDb,
   type FileInfo,
 } from '../storage';
+import { cachedEmbedder, cachedSummarizer, embeddingCacheKeyFor, summaryCacheKeyFor } from './cached-models';
 import {
   builtinConcurrency,
   estimateSummaries,
@@ -68,7 +65,7 @@ import {
   type PipelineEvent,
   type PipelineProgress,
   type SummaryCutNotice,
-} from './types';
+} from '../protocol/build';
 import { DeviceTally } from './device-tally';
 
 /** The build could not start. */

@@ -23,7 +23,7 @@ import {
   type SpeedSample,
 } from '../models/generation-speed';
 import type { GeneratorInfo } from '../models/generator';
-import type { BuiltinModelChoice, PipelineEvent, SummarizerChoice, SummaryEstimate } from './types';
+import type { BuiltinModelChoice, PipelineEvent, SummarizerChoice, SummaryEstimate } from '../protocol/build';
 
 /** The generate service as the build worker sees it: a comlink remote, or the service itself in tests. */
 export type GenerateServiceLike =

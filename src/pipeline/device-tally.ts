@@ -4,7 +4,7 @@
  * model moved to because WebGPU failed (or could not be used) is reported once as a `device-fallback` notice.
  */
 import { addUse, type DeviceUse } from '../models/placement';
-import type { DeviceFallbackNotice, RunDevices } from './types';
+import type { DeviceFallbackNotice, RunDevices } from '../protocol/build';
 
 /** The build's models, by what they did. */
 export type DeviceModel = keyof RunDevices;

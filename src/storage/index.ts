@@ -122,19 +122,7 @@ export {
   type RestoreOptions,
 } from './requests';
 export { deleteSetting, getSetting, setSetting, setSettings } from './settings';
-export {
-  cachedEmbedder,
-  cachedEvalChat,
-  cachedSummarizer,
-  embeddingCacheKeyFor,
-  summaryCacheKeyFor,
-  type CachedModel,
-  type CachedSummarizerOptions,
-  type CacheStats,
-  type SummaryCacheStats,
-  type EmbeddingCacheKey,
-  type SummaryCacheKey,
-} from './cache';
+export { type EmbeddingCacheKey, type SummaryCacheKey } from './cache';
 export { checkImportSize, exportTree, importTree, MAX_IMPORT_BYTES, type ImportOptions } from './transfer';
 export {
   countRecords,

@@ -6,7 +6,7 @@ import { allocateRows } from '../core/dot-kernel';
 import type { RaptorTree, TreeNode } from '../core/types';
 import { treeNodeRange } from './db';
 import { StorageError, treeNotFound } from './errors';
-import type { RunDevices } from '../pipeline/types';
+import type { RunDevices } from '../protocol/build';
 import type { AerieDb, NodeRecord, RecordedSummarizer, SummaryCuts, TreeRecord } from './schema';
 import { computeStats, ownedVector, utf8Length } from './stats';
 import { forEachRequest, runTransaction } from './transaction';

@@ -11,7 +11,7 @@ import type { PdfLayout } from '../ingest/pdf-layout';
 import type { IngestType } from '../ingest/types';
 import type { LlmEndpoint } from '../llm/types';
 import type { ModelChoice } from '../models/embed-service';
-import type { BuiltinModelChoice, PipelineProgress, PipelineStageEvent, RunDevices } from '../pipeline/types';
+import type { BuiltinModelChoice, PipelineProgress, PipelineStageEvent, RunDevices } from '../protocol/build';
 
 /** The dtype a browser model runs with when a request names none (the embedder's default). */
 export const DEFAULT_EMBEDDING_DTYPE = 'q8';

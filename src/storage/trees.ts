@@ -17,7 +17,7 @@ import {
   type EmbeddingChoice,
   type PipelineProgress,
   type RunDevices,
-} from '../pipeline/types';
+} from '../protocol/build';
 import { treeNodeRange } from './db';
 import { deleteConversationRecords } from './conversations';
 import { prepareDocument, putDocumentsIfAbsent, type NewDocument } from './documents';

@@ -28,7 +28,7 @@ import {
 } from '../../src/app/settings/draft';
 import { summarizerChoiceOf } from '../../src/app/state/request';
 import { CPU_PRESET_ID, TEST_GENERATOR_ID } from '../../src/models/generator-presets';
-import type { PipelineProgress, SummaryEstimate } from '../../src/pipeline/types';
+import type { PipelineProgress, SummaryEstimate } from '../../src/protocol/build';
 
 const LOCAL_LLM = {
   protocol: 'openai' as const,

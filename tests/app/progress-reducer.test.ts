@@ -10,7 +10,7 @@ import {
   type TrackedStage,
 } from '../../src/app/build/progress-reducer';
 import type { UsageTotals } from '../../src/llm/usage';
-import type { PipelineProgress } from '../../src/pipeline/types';
+import type { PipelineProgress } from '../../src/protocol/build';
 import type { BuildProgressState } from '../../src/app/state/types';
 
 const T0 = 1_700_000_000_000;

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { EvalChat } from '../../src/core/eval/chat';
 import { answerableCount, executeRun, newRun } from '../../src/app/eval/run-evaluation';
 import { runStatusText } from '../../src/app/eval/RunsList';
-import { cachedEvalChat, getEvalRun, type AerieDb } from '../../src/storage';
+import { getEvalRun, type AerieDb } from '../../src/storage';
+import { cachedEvalChat } from '../../src/pipeline/cached-models';
 import type { EvalRunRecord } from '../../src/storage/schema';
 import { openFixture } from '../support/storage-fixture';
 

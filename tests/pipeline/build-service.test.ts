@@ -9,7 +9,7 @@ import { EmbedderError } from '../../src/models/embedder';
 import { createEmbedService } from '../../src/models/embed-service';
 import { OFFLINE_MODEL_ID } from '../../src/models/presets';
 import { createBuildService } from '../../src/pipeline/build-service';
-import type { BuildRequest, PipelineProgress } from '../../src/pipeline/types';
+import type { BuildRequest, PipelineProgress } from '../../src/protocol/build';
 import type { ChannelLike } from '../../src/pipeline/build-stop';
 import {
   countRecords,

@@ -17,7 +17,7 @@ import { TEST_GENERATOR_ID } from '../../src/models/generator-presets';
 import { DEFAULT_CPU_BATCH_SIZE, GeneratorError } from '../../src/models/generator';
 import { OFFLINE_MODEL_ID } from '../../src/models/presets';
 import { createBuildService } from '../../src/pipeline/build-service';
-import type { BuildRequest, PipelineProgress, SummaryEstimate } from '../../src/pipeline/types';
+import type { BuildRequest, PipelineProgress, SummaryEstimate } from '../../src/protocol/build';
 import { getTree, listTrees, loadTree, resumeRequest } from '../../src/storage';
 import { openFixture } from '../support/storage-fixture';
 

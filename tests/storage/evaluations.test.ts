@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvalChat } from '../../src/core/eval/chat';
 import {
-  cachedEvalChat,
   countRecords,
   deleteEvalRun,
   deleteEvalSet,
@@ -16,6 +15,7 @@ import {
   type EvalRunRecord,
   type EvalSetRecord,
 } from '../../src/storage';
+import { cachedEvalChat } from '../../src/pipeline/cached-models';
 import { failNthPut, openFixture } from '../support/storage-fixture';
 
 const set = (id: string, treeId: string, updatedAt: number): EvalSetRecord => ({

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/core/abort';
 import { AerieError } from '../../src/core/errors';
 import { serializeTree } from '../../src/core/tree-format';
-import type { PipelineProgress } from '../../src/pipeline/types';
+import type { PipelineProgress } from '../../src/protocol/build';
 import {
-  cachedSummarizer,
   completeTree,
   countRecords,
   createTree,
@@ -33,6 +32,7 @@ import {
   type EvalRunRecord,
   type EvalSetRecord,
 } from '../../src/storage';
+import { cachedSummarizer } from '../../src/pipeline/cached-models';
 import {
   FIXTURE_ENDPOINT,
   FIXTURE_TEXT,

@@ -9,7 +9,7 @@ import { deriveSeed, seededRandom } from '../../src/core/random';
 import { countTokens } from '../../src/core/text/tokens';
 import type { RaptorTree, TreeNode } from '../../src/core/types';
 import type { LlmEndpoint } from '../../src/llm/types';
-import type { BuildRequest } from '../../src/pipeline/types';
+import type { BuildRequest } from '../../src/protocol/build';
 import {
   completeTree,
   createTree,

@@ -11,7 +11,7 @@ import type { SummarizerInfo } from '../../core/types';
 import type { SummaryCuts } from '../../storage';
 import { formatCount, formatDecimal, formatPercent, UNKNOWN_VALUE } from '../format';
 import { embeddingModelLabel, summarizerLabel } from '../library/model-label';
-import type { RunDevices } from '../../pipeline/types';
+import type { RunDevices } from '../../protocol/build';
 import { summaryCutText } from './budget-text';
 import { devicesLines } from './devices-text';
 import './build.css';

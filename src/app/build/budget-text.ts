@@ -1,5 +1,5 @@
 /** What the build card and the tree's statistics say about summaries cut to their budget. */
-import type { SummaryCutNotice } from '../../pipeline/types';
+import type { SummaryCutNotice } from '../../protocol/build';
 import { formatCount } from '../format';
 
 /**

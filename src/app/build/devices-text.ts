@@ -3,7 +3,7 @@
  * (google swiftshader): 40 texts; then WASM (2 threads, cross-origin isolated): 62 texts (the GPU … was lost …)".
  */
 import { placementLabel, usesLabel, type DeviceUse, type ModelPlacement } from '../../models/placement';
-import type { RunDevices } from '../../pipeline/types';
+import type { RunDevices } from '../../protocol/build';
 
 /** One sentence per model that ran in this browser (none for an endpoint or an imported tree). */
 export function devicesLines(devices: RunDevices | undefined): string[] {

@@ -8,7 +8,7 @@
  */
 import { formatPercent } from '../format';
 import type { UsageTotals } from '../../llm/usage';
-import { isNotice, type PipelineProgress, type PipelineStageEvent } from '../../pipeline/types';
+import { isNotice, type PipelineProgress, type PipelineStageEvent } from '../../protocol/build';
 import type { BuildProgressState, StageProgress } from '../state/types';
 
 /** Bytes in the MB the model download is counted in (decimal, like the preset sizes). */

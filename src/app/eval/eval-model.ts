@@ -7,7 +7,8 @@ import type { AbortSignalLike } from '../../core/abort';
 import { generateWorker } from '../../client/workers';
 import { builtinChat, endpointEvalChat, toEvalChat } from '../../llm';
 import { connectGenerator } from '../../models/generate-client';
-import { cachedEvalChat, type AerieDb } from '../../storage';
+import { type AerieDb } from '../../storage';
+import { cachedEvalChat } from '../../pipeline/cached-models';
 import { builtinModelName, toLlmEndpoint, type AnswerModel } from '../settings';
 
 /** A connected evaluation model. */

@@ -1,7 +1,7 @@
 /** Turns the user's settings and documents into the build request the worker runs. */
 import type { BuildDocument } from '../../core/build';
 import type { IngestedDocument } from '../../ingest';
-import type { BuildRequest, EmbeddingChoice, SummarizerChoice } from '../../pipeline/types';
+import type { BuildRequest, EmbeddingChoice, SummarizerChoice } from '../../protocol/build';
 import {
   builtinChoiceOf,
   isConfigured,

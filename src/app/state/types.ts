@@ -5,7 +5,7 @@ import type { SearchMode } from '../../core/search';
 import type { RetrievalMode } from '../modes';
 import type { UsageTotals } from '../../llm/usage';
 import type { GenerationSpeed } from '../../models/generation-speed';
-import type { RunDevices, SummaryCutNotice, SummaryEstimate } from '../../pipeline/types';
+import type { RunDevices, SummaryCutNotice, SummaryEstimate } from '../../protocol/build';
 
 /** A document added by the user, before or while it is being read. */
 export interface PendingDocument {

@@ -11,7 +11,7 @@ import type { IngestedDocument } from '../../ingest';
 import type { BuildOutcome } from '../../pipeline/build-service';
 import { asStopMessage, openBuildChannel, PAGE_ID } from '../../pipeline/build-stop';
 import { buildLockName } from '../../pipeline/locks';
-import type { BuildRequest, PipelineProgress } from '../../pipeline/types';
+import type { BuildRequest, PipelineProgress } from '../../protocol/build';
 import {
   createTree,
   duplicateTreeSettings,

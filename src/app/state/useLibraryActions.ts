@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { importInWorker } from '../../client/import';
 import { testConnection as testLlm } from '../../llm';
 import { whileBuildStopped } from '../../pipeline/build-stop';
-import type { BuildRequest } from '../../pipeline/types';
+import type { BuildRequest } from '../../protocol/build';
 import {
   checkImportSize,
   deleteTree,

@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'react';
 import { warmEmbedder } from '../../client/model-warmup';
 import { buildWorker } from '../../client/workers';
 import type { ModelChoice } from '../../models/embed-service';
-import type { EmbeddingChoice } from '../../pipeline/types';
+import type { EmbeddingChoice } from '../../protocol/build';
 
 /** Wait this long after the needed model changes before loading it (settings being edited, files still dropping). */
 export const WARMUP_DELAY_MS = 400;

@@ -81,7 +81,10 @@ describe('truncateToTokens', () => {
   });
 
   it('cuts English between words, at the longest prefix that fits', () => {
-    const text = readFileSync(new URL('../../fixtures/cinderella.txt', import.meta.url), 'utf8').slice(0, 3000);
+    const text = readFileSync(new URL('../../fixtures/cinderella.txt', import.meta.url), 'utf8').slice(
+      0,
+      3000,
+    );
     for (const max of [1, 7, 20, 100, 333]) {
       const cut = truncateToTokens(text, max);
       expect(text.startsWith(cut)).toBe(true);

@@ -2,15 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildTree, type BuildInput } from '../../src/core/build';
 import type { EmbedFn, RaptorTree, SummarizeFn } from '../../src/core/types';
+import { countRecords, type AerieDb, type SummaryCacheKey } from '../../src/storage';
 import {
   cachedEmbedder,
   cachedSummarizer,
-  countRecords,
   embeddingCacheKeyFor,
   summaryCacheKeyFor,
-  type AerieDb,
-  type SummaryCacheKey,
-} from '../../src/storage';
+} from '../../src/pipeline/cached-models';
 import { createFakeEmbedder, fakeEmbedding } from '../support/fake-embedder';
 import { failNthPut, FIXTURE_ENDPOINT, openFixture } from '../support/storage-fixture';
 
