@@ -1,8 +1,5 @@
 import '../src/rpc/errors';
 import { expose } from 'comlink';
-import { computeLabels } from '../src/core/labels';
+import { labelsService } from '../src/pipeline/labels-service';
 
-// Topic labels of a tree saved before they existed, computed off the page's thread (src/client/labels.ts).
-const api = { computeLabels };
-export type LabelsWorkerApi = typeof api;
-expose(api);
+expose(labelsService);

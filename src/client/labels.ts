@@ -7,7 +7,7 @@ import '../rpc/errors';
 import { releaseProxy, wrap } from 'comlink';
 import { AerieError } from '../core/errors';
 import type { LabelNode } from '../core/labels';
-import type { LabelsWorkerApi } from '../../workers/labels.worker';
+import type { LabelsWorkerApi } from '../pipeline/labels-service';
 
 /** The labels worker could not start or died before it answered. */
 export class LabelsWorkerError extends AerieError<'WORKER_FAILED'> {}

@@ -510,7 +510,8 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
      * Builds and stores the tree with id `request.buildId`. The page records the build first (`createTree`), so
      * nothing is lost if the tab closes before this worker starts, and says so (`options.recorded`): the tree
      * missing then means it was deleted, and the build fails with NOT_FOUND instead of recording it again. A
-     * request not recorded yet (no `recorded`) is recorded here.
+     * recorded request may leave `documents` empty: the texts are then read from storage (the page sends them
+     * there, not here too). A request not recorded yet (no `recorded`) is recorded here.
      * Rejects with an AbortError after `cancel(id)` (the tree is then `paused`), or with the typed error of
      * what failed (the tree is `failed` and can be resumed once the cause is fixed).
      */
@@ -524,7 +525,12 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
         request.buildId,
         async () => {
           const store = await database();
-          if (await getTree(store, request.buildId)) return request;
+          if (await getTree(store, request.buildId)) {
+            if (!options.recorded || request.documents.length > 0) return request;
+            // Recorded by the page, texts left out of the message: they cross the page once, into storage.
+            const { documents } = await resumeRequest(store, request.buildId);
+            return { ...request, documents };
+          }
           // The page recorded it: gone now means deleted before the build began, never to be recorded again.
           if (options.recorded) throw treeGone(request.buildId);
           await createTree(store, request, { files });

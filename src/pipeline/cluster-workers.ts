@@ -6,7 +6,7 @@
 import { releaseProxy, transfer, wrap } from 'comlink';
 import '../rpc/errors';
 import { createClusterPool, type ClosableClusterPool, type ClusterWorker } from '../core/cluster';
-import type { ClusterWorkerApi } from '../../workers/cluster.worker';
+import type { ClusterWorkerApi } from './cluster-service';
 
 function startWorker(): ClusterWorker {
   const worker = new Worker(new URL('../../workers/cluster.worker.ts', import.meta.url), {

@@ -196,6 +196,22 @@ describe('build service (GloVe model, fake LLM server, fake IndexedDB)', () => {
     expect(calls.reduce((sum, c) => sum + c.texts, 0)).toBe(outcome.nodes);
   });
 
+  it('a recorded build sent without its texts reads them from storage and builds the same tree', async () => {
+    const { db } = await openFixture({ empty: true });
+    const service = createBuildService({ embedService, openDb: async () => db });
+    await service.build(request('whole'));
+    const recorded = request('recorded');
+    await createTree(db, recorded);
+    const outcome = await service.build({ ...recorded, documents: [] }, undefined, undefined, {
+      recorded: true,
+    });
+    const [whole, fromStore] = [await loadTree(db, 'whole'), await loadTree(db, 'recorded')];
+    expect(outcome.nodes).toBe(whole.nodes.length);
+    expect(fromStore.nodes.map((n) => [n.text, n.children])).toEqual(
+      whole.nodes.map((n) => [n.text, n.children]),
+    );
+  });
+
   it('rebuilding the same document with the same settings makes no LLM call', async () => {
     const { db } = await openFixture({ empty: true });
     const service = createBuildService({ embedService, openDb: async () => db });

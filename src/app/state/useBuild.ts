@@ -260,7 +260,9 @@ export function useBuild(
           await keepOriginalsOrSay(db, request.buildId, originals, notify);
           announceLibraryChange();
           const worker = await buildWorker({ generator: request.summarizer.kind === 'builtin' });
-          return worker.build(request, files, proxy(onEvent), { recorded: true });
+          // The texts are in storage now: the worker reads them there rather than by a second copy.
+          const recordedRequest = { ...request, documents: [] };
+          return worker.build(recordedRequest, files, proxy(onEvent), { recorded: true });
         },
         {
           summarizer: request.summarizer.kind,

@@ -7,3 +7,4 @@ export * from './gmm';
 export * from './kmeans';
 export * from './select-k';
 export * from './umap';
+export { runKnnRowsTask, type KnnRowsTask, type KnnRowsResult } from './knn';
