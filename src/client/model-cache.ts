@@ -7,7 +7,7 @@
 import { groupCachedFiles, type CachedFile, type CachedModel } from '../models/cached-models';
 import { GGUF_CACHE } from '../models/gguf';
 import { forgetModelUse, readModelUse } from '../models/model-use';
-import { MODEL_CACHE_NAME } from '../models/warmup';
+import { MODEL_CACHE_NAME } from '../models/hub';
 import { OFFLINE_CACHE } from '../offline/names';
 
 /** The caches that hold model files. */

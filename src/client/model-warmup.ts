@@ -5,7 +5,8 @@
  * again and reports its own error.
  */
 import type { ModelChoice } from '../models/embed-service';
-import { MODEL_CACHE_NAME, warmupPlan } from '../models/warmup';
+import { MODEL_CACHE_NAME } from '../models/hub';
+import { warmupPlan } from '../models/warmup';
 import { embedWorker } from './workers';
 
 /** Whether every URL is in the model cache (false where Cache Storage is unavailable or refuses). */

@@ -4,7 +4,7 @@
  * GGUF files are kept the same way (llama-cpp-generator.ts). Pure: the page's Settings reads the caches
  * (src/client/model-cache.ts) and groups their entries here.
  */
-import { HUB_HOST } from './warmup';
+import { HUB_HOST } from './hub';
 
 /** Where the app serves its own models (public/models/). */
 const APP_MODELS_PATH = '/models/';

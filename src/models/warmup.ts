@@ -9,13 +9,9 @@
  * downloaded by an earlier build); an endpoint model never (it has nothing to load here).
  */
 import type { ModelChoice } from './embed-service';
+import { HUB_HOST } from './hub';
 import { modelIdProblem } from './model-id';
 import { locateModel } from './presets';
-
-/** Where transformers.js downloads hub models from (its `env.remoteHost`; the app does not change it). */
-export const HUB_HOST = 'https://huggingface.co/';
-/** The Cache Storage name transformers.js keeps downloaded model files under (its `env.cacheKey`). */
-export const MODEL_CACHE_NAME = 'transformers-cache';
 
 /** Whether, and on what condition, a model may be loaded ahead of need. */
 export type WarmupPlan =

@@ -1,7 +1,8 @@
 import { env } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL_ID, OFFLINE_MODEL_ID } from '../../src/models/presets';
-import { HUB_HOST, MODEL_CACHE_NAME, warmupPlan } from '../../src/models/warmup';
+import { HUB_HOST, MODEL_CACHE_NAME } from '../../src/models/hub';
+import { warmupPlan } from '../../src/models/warmup';
 
 describe('warmupPlan', () => {
   it('loads a model the app serves itself without condition', () => {

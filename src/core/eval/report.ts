@@ -4,7 +4,7 @@
  * variant retrieved for each question. Means over no question are null (JSON has no NaN).
  */
 import type { SearchMode } from '../search';
-import type { AnswerFigures, AnswerRecord, AnswerSettings } from './run-answers';
+import type { AnswerFigures, AnswerRecord, AnswerSettings } from './answer-types';
 import type { RetrievalMode } from './variants';
 
 /** How a question's retrieval is scored. */
