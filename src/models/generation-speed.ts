@@ -155,22 +155,6 @@ export function planSummaryRange(
 }
 
 /**
- * Seconds left for `summaries` more summaries at the rates measured so far in this build (`meter.speed`) with
- * prompts of `meanPromptTokens` (the model's tokens) and replies of `outputTokens`: the estimate to show once
- * a layer's clusters are known. NaN until the meter has measured both rates.
- */
-export function remainingSeconds(
-  summaries: number,
-  meanPromptTokens: number,
-  outputTokens: number,
-  speed: GenerationSpeed,
-): number {
-  return (
-    summaries * (meanPromptTokens / speed.prefillTokensPerSecond + outputTokens / speed.decodeTokensPerSecond)
-  );
-}
-
-/**
  * Seconds of decoding `work`'s summaries at the warm-up's rates: a layer of n summaries is written min(n, rows)
  * at a time (the build asks for a layer's summaries together), each step's time between the lone reply's
  * (1 / decodeTokensPerSecond) and the full batch's (rows / batch.decodeTokensPerSecond), linear in the rows.

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  count,
-  describeNode,
-  marksSummary,
-  nodeKind,
-  SPOKEN_TEXT_CHARS,
-  truncateText,
-} from '../../src/app/tree/describe';
+import { count, marksSummary, nodeKind, truncateText } from '../../src/app/tree/describe';
 
 describe('truncateText', () => {
   it('returns short text whole, with whitespace collapsed', () => {
@@ -29,33 +22,7 @@ describe('truncateText', () => {
   });
 });
 
-describe('describeNode', () => {
-  it('says what the node is, who selected it, its links and the start of its text', () => {
-    const text = `Cinderella went to the ball. ${'x'.repeat(500)}`;
-    const sentence = describeNode(
-      { id: 7, layer: 2, text, children: [1, 2, 3] },
-      [
-        { mode: 'collapsed', rank: 3, score: 0.5 },
-        { mode: 'traversal', rank: 1, score: 0.5 },
-      ],
-      1,
-    );
-    expect(
-      sentence.startsWith(
-        'Node 7. Summary, layer 2. Selected by Collapsed tree rank 3, Tree traversal rank 1.',
-      ),
-    ).toBe(true);
-    expect(sentence).toContain('1 parent, 3 children.');
-    expect(sentence).toContain('Cinderella went to the ball.');
-    expect(sentence.length).toBeLessThan(200 + SPOKEN_TEXT_CHARS);
-  });
-
-  it('says when a leaf is not selected', () => {
-    expect(describeNode({ id: 0, layer: 0, text: 'Hi.', children: [] }, undefined, 2)).toBe(
-      'Node 0. Leaf. Not selected. 2 parents, 0 children. Hi.',
-    );
-  });
-
+describe('node descriptions', () => {
   it('has small helpers that read naturally', () => {
     expect(nodeKind(0)).toBe('Leaf');
     expect(count(1, 'child', 'children')).toBe('1 child');

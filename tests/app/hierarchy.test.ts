@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import {
   ancestorsOf,
   buildHierarchy,
-  extraParentsOf,
   hierarchyOf,
   kidsOf,
   ROOT,
@@ -30,11 +29,9 @@ const NODES: HierarchyNode[] = [
 ];
 
 describe('buildHierarchy', () => {
-  it('hangs each node under its most similar parent and keeps the other parents as extra ones', () => {
+  it('hangs each node under its most similar parent', () => {
     const h = buildHierarchy(NODES);
     expect(Array.from(h.primaryParent)).toEqual([5, 5, 6, 6, 6, 7, 7, ROOT]);
-    expect(extraParentsOf(h, 2)).toEqual([5]);
-    expect(extraParentsOf(h, 0)).toEqual([]);
     expect(ancestorsOf(h, 3)).toEqual([6, 7]);
     expect(Array.from(kidsOf(h, ROOT))).toEqual([7]);
   });

@@ -24,7 +24,7 @@ import {
   type NewOriginal,
 } from '../../storage';
 import { noPagesReason } from '../document/citation-text';
-import { initialProgress, reduceProgress } from '../build/progress-reducer';
+import { initialProgress, markCancelling, reduceProgress } from '../build/progress-reducer';
 import type { AppSettings } from '../settings';
 import { randomId } from './ids';
 import { errorCode, errorMessage, isCancel } from './messages';
@@ -362,7 +362,7 @@ export function useBuild(
     const run = active.current;
     if (!run) return;
     const { treeId } = run;
-    setProgress((s) => (s && s.treeId === treeId ? { ...s, status: 'cancelling' } : s));
+    setProgress((s) => (s && s.treeId === treeId ? markCancelling(s) : s));
     await stopRun(run, 'cancel');
   }, [stopRun]);
 

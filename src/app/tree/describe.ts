@@ -1,13 +1,6 @@
-/**
- * Words for a node: the sentence a screen reader hears when the node gets keyboard focus, and shortened
- * previews for tooltips and lists. Pure functions, tested in Node.
- */
-import type { TreeNode } from '../../core/types';
+/** Words for a node: its kind, who selected it, and shortened previews for tooltips and lists. Pure, tested in Node. */
 import { MODE_LABELS } from '../modes';
 import type { NodeMark } from './selection';
-
-/** Characters of a node's text read out on focus (the inspector shows all of it). */
-export const SPOKEN_TEXT_CHARS = 240;
 
 /** Score decimals shown to the user: enough to tell close cosine similarities apart. */
 export const SCORE_DECIMALS = 3;
@@ -36,17 +29,6 @@ export function marksSummary(marks: readonly NodeMark[] | undefined): string {
 /** What a node is: "Leaf" or "Summary, layer 2". */
 export function nodeKind(layer: number): string {
   return layer === 0 ? 'Leaf' : `Summary, layer ${layer}`;
-}
-
-/** The sentence read when a node gets keyboard focus. */
-export function describeNode(
-  node: Pick<TreeNode, 'id' | 'layer' | 'text' | 'children'>,
-  marks: readonly NodeMark[] | undefined,
-  parentCount: number,
-): string {
-  const selected = marks === undefined ? 'Not selected' : `Selected by ${marksSummary(marks)}`;
-  const links = `${count(parentCount, 'parent')}, ${count(node.children.length, 'child', 'children')}`;
-  return `Node ${node.id}. ${nodeKind(node.layer)}. ${selected}. ${links}. ${truncateText(node.text, SPOKEN_TEXT_CHARS)}`;
 }
 
 /** "1 parent", "3 parents". */

@@ -179,11 +179,6 @@ export function ancestorsOf(h: Hierarchy, id: number): number[] {
   return out;
 }
 
-/** The parents of a node other than its primary parent (soft clustering), ascending by id. */
-export function extraParentsOf(h: Hierarchy, id: number): number[] {
-  return Array.from(parentsOf(h.parents, id)).filter((p) => p !== h.primaryParent[id]);
-}
-
 /** The primary children of a node, or of the root for ROOT. */
 export function kidsOf(h: Hierarchy, id: number): Int32Array {
   return id === ROOT ? h.rootKids : h.kids[id];

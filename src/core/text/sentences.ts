@@ -23,9 +23,6 @@ export interface TextSpan {
   end: number;
 }
 
-/** The same span type under the name the embedder uses. */
-export type SentenceSpan = TextSpan;
-
 /** The sentences of `text` as the chunker sees them: trimmed, non-empty, in order (see the module comment). */
 export function splitSentences(text: string): TextSpan[] {
   const sentences: TextSpan[] = [];
