@@ -11,24 +11,12 @@
  * resumable build. Because a build is deterministic for a seed, resuming re-runs it and every finished
  * embedding or LLM call is a cache hit.
  */
-import { proxy, wrap, type Remote } from 'comlink';
+import { wrap } from 'comlink';
 import { AbortError } from '../core/abort';
 import { buildTree } from '../core/build';
 import type { ClosableClusterPool } from '../core/cluster';
-import { AerieError } from '../core/errors';
-import { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from '../core/extractive';
-import { createSentenceMemory, type SentenceVectorSource } from '../core/sentence-vectors';
-import {
-  DEFAULT_BUILD_PARAMS,
-  type EmbedFn,
-  type RaptorTree,
-  type SummarizeFn,
-  type SummarizerInfo,
-} from '../core/types';
-import { createLlmSummarizer, createOpenAiEmbedder, UsageAccumulator } from '../llm';
-import type { ModelLoadProgress } from '../models/embedder';
-import { OFFLINE_MODEL_ID } from '../models/presets';
-import { splitRows, splitSentenceRows } from '../models/rows';
+import { DEFAULT_BUILD_PARAMS, type RaptorTree } from '../core/types';
+import { UsageAccumulator } from '../llm';
 import type { EmbedApi } from '../models/embed-service';
 import type { GenerateApi } from '../models/generate-service';
 import {
@@ -38,9 +26,6 @@ import {
   getTree,
   markBuildStopped,
   openAerieDb,
-  recordModelFallback,
-  recordProgress,
-  recordEmbeddingDtype,
   recordSummarizerFallback,
   resumeRequest,
   StorageError,
@@ -50,7 +35,6 @@ import {
 import { cachedEmbedder, cachedSummarizer, embeddingCacheKeyFor, summaryCacheKeyFor } from './cached-models';
 import {
   builtinConcurrency,
-  estimateSummaries,
   prepareBuiltin,
   type BuiltinSummaries,
   type GenerateServiceLike,
@@ -59,31 +43,25 @@ import { asStopMessage, openBuildChannel, type ChannelLike, type StopReason } fr
 import { buildLockName } from './locks';
 import {
   embeddingModelId,
-  isNotice,
   type BuildRequest,
-  type EmbeddingChoice,
-  type PipelineEvent,
   type PipelineProgress,
   type SummaryCutNotice,
 } from '../protocol/build';
 import { DeviceTally } from './device-tally';
+import { createBuildReporter } from './build-progress';
+import {
+  loadEmbeddingModel,
+  PipelineError,
+  rawEmbedder,
+  rawSummarizer,
+  type EmbedServiceLike,
+} from './build-models';
 
-/** The build could not start. */
-export class PipelineError extends AerieError<'NO_EMBEDDER' | 'NO_GENERATOR' | 'BUSY'> {}
+export { PipelineError } from './build-models';
 
-/** Progress is written to storage at most this often (the UI gets every event). */
-export const PROGRESS_WRITE_INTERVAL_MS = 1000;
+export { PROGRESS_WRITE_INTERVAL_MS } from './build-progress';
 
 export { buildLockName } from './locks';
-
-/** The origin of an endpoint's base URL (no path, credentials or query), for messages. */
-function endpointOrigin(baseUrl: string): string | undefined {
-  try {
-    return new URL(baseUrl).origin;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The error of a build whose tree was deleted before it began. */
 function treeGone(treeId: string): StorageError {
@@ -103,11 +81,6 @@ export interface BuildOutcome {
   /** Embeddings and summaries found in the cache (resume, rebuild) vs computed. */
   cache: { embedHits: number; embedMisses: number; summaryHits: number; summaryMisses: number };
 }
-
-/** Embedding service as seen from this worker: a comlink remote, or the service itself in tests. */
-type EmbedServiceLike =
-  | Pick<Remote<EmbedApi>, 'embed' | 'load' | 'cancel' | 'lengths'>
-  | Pick<EmbedApi, 'embed' | 'load' | 'cancel' | 'lengths'>;
 
 interface LockManagerLike {
   request<T>(
@@ -179,128 +152,9 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     return embedder;
   }
 
-  /**
-   * Loads the browser model the request names (the build's first stage). When the model hub cannot be reached
-   * for a hub model, the build falls back to the built-in offline model, records that in the tree (model and
-   * stored request, so a resume keeps it) and says so with a `model-fallback` event.
-   * @returns the request the build runs with.
-   */
-  async function loadModel(
-    request: BuildRequest,
-    store: AerieDb,
-    report: (e: PipelineEvent) => void,
-    devices: DeviceTally,
-  ): Promise<BuildRequest> {
-    const choice = request.embedding;
-    if (choice.kind !== 'browser') return request;
-    const service = embedService();
-    // proxy(): the callback crosses into the embedding worker (a no-op marker when the service is local).
-    const onFile = proxy((p: ModelLoadProgress) => report({ stage: 'model-load', ...p }));
-    try {
-      // The helpers join the leaves' embedding when they have loaded: the build need not wait for them.
-      const info = await service.load(choice, onFile, { helpers: 'background' });
-      devices.add('embedding', [{ placement: info.placement, count: 0, fallback: info.fallback }]);
-      if (choice.dtype === info.dtype) return request;
-      // 'auto' (or no) precision settled on this device: the build, its cache keys, the tree and a resume use it.
-      await recordEmbeddingDtype(store, request.buildId, info.dtype);
-      return { ...request, embedding: { ...choice, dtype: info.dtype } };
-    } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (code !== 'HUB_UNREACHABLE' || choice.model === OFFLINE_MODEL_ID) throw error;
-      const offline: EmbeddingChoice & { kind: 'browser' } = {
-        ...choice,
-        model: OFFLINE_MODEL_ID,
-        dtype: 'q8',
-      };
-      await recordModelFallback(store, request.buildId, { from: choice.model, to: offline });
-      report({ stage: 'model-fallback', from: choice.model, to: OFFLINE_MODEL_ID });
-      const info = await service.load(offline, onFile, { helpers: 'background' });
-      devices.add('embedding', [{ placement: info.placement, count: 0, fallback: info.fallback }]);
-      return { ...request, embedding: offline };
-    }
-  }
-
   function generateService(): GenerateServiceLike {
     if (!generator) throw new PipelineError('NO_GENERATOR', 'The built-in model’s worker is not connected.');
     return generator;
-  }
-
-  /**
-   * The build's embedder. `plain` embeds texts as they are; `nodes` embeds the tree's nodes and, when the
-   * summaries are extractive and the model runs here, keeps each node's sentence vectors from the same pass
-   * (`sentences`), which the summariser ranks instead of embedding every sentence again. `lengths` counts a
-   * model's own tokens (a model that runs here), so texts of similar length are embedded together.
-   */
-  function rawEmbedder(
-    request: BuildRequest,
-    usage: UsageAccumulator,
-    devices: DeviceTally,
-  ): {
-    plain: EmbedFn;
-    nodes: EmbedFn;
-    sentences?: SentenceVectorSource;
-    lengths?: (texts: string[]) => Promise<number[]>;
-  } {
-    const choice = request.embedding;
-    if (choice.kind === 'endpoint') {
-      const embed = createOpenAiEmbedder(choice.endpoint, { usage });
-      return { plain: embed, nodes: embed };
-    }
-    const service = embedService();
-    const plain: EmbedFn = async (texts, options) => {
-      if (options?.signal?.aborted) throw new AbortError();
-      const batch = await service.embed(texts, choice, { requestId: request.buildId });
-      devices.add('embedding', batch.ranOn);
-      return splitRows(batch);
-    };
-    const lengths = (texts: string[]) => service.lengths(texts, choice);
-    if (request.summarizer.kind !== 'extractive') return { plain, nodes: plain, lengths };
-    const memory = createSentenceMemory(async (texts, options) => {
-      if (options?.signal?.aborted) throw new AbortError();
-      const batch = await service.embed(texts, choice, { requestId: request.buildId, sentences: true });
-      devices.add('embedding', batch.ranOn);
-      return {
-        vectors: splitRows(batch),
-        sentences: batch.sentences ? splitSentenceRows(batch.sentences) : texts.map(() => undefined),
-      };
-    });
-    return { plain, nodes: memory.embed, sentences: memory.source, lengths };
-  }
-
-  function rawSummarizer(
-    request: BuildRequest,
-    embedder: ReturnType<typeof rawEmbedder>,
-    usage: UsageAccumulator,
-    builtin: BuiltinSummaries | undefined,
-  ): {
-    fn: SummarizeFn;
-    info: SummarizerInfo;
-    /** Whether a summary was cut to its budget (a model's summaries; the extractive ones fit by construction). */
-    isCut?: (summary: string) => boolean;
-    /** The endpoint's origin, for messages about its summaries. */
-    endpoint?: string;
-  } {
-    const choice = request.summarizer;
-    if (choice.kind === 'extractive') {
-      const fn = createExtractiveSummarizer(embedder.plain, embedder.sentences);
-      return { fn, info: { ...EXTRACTIVE_SUMMARIZER } };
-    }
-    if (choice.kind === 'builtin') {
-      if (!builtin) throw new PipelineError('NO_GENERATOR', 'The built-in model was not loaded.');
-      const fn = builtin.summarizer;
-      return { fn, info: fn.info, isCut: fn.isCut };
-    }
-    const summarizer = createLlmSummarizer(choice.endpoint, {
-      usage,
-      systemPrompt: choice.systemPrompt,
-      userTemplate: choice.userTemplate,
-    });
-    return {
-      fn: summarizer,
-      info: summarizer.info,
-      isCut: summarizer.isCut,
-      endpoint: endpointOrigin(choice.endpoint.baseUrl),
-    };
   }
 
   async function run(
@@ -314,53 +168,17 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     let builtin: BuiltinSummaries | undefined;
     // Where models ran: a resumed build goes on from what its earlier runs reported.
     const devices = new DeviceTally((await getTree(store, treeId))?.progress?.devices);
-    let lastWrite = 0;
-    let lastStage = '';
-    let recorded: Promise<void> = Promise.resolve();
-    const snapshot = (event: PipelineEvent): PipelineProgress => {
-      const progress: PipelineProgress = { event, usage: usage.snapshot(), at: Date.now() };
-      if (builtin && builtin.meter.completionTokens > 0) progress.generation = builtin.meter.speed;
-      if (!devices.empty) progress.devices = devices.snapshot();
-      return progress;
-    };
-    /** Records where the build is; the page hears `recorded` once storage has it (the library reads it). */
-    const record = (progress: PipelineProgress): Promise<void> => {
-      lastWrite = progress.at;
-      lastStage = progress.event.stage;
-      recorded = recordProgress(store, treeId, progress).then(
-        () => onProgress?.({ ...progress, recorded: true }),
-        () => undefined,
-      );
-      return recorded;
-    };
-    let estimated = false;
-    const report = (event: PipelineEvent) => {
-      // Once the leaves are counted, and before any summary, the expected time of the built-in model's work.
-      if (event.stage === 'embed-leaves' && !estimated && builtin?.sample) {
-        estimated = true;
-        const { summaryTokens, reductionDim, maxLayers } = requested.params;
-        report({
-          stage: 'llm-estimate',
-          ...estimateSummaries(builtin.info.tag, builtin.sample, event.total, requested.documents, {
-            summaryTokens,
-            reductionDim,
-            maxLayers,
-          }),
-        });
-      }
-      const progress = snapshot(event);
-      onProgress?.(progress);
-      if (isNotice(event)) return;
-      // Throttled, except at stage changes, so the library shows where a build stopped.
-      if (progress.at - lastWrite >= PROGRESS_WRITE_INTERVAL_MS || event.stage !== lastStage)
-        void record(progress);
-    };
-    /** A stage that holds the worker (model loading, chunking) is recorded before it starts, then shown. */
-    const enter = async (event: PipelineEvent) => {
-      const progress = snapshot(event);
-      await record(progress);
-      onProgress?.(progress);
-    };
+    const reporter = createBuildReporter({
+      store,
+      treeId,
+      usage,
+      devices,
+      onProgress,
+      builtin: () => builtin,
+      params: requested.params,
+      documents: requested.documents,
+    });
+    const { report, enter } = reporter;
 
     let embed: ReturnType<typeof cachedEmbedder> | undefined;
     let summarize: ReturnType<typeof cachedSummarizer> | undefined;
@@ -368,7 +186,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     try {
       devices.onFallback = (notice) => report(notice);
       await enter({ stage: 'model-load', file: '', loaded: 0, total: 0, status: 'initiate' });
-      let request = await loadModel(requested, store, report, devices);
+      let request = await loadEmbeddingModel(embedService, requested, store, report, devices);
       if (controller.signal.aborted) throw new AbortError('The build was cancelled.');
       if (request.summarizer.kind === 'builtin') {
         await enter({ stage: 'llm-load', file: '', loaded: 0, total: 0, status: 'initiate' });
@@ -395,7 +213,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
         }
       }
       if (controller.signal.aborted) throw new AbortError('The build was cancelled.');
-      const raw = rawEmbedder(request, usage, devices);
+      const raw = rawEmbedder(embedService, request, usage, devices);
       embed = cachedEmbedder(store, raw.nodes, embeddingCacheKeyFor(request.embedding), treeId);
       const summarizer = rawSummarizer(request, raw, usage, builtin);
       const budget = request.params.summaryTokens ?? DEFAULT_BUILD_PARAMS.summaryTokens;
@@ -436,7 +254,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
         },
         report,
       );
-      await recorded;
+      await reporter.settled();
       const cuts = summarize.stats.cut;
       await completeTree(store, treeId, tree, {
         summaryCuts: cuts > 0 ? { ...cutNotice(cuts), of: tree.nodes.length - leafCount(tree) } : undefined,
@@ -456,7 +274,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     } catch (error) {
       await summarize?.flush().catch(() => undefined);
       await embed?.flush().catch(() => undefined);
-      await recorded;
+      await reporter.settled();
       if (isTreeGone(error, treeId)) {
         // Deleted under a build that did not hold its lock (a page without Web Locks, an older Aerie): sweep
         // what this build wrote since, so nothing of the tree is left behind.
