@@ -3,7 +3,7 @@
  * breaks become "\n" (leaf offsets index the text returned here, so this cannot wait until the build), a
  * leading byte-order mark and NUL characters go; then the text is checked against the limits.
  */
-import { hasVisibleText } from '../core/text';
+import { hasVisibleText } from '../core/text/visible';
 import { IngestError, quoted } from './errors';
 import { formatCount, LARGE_TEXT_CHARS } from './limits';
 

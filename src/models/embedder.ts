@@ -10,7 +10,7 @@ import { AerieError } from '../core/errors';
 import { checkModelId } from './model-id';
 import { locateModel, resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './presets';
 import { poolRows, sentenceRanges } from '../core/pooling';
-import { sentenceSpans } from '../core/text';
+import { sentenceSpans } from '../core/text/sentences';
 import type { EmbeddingBatch } from './rows';
 import { knownLengthFetch, type FetchLike } from './known-length-fetch';
 import { GpuDevice, type GpuHandle } from './gpu-device';

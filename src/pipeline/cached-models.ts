@@ -8,7 +8,7 @@
 import { throwIfAborted } from '../core/abort';
 import { BuildError, EMBED_BATCH } from '../core/build-shared';
 import type { EvalChat } from '../core/eval/chat';
-import { hasVisibleText } from '../core/text';
+import { hasVisibleText } from '../core/text/visible';
 import type { EmbedFn, SummarizeFn } from '../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm/prompts';
 import { embeddingModelId, type EmbeddingChoice, type SummarizerChoice } from '../protocol/build';

@@ -1,5 +1,7 @@
 /**
- * The clustering room: the paper's UMAP (global, then local) and Gaussian mixtures chosen by BIC, the k-NN graph and k-means under them, their WebAssembly kernels (generated/), and the worker pool that spreads a layer's clusters. Door of the room: `clusterNodes` and the pieces the app and benches tune.
+ * The clustering room: the paper's UMAP (global, then local) and Gaussian mixtures chosen by BIC, the k-NN graph
+ * and k-means under them, their WebAssembly kernels (generated/), and the worker pool that spreads a layer's
+ * clusters. Door of the room: `clusterNodes` and the pieces the app and benches tune.
  */
 export * from './cluster';
 export * from './cluster-pool';

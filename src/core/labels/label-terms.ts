@@ -7,7 +7,7 @@
  * terms.
  */
 import { stemmer } from 'stemmer';
-import { ABBREVIATED_TITLES, NAME_TITLES, STOP_WORDS } from '../text';
+import { ABBREVIATED_TITLES, NAME_TITLES, STOP_WORDS } from '../text/stop-words';
 
 /**
  * A term must occur this often in a class to label it; terms seen once are mostly noise. When too few terms

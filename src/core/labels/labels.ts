@@ -32,7 +32,7 @@ import {
   Vocabulary,
   type ClassCounts,
 } from './label-terms';
-import { NAME_TITLES } from '../text';
+import { NAME_TITLES } from '../text/stop-words';
 import type { TreeNode } from '../types';
 
 export { MIN_TERM_COUNT, PHRASE_SHARE } from './label-terms';

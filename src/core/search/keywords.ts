@@ -24,7 +24,7 @@
  * storing it (docs/retrieval.md).
  */
 import MiniSearch from 'minisearch';
-import { FUNCTION_WORD_SET } from '../text';
+import { FUNCTION_WORD_SET } from '../text/stop-words';
 import { yieldToEventLoop } from '../yield';
 import type { TreeNode } from '../types';
 
