@@ -15,6 +15,7 @@ import {
   expectOnlyLocalRequests,
   libraryRow,
   recordRequests,
+  shoot,
   startLlm,
 } from './support/app';
 import { injectGpuFault } from './support/webgpu-faults';
@@ -49,7 +50,7 @@ test('device auto on a WebGPU browser: the sample builds on WebGPU, said everywh
   await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 300_000,
   });
-  await page.screenshot({ path: 'test-results/webgpu-build-1440.png' });
+  await shoot(page, 'webgpu-build-1440');
   await expect(
     libraryRow(page, 'cinderella').getByText(/^Embeddings ran on WebGPU \(google swiftshader\)/),
   ).toBeVisible();

@@ -117,9 +117,22 @@ export async function listedPassages(page: Page, mode: string): Promise<number[]
     .evaluateAll((els) => [...new Set(els.map((el) => Number(el.getAttribute('data-node-id'))))]);
 }
 
-/** Saves a screenshot of a main state under docs/screenshots/ (reviewed by people). */
+/**
+ * Where the specs save the screenshots people review: test-results/screenshots/ in a test run, so `npm test`
+ * leaves the clone as it was; docs/screenshots/ under `npm run screenshots` (AERIE_SCREENSHOTS=docs), which
+ * refreshes the docs' pictures.
+ */
+export const SCREENSHOTS_DIR =
+  process.env.AERIE_SCREENSHOTS === 'docs' ? 'docs/screenshots' : 'test-results/screenshots';
+
+/** The path of the screenshot `name` (without `.png`) in {@link SCREENSHOTS_DIR}. */
+export function screenshotPath(name: string): string {
+  return `${SCREENSHOTS_DIR}/${name}.png`;
+}
+
+/** Saves a screenshot of a main state as `name` in {@link SCREENSHOTS_DIR} (reviewed by people). */
 export async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: false });
+  await page.screenshot({ path: screenshotPath(name), fullPage: false });
 }
 
 /**
