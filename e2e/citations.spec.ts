@@ -10,22 +10,15 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { UNCITED_SENTENCE, type FakeLlmServer } from '../tests/support/llm-server';
+import { UNCITED_SENTENCE } from '../tests/support/llm-server';
 import { ingestFile } from '../src/ingest';
 import { nodePdfDeps } from '../tests/support/pdf-precision';
-import { ask, buildAndWait, configure, screenshotPath, startLlm } from './support/app';
+import { ask, buildAndWait, configure, fakeLlmForFile, screenshotPath } from './support/app';
 
 const PDF = 'tests/fixtures/pdf/layouts.pdf';
 const CITES = [1, 2, 3, 4, 5, 6];
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-  llm.configure({ answerCites: CITES });
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile().configure({ answerCites: CITES });
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 

@@ -7,17 +7,10 @@
  * button is fully on screen.
  */
 import type { Locator, Page } from '@playwright/test';
-import type { FakeLlmServer } from '../tests/support/llm-server';
-import { addSample, ask, configure, shoot, startLlm } from './support/app';
+import { addSample, ask, configure, fakeLlmForFile, shoot } from './support/app';
 import { expect, test } from './support/fixtures';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800, phone: false },

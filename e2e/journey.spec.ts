@@ -6,27 +6,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures';
-import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   ask,
   configure,
   dropFile,
   expectOnlyLocalRequests,
+  fakeLlmForFile,
   highlighted,
   listedPassages,
   recordRequests,
   shoot,
-  startLlm,
   treeItems,
 } from './support/app';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 const QUESTION = 'What did Cinderella lose at the palace?';
 

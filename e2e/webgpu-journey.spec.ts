@@ -7,26 +7,19 @@
  * 'hardware-adapter', no fault), as a machine with a GPU would say, so `auto`'s own choice is what runs.
  */
 import { expect, test } from './support/fixtures';
-import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   addSample,
   ask,
   configure,
   expectOnlyLocalRequests,
+  fakeLlmForFile,
   libraryRow,
   recordRequests,
   shoot,
-  startLlm,
 } from './support/app';
 import { injectGpuFault } from './support/webgpu-faults';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 test('device auto on a WebGPU browser: the sample builds on WebGPU, said everywhere; a streamed, cited answer', async ({
   page,
