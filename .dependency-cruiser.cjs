@@ -29,28 +29,32 @@ module.exports = {
     {
       name: 'storage-never-imports-up',
       severity: 'error',
-      comment: 'src/storage owns IndexedDB; the pipeline, the client wrappers and the app build on it, not it on them.',
+      comment:
+        'src/storage owns IndexedDB; the pipeline, the client wrappers and the app build on it, not it on them.',
       from: { path: '^src/storage/' },
       to: { path: '^(src/(pipeline|client|app)/|workers/)' },
     },
     {
       name: 'services-below-the-page',
       severity: 'error',
-      comment: 'What runs in workers (models, pipeline, ingest, llm, rpc) never imports the page (client, app).',
+      comment:
+        'What runs in workers (models, pipeline, ingest, llm, rpc) never imports the page (client, app).',
       from: { path: '^src/(models|pipeline|ingest|llm|rpc|protocol|offline)/' },
       to: { path: '^src/(client|app)/' },
     },
     {
       name: 'workers-are-thin',
       severity: 'error',
-      comment: 'A worker file exposes a service built in src/; it reaches the core and the page through none.',
+      comment:
+        'A worker file exposes a service built in src/; it reaches the core and the page through none.',
       from: { path: '^workers/' },
       to: { path: '^src/(app|client|core)/' },
     },
     {
       name: 'nothing-imports-a-worker-file',
       severity: 'error',
-      comment: 'Worker API types live in src/ beside the service (derived from it), never in workers/*.worker.ts.',
+      comment:
+        'Worker API types live in src/ beside the service (derived from it), never in workers/*.worker.ts.',
       from: { path: '^(src|workers|bench|scripts|tests|e2e|dev)/' },
       to: { path: '^workers/' },
     },

@@ -24,7 +24,7 @@ import {
   timeQuestion,
   type TimedQuestion,
 } from './app-page';
-import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import { ROOT, startPreviewServer } from './support';
 
 const PAGE_PATH = '/bench/browser/conversation.html';

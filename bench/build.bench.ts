@@ -39,7 +39,7 @@ import { nativeBuild } from './build/native';
 import { stageEnds } from './build/stages';
 import { pairedBuildRows } from './build/paired';
 import { ensureBenchModel, MODELS_DIR, MODEL_FOLDER } from './embed.bench';
-import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import { ROOT, startPreviewServer } from './support';
 
 const OUT_DIR = join(ROOT, '.bench-cache', 'build-dist');

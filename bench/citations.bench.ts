@@ -28,7 +28,7 @@ import { ingestFile } from '../src/ingest';
 import { isLocated } from '../src/ingest/pdf-locate';
 import { fixturePrecision, highlightParts, nodePdfDeps, pageItems } from '../tests/support/pdf-precision';
 import type { BookData } from './browser/citations-page';
-import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import { ROOT, startPreviewServer } from './support';
 import { quantile } from './view.bench';
 

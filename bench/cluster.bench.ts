@@ -21,7 +21,7 @@ import {
 import { reduceDimensions } from '../src/core/cluster/umap';
 import { runSync } from '../src/core/yield';
 import { sweepRow, timeReference } from './gmm.bench';
-import type { BenchRow } from './report';
+import type { BenchRow } from './lines';
 import { join } from 'node:path';
 import { chunkText } from '../src/core/text/chunk';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';

@@ -32,7 +32,7 @@ import type { EmbeddingDtype } from '../src/models/presets';
 import { ROOT, startBrowserBench, type BrowserBench } from './browser/embed-harness';
 import type { PageRunResult } from './browser/embed-page';
 import { sweepRows } from './browser/embed-sweep';
-import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import { incompleteModel, runPython, shuffled, type PythonRun } from './support';
 import { linkGpuCheckModel, webGpuLabel, webGpuVerdict, type WebGpuRun } from './webgpu';
 

@@ -13,7 +13,7 @@ import { RETRIEVAL_MODES } from '../src/core/eval/variants';
 import { SEARCH_MODES } from '../src/core/search/retrieve';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { OFFLINE_MODEL_ID } from '../src/models/presets';
-import { notMeasured, type BenchLine } from './report';
+import { notMeasured, type BenchLine } from './lines';
 import { ROOT } from './support';
 
 /** Raise when a change to the build makes kept trees stale. */

@@ -5,7 +5,7 @@
  * `AERIE_BENCH_ALLOW_MISSING=1`), which turns the summary into a warning. A section that throws is a failure:
  * the other sections still run, and the run exits non-zero whatever is allowed. See bench/README.md.
  */
-import type { BenchLine } from './report';
+import type { BenchLine } from './lines';
 
 /** The command-line flag that accepts gaps (a warning instead of a failing run). */
 export const ALLOW_MISSING_FLAG = '--allow-missing-references';

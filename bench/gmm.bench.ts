@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededRandom, type RandomFn } from '../src/core/random';
 import { selectClusterCount } from '../src/core/cluster/select-k';
-import type { BenchRow } from './report';
+import type { BenchRow } from './lines';
 import { EXIT_PYTHON_LACKS, runPython } from './support';
 
 const SIZES = [1000, 3000];

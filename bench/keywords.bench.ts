@@ -14,7 +14,7 @@ import { keywordIndex } from '../src/core/search/keywords';
 import { seededRandom } from '../src/core/random';
 import { prepareRetrieval, retrieve, type SearchMode } from '../src/core/search/retrieve';
 import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../src/core/types';
-import type { BenchRow } from './report';
+import type { BenchRow } from './lines';
 import { ROOT, shuffled } from './support';
 import { treeOf } from '../tests/support/tree-of';
 

@@ -17,7 +17,7 @@ import { computeLabels, PLAIN_C_TF_IDF, type LabelNode, type LabelPasses } from 
 import { parseTree, serializeTree } from '../src/core/tree-format';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { labelFigures, type LabelFigures } from './labels/measure';
-import { notMeasured, type BenchLine } from './report';
+import { notMeasured, type BenchLine } from './lines';
 import { GLOVE_MODEL, loadEmbed } from './shape/inputs';
 import { ROOT } from './support';
 

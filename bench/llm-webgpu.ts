@@ -11,7 +11,7 @@ import { speedOf } from '../src/models/generation-speed';
 import { mergeUses, usesLabel, type DeviceUse } from '../src/models/placement';
 import type { BrowserBench } from './browser/embed-harness';
 import type { LlmPageConfig, LlmPageResult } from './browser/llm-page';
-import type { BenchLine, BenchRow } from './report';
+import type { BenchLine, BenchRow } from './lines';
 import { webGpuLabel, webGpuVerdict, type WebGpuRun } from './webgpu';
 
 /** One weights file on WebGPU, and the WASM variant of bench/llm.bench.ts it stands beside. */

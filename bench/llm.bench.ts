@@ -34,7 +34,7 @@ import { timeNative, type NativeRun, type NativeTiming } from './llm-native';
 import { nodeLlamaCppEntry, timeNativeLlama } from './llm-native-llama';
 import { WEBGPU_VARIANTS, webGpuLlmLines, type LlmWebGpuContext, type LlmWebGpuVariant } from './llm-webgpu';
 import { wllamaAssets } from '../build/wllama-assets';
-import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import { incompleteModel, runPython } from './support';
 import { linkGpuCheckModel } from './webgpu';
 import {

@@ -24,7 +24,7 @@ import { retrieve } from '../src/core/search/retrieve';
 import type { RaptorTree, TreeNode } from '../src/core/types';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { collapsedBefore } from './baselines/retrieve-before';
-import type { BenchRow } from './report';
+import type { BenchRow } from './lines';
 import { ROOT, shuffled } from './support';
 import { treeOf } from '../tests/support/tree-of';
 

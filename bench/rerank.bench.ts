@@ -19,7 +19,7 @@ import { DEFAULT_RERANK_DEPTH } from '../src/core/search/retrieve';
 import { configureRuntime } from '../src/models/embedder';
 import { CrossEncoder, RERANK_BATCH_SIZE } from '../src/models/reranker';
 import type { EmbeddingDtype } from '../src/models/presets';
-import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import { ROOT, runPython } from './support';
 
 const MODELS = join(ROOT, '.bench-cache', 'models');

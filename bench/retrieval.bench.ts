@@ -29,7 +29,7 @@ import { DEFAULT_SEARCH, retrieve, retrieveReranked, SEARCH_MODES } from '../src
 import type { RaptorTree } from '../src/core/types';
 import { configureRuntime } from '../src/models/embedder';
 import { CrossEncoder } from '../src/models/reranker';
-import { notMeasured, type BenchLine } from './report';
+import { notMeasured, type BenchLine } from './lines';
 import { bookTree } from './retrieval/trees';
 import { benchModels, loadEmbed, type BenchModel } from './shape/inputs';
 import { ROOT } from './support';

@@ -12,7 +12,8 @@ import {
   type SectionFailure,
   type SectionGap,
 } from './gaps';
-import { formatRow, type BenchLine } from './report';
+import type { BenchLine } from './lines';
+import { formatRow } from './report';
 
 /** A bench section: its printed lines (measured rows, and what it could not measure). */
 export type Section = () => Promise<BenchLine[]>;

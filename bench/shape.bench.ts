@@ -16,7 +16,7 @@ import { LOCAL_MIN_CLUSTER_SIZE } from '../src/core/cluster/cluster';
 import { PAPER_TABLE_10, type SummaryFigures } from '../src/core/stats';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { purity } from './baselines/purity';
-import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import {
   benchModels,
   corpora,

@@ -28,7 +28,7 @@ import { DEFAULT_MODEL_ID } from '../src/models/presets';
 import type { BuildRequest } from '../src/protocol/build';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import type { ReopenResult, StorageBenchPage, WriteResult } from './browser/storage-bench';
-import type { BenchRow } from './report';
+import type { BenchRow } from './lines';
 import type { ViteDevServer } from 'vite';
 import { shuffled, startViteServer } from './support';
 

@@ -14,7 +14,7 @@ import { chromium } from '@playwright/test';
 import { build as viteBuild } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import type { FramesResult, MountResult } from './browser/view-page';
-import { notMeasured, type BenchLine, type BenchRow } from './report';
+import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import { ROOT, startPreviewServer } from './support';
 
 const PAGE_PATH = '/bench/browser/view.html';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { GPU_CHECK_MODEL } from '../src/models/gpu-check-reference';
 import type { GpuSupport } from '../src/models/generator-presets';
 import { placementLabel, type DeviceFallback, type ModelPlacement } from '../src/models/placement';
-import { notMeasured, notMeasuredAsSpeed, type BenchLine } from './report';
+import { notMeasured, notMeasuredAsSpeed, type BenchLine } from './lines';
 
 /** Adapters that are software rasterisers whatever flag they carry (Chromium's, Mesa's, Windows'). */
 const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|softpipe|microsoft basic render/i;

@@ -31,6 +31,7 @@ import type {
   RetrievedPassage,
 } from '../src/app/state/types';
 import '../src/app/theme.css';
+import '../src/app/shared.css';
 
 type Theme = 'system' | 'light' | 'dark';
 const params = new URLSearchParams(window.location.search);

@@ -18,6 +18,7 @@ import { hierarchyOf } from '../src/app/tree/hierarchy';
 import { leavesUnder } from '../src/app/tree/selection';
 import { generateHarnessData, type HarnessData } from './components-data';
 import '../src/app/theme.css';
+import '../src/app/shared.css';
 
 type TreeKey = 'small' | 'large';
 type Theme = 'system' | 'light' | 'dark';

@@ -17,6 +17,7 @@ import type { AskResults } from '../src/app/state/types';
 import { openAerieDb, type ConversationTurn } from '../src/storage';
 import { seedConversation, type SeededConversation } from '../tests/support/conversation-seed';
 import '../src/app/theme.css';
+import '../src/app/shared.css';
 
 declare global {
   interface Window {

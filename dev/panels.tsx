@@ -23,6 +23,7 @@ import type { UsageTotals } from '../src/llm/usage';
 import type { PipelineProgress } from '../src/protocol/build';
 import type { TreeSummary } from '../src/storage/trees';
 import '../src/app/theme.css';
+import '../src/app/shared.css';
 import cinderella from '../tests/fixtures/official-cinderella-tree.json';
 
 type Theme = 'system' | 'light' | 'dark';

@@ -4,16 +4,9 @@
  * with the same settings costs none.
  */
 import { expect, test } from './support/fixtures';
-import type { FakeLlmServer } from '../tests/support/llm-server';
-import { addSample, buildAndWait, configure, startLlm, treeCanvas } from './support/app';
+import { addSample, buildAndWait, configure, fakeLlmForFile, treeCanvas } from './support/app';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 const summaryBodies = () =>
   llm.modelRequests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => JSON.stringify(r.body));

@@ -3,7 +3,7 @@
  * unreachable here, so the build falls back to the offline GloVe model and says so in a notice; extractive
  * summaries): the tree reads at Fit — the Root layer line and the outline name the book's people —, a question
  * finds a passage by its neighbours' words, and at 1440×900 and 390 px wide no notice covers the Ask panel,
- * however many pile up, and nothing scrolls sideways. Screenshots of both widths go to docs/screenshots/.
+ * however many pile up, and nothing scrolls sideways. Screenshots of both widths are saved by `shoot`.
  */
 import type { Page } from '@playwright/test';
 import { ask, shoot, treeCanvas } from './support/app';

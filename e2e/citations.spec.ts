@@ -7,27 +7,18 @@
  * moves to the highlight), and Back returns to the answer at the same scroll place with the focus on the
  * citation. The text view highlights the same characters.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { UNCITED_SENTENCE, type FakeLlmServer } from '../tests/support/llm-server';
+import { UNCITED_SENTENCE } from '../tests/support/llm-server';
 import { ingestFile } from '../src/ingest';
 import { nodePdfDeps } from '../tests/support/pdf-precision';
-import { ask, buildAndWait, configure, startLlm } from './support/app';
+import { ask, buildAndWait, configure, fakeLlmForFile, screenshotPath } from './support/app';
 
 const PDF = 'tests/fixtures/pdf/layouts.pdf';
-const SHOTS = 'test-results/citations';
 const CITES = [1, 2, 3, 4, 5, 6];
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-  llm.configure({ answerCites: CITES });
-  mkdirSync(SHOTS, { recursive: true });
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile().configure({ answerCites: CITES });
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
@@ -103,7 +94,7 @@ test('every citation opens its exact words on its PDF page, by mouse and keyboar
     expect(await highlightedWords(page), `citation ${n}: the highlighted words`).toEqual(words(passage));
     // The focus is on the highlight, so a keyboard or screen-reader user is at the passage.
     await expect(page.locator('.pdf-page mark.pdf-hit.is-current').first()).toBeFocused();
-    if (n === 1) await page.screenshot({ path: `${SHOTS}/citation-pdf-page-1440.png` });
+    if (n === 1) await page.screenshot({ path: screenshotPath('citation-pdf-page-1440') });
 
     // Back: the answer where it was, the focus on the citation.
     await page.getByRole('button', { name: '← Back to the answer' }).click();
@@ -126,7 +117,7 @@ test('every citation opens its exact words on its PDF page, by mouse and keyboar
   await expect(answer.locator('.answer-uncited button')).toHaveCount(0);
   await page
     .getByRole('complementary', { name: 'Ask panel' })
-    .screenshot({ path: `${SHOTS}/answer-sources-1440.png` });
+    .screenshot({ path: screenshotPath('answer-sources-1440') });
 
   // The text view highlights the same characters.
   await answer.locator('button[data-citation="1"]').first().click();
@@ -139,17 +130,17 @@ test('every citation opens its exact words on its PDF page, by mouse and keyboar
   const cited = page.locator('mark.doc-cited.is-current');
   await expect(cited.first()).toBeFocused();
   expect(words((await cited.allTextContents()).join(' '))).toEqual(words(passages.get(1)!));
-  await page.screenshot({ path: `${SHOTS}/citation-text-1440.png` });
+  await page.screenshot({ path: screenshotPath('citation-text-1440') });
   await page.setViewportSize({ width: 390, height: 844 });
   await cited.first().scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/citation-text-390.png` });
+  await page.screenshot({ path: screenshotPath('citation-text-390') });
   await page
     .getByRole('group', { name: 'Show the document as' })
     .getByRole('button', { name: 'Pages' })
     .click();
   await expect(page.locator('.pdf-page[data-drawn]').first()).toBeVisible();
   await page.locator('.pdf-page mark.pdf-hit.is-current').first().scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/citation-pdf-page-390.png` });
+  await page.screenshot({ path: screenshotPath('citation-pdf-page-390') });
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // A summary's citation: its text above the document, the passages it covers highlighted on their page. The

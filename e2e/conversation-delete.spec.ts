@@ -6,16 +6,9 @@
  */
 import { expect, test } from './support/fixtures';
 import type { Page } from '@playwright/test';
-import type { FakeLlmServer } from '../tests/support/llm-server';
-import { addSample, ask, buildAndWait, configure, startLlm } from './support/app';
+import { addSample, ask, buildAndWait, configure, fakeLlmForFile } from './support/app';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 const FIRST = 'Who helped Cinderella go to the ball?';
 const SECOND = 'What did the stepmother make Cinderella do?';

@@ -10,25 +10,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures';
-import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   addSample,
   buildAndWait,
   configure,
   expectOnlyLocalRequests,
+  fakeLlmForFile,
   pasteDocument,
   recordRequests,
   shoot,
-  startLlm,
 } from './support/app';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 const FIRST = 'Who helped Cinderella go to the ball?';
 const FOLLOW_UP = 'And what did she lose there?';

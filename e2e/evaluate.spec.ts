@@ -7,24 +7,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures';
-import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   addSample,
   buildAndWait,
   configure,
   expectOnlyLocalRequests,
+  fakeLlmForFile,
   recordRequests,
-  startLlm,
   treeItems,
 } from './support/app';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 /** The repository's Cinderella set as CSV (evidence as JSON arrays), with one bad row at line 4. */
 function cinderellaCsv(): string {

@@ -1,23 +1,16 @@
 /**
  * The first minute, looked at (issue 9): every state a new user sees — empty, a document added, building, built,
- * a question asked, an error — at 1280×800 and at a 390×844 phone, saved under docs/screenshots/ for people to
- * review (`first-minute-<width>-<n>-<state>.png`; on the phone, the screen as the user sees it, scrolled to what
+ * a question asked, an error — at 1280×800 and at a 390×844 phone, saved for people to review
+ * (in test-results/screenshots/; docs/screenshots/ under `npm run screenshots`) (`first-minute-<width>-<n>-<state>.png`; on the phone, the screen as the user sees it, scrolled to what
  * just changed). Each state is also checked for what a user would trip on: on the wide screen the page never
  * grows past the window (panels scroll inside it); on the phone nothing is wider than the screen and every
  * button is fully on screen.
  */
 import type { Locator, Page } from '@playwright/test';
-import type { FakeLlmServer } from '../tests/support/llm-server';
-import { addSample, ask, configure, startLlm } from './support/app';
+import { addSample, ask, configure, fakeLlmForFile, shoot } from './support/app';
 import { expect, test } from './support/fixtures';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800, phone: false },
@@ -61,7 +54,7 @@ for (const viewport of VIEWPORTS) {
         expect(await layoutProblems(page, viewport.phone), `layout of “${state}”`).toEqual([]);
         if (viewport.phone && focus)
           await focus.evaluate((e) => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 8));
-        await page.screenshot({ path: `docs/screenshots/first-minute-${viewport.width}-${n}-${state}.png` });
+        await shoot(page, `first-minute-${viewport.width}-${n}-${state}`);
       };
       llm.reset();
 

@@ -2,31 +2,24 @@
  * The main journey (issues #3–#5): drop the sample onto the page → build with progress in the workers (GloVe model, FAKE LLM
  * server for summaries and answers) → reload → still there → ask in each mode → the tree view highlights exactly
  * what retrieval returned → open the inspector → export and import → same retrieval. Every request stays on
- * this machine. Screenshots of the later states go to docs/screenshots/ (the first minute's: first-minute.spec.ts).
+ * this machine. Screenshots of the later states are saved by `shoot` (the first minute's: first-minute.spec.ts).
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures';
-import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   ask,
   configure,
   dropFile,
   expectOnlyLocalRequests,
+  fakeLlmForFile,
   highlighted,
   listedPassages,
   recordRequests,
   shoot,
-  startLlm,
   treeItems,
 } from './support/app';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 const QUESTION = 'What did Cinderella lose at the palace?';
 

@@ -8,6 +8,7 @@
  * How fast is measured by `npm run bench conversation`, not here.
  */
 import { readFileSync } from 'node:fs';
+import { shoot } from './support/app';
 import { expect, test } from './support/fixtures';
 
 import type { SeededConversation } from '../tests/support/conversation-seed';
@@ -59,13 +60,13 @@ test('a 1,000-turn conversation opens a page at a time, takes a new question and
   await expect(turns.getByRole('listitem')).toHaveCount(40);
   await expect(turns.getByRole('listitem').first()).toContainText('Question 961:');
   await expect(panel.getByText('(960 questions before these)')).toBeVisible();
-  // For people to look at (copied into docs/screenshots/ by hand): the app at 1440×900 and 390 px wide.
+  // For people to look at: the app at 1440×900 and 390 px wide.
   await page.setViewportSize({ width: 1440, height: 900 });
   await panel.getByText('(960 questions before these)').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'test-results/long-conversation-1440.png' });
+  await shoot(page, 'long-conversation-1440');
   await page.setViewportSize({ width: 390, height: 844 });
   await panel.getByText('(960 questions before these)').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'test-results/long-conversation-390.png' });
+  await shoot(page, 'long-conversation-390');
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // A new question goes into it (no answering model: the passages are its answer) and is kept.

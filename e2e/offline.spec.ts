@@ -19,6 +19,7 @@ import {
   libraryRow,
   pasteDocument,
   recordRequests,
+  shoot,
   treeCanvas,
 } from './support/app';
 import { expect, test } from './support/fixtures';
@@ -60,7 +61,7 @@ async function askAndWait(page: Page, question: string): Promise<void> {
 test('first visit online, then offline: the app starts, the library opens, a question is answered, a new document is built', async ({
   page,
   context,
-}, testInfo) => {
+}) => {
   test.setTimeout(900_000);
   const urls = recordRequests(context);
   const fromWorker: string[] = [];
@@ -119,11 +120,11 @@ test('first visit online, then offline: the app starts, the library opens, a que
   await expect(libraryRow(page, 'lighthouse').getByText('Ready')).toBeVisible();
 
   for (const [name, viewport] of [
-    ['offline', { width: 1440, height: 900 }],
+    ['offline-1440', { width: 1440, height: 900 }],
     ['offline-390', { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
+    await shoot(page, name);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -141,12 +142,12 @@ test('first visit online, then offline: the app starts, the library opens, a que
   await expect(storage.getByText(/^\d[\d.]* MB in \d+ files: Aerie starts/)).toBeVisible();
   await storage.scrollIntoViewIfNeeded();
   for (const [name, viewport] of [
-    ['storage', { width: 1440, height: 900 }],
-    ['storage-390', { width: 390, height: 844 }],
+    ['settings-storage-1440', { width: 1440, height: 900 }],
+    ['settings-storage-390', { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(viewport);
     await storage.getByRole('heading', { name: /^Models kept in this browser/ }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
+    await shoot(page, name);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   // Deleting a model deletes its cached files (it is read again from Aerie when next used).

@@ -4,17 +4,10 @@
  * dialog with unsaved edits (Escape, Close, a click outside) asks first or keeps them; nothing typed is lost.
  */
 import { OFFLINE_MODEL_ID } from '../src/models/presets';
-import type { FakeLlmServer } from '../tests/support/llm-server';
-import { addSample, libraryRow, LLM_KEY, LLM_MODEL, startLlm } from './support/app';
+import { addSample, fakeLlmForFile, libraryRow, LLM_KEY, LLM_MODEL } from './support/app';
 import { expect, test } from './support/fixtures';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 test('a summarization endpoint filled in and saved writes the summaries, and every place says so', async ({
   page,

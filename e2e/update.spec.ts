@@ -13,6 +13,7 @@ import {
   configure,
   expectOnlyLocalRequests,
   recordRequests,
+  shoot,
   startLlm,
   treeCanvas,
 } from './support/app';
@@ -79,11 +80,11 @@ test('a new deployment: the notice, no reload during a running build, the reload
   const notices = page.getByRole('region', { name: 'Notifications' });
   await expect(notices.getByText('A new version of Aerie is ready')).toBeVisible({ timeout: 120_000 });
   for (const [name, viewport] of [
-    ['update-ready', { width: 1440, height: 900 }],
+    ['update-ready-1440', { width: 1440, height: 900 }],
     ['update-ready-390', { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
+    await shoot(page, name);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 

@@ -7,25 +7,19 @@
  * 'hardware-adapter', no fault), as a machine with a GPU would say, so `auto`'s own choice is what runs.
  */
 import { expect, test } from './support/fixtures';
-import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   addSample,
   ask,
   configure,
   expectOnlyLocalRequests,
+  fakeLlmForFile,
   libraryRow,
   recordRequests,
-  startLlm,
+  shoot,
 } from './support/app';
 import { injectGpuFault } from './support/webgpu-faults';
 
-let llm: FakeLlmServer;
-test.beforeAll(async () => {
-  llm = await startLlm();
-});
-test.afterAll(async () => {
-  await llm.close();
-});
+const llm = fakeLlmForFile();
 
 test('device auto on a WebGPU browser: the sample builds on WebGPU, said everywhere; a streamed, cited answer', async ({
   page,
@@ -49,7 +43,7 @@ test('device auto on a WebGPU browser: the sample builds on WebGPU, said everywh
   await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
     timeout: 300_000,
   });
-  await page.screenshot({ path: 'test-results/webgpu-build-1440.png' });
+  await shoot(page, 'webgpu-build-1440');
   await expect(
     libraryRow(page, 'cinderella').getByText(/^Embeddings ran on WebGPU \(google swiftshader\)/),
   ).toBeVisible();

@@ -10,7 +10,7 @@
  */
 import { DEFAULT_BATCH_SIZE } from '../../src/models/embedder';
 import type { ModelChoice } from '../../src/models/embed-service';
-import type { BenchRow } from '../report';
+import type { BenchRow } from '../lines';
 import { ORT_BUILDS_PATH, type BrowserBench } from './embed-harness';
 import type { PageRunConfig } from './embed-page';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser } from '@playwright/test';
 import { preview } from 'vite';
 import type { BuildRunResult } from '../browser/build-page';
-import type { BenchRow } from '../report';
+import type { BenchRow } from '../lines';
 import { HOST, ROOT } from '../support';
 import { benchDocument } from './documents';
 import { stageEnds } from './stages';

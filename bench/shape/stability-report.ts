@@ -5,7 +5,7 @@
  * step-by-step diagnosis of layers 1 and 2 (diagnose.ts).
  */
 import type { EmbedFn } from '../../src/core/types';
-import { type BenchRow } from '../report';
+import type { BenchRow } from '../lines';
 import { diagnoseLayer, diagnoseRounding } from './diagnose';
 import type { Corpus } from './inputs';
 import { buildFigures } from './measure';

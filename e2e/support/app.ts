@@ -4,7 +4,8 @@
  */
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { OFFLINE_MODEL_ID } from '../../src/models/presets';
-import { startFakeLlmServer, type FakeLlmServer } from '../../tests/support/llm-server';
+import { FakeLlmServer, startFakeLlmServer } from '../../tests/support/llm-server';
+import { test } from './fixtures';
 
 /** The API key the fake LLM server expects. */
 export const LLM_KEY = 'sk-e2e-secret-key-123';
@@ -14,6 +15,21 @@ export const LLM_MODEL = 'fake-model';
 /** Starts the FAKE LLM server (OpenAI and Anthropic protocols) on 127.0.0.1 — the only stand-in allowed. */
 export function startLlm(): Promise<FakeLlmServer> {
   return startFakeLlmServer({ apiKey: LLM_KEY, models: [LLM_MODEL] });
+}
+
+/**
+ * The FAKE LLM server of a spec file (as `startLlm` makes it), listening from before the file's first test until
+ * after its last. Call it at the top level of the spec.
+ */
+export function fakeLlmForFile(): FakeLlmServer {
+  const llm = new FakeLlmServer({ apiKey: LLM_KEY, models: [LLM_MODEL] });
+  test.beforeAll(async () => {
+    await llm.start();
+  });
+  test.afterAll(async () => {
+    await llm.close();
+  });
+  return llm;
 }
 
 /** Every URL requested in the context (pages and workers). */
@@ -117,9 +133,22 @@ export async function listedPassages(page: Page, mode: string): Promise<number[]
     .evaluateAll((els) => [...new Set(els.map((el) => Number(el.getAttribute('data-node-id'))))]);
 }
 
-/** Saves a screenshot of a main state under docs/screenshots/ (reviewed by people). */
+/**
+ * Where the specs save the screenshots people review: test-results/screenshots/ in a test run, so `npm test`
+ * leaves the clone as it was; docs/screenshots/ under `npm run screenshots` (AERIE_SCREENSHOTS=docs), which
+ * refreshes the docs' pictures.
+ */
+export const SCREENSHOTS_DIR =
+  process.env.AERIE_SCREENSHOTS === 'docs' ? 'docs/screenshots' : 'test-results/screenshots';
+
+/** The path of the screenshot `name` (without `.png`) in {@link SCREENSHOTS_DIR}. */
+export function screenshotPath(name: string): string {
+  return `${SCREENSHOTS_DIR}/${name}.png`;
+}
+
+/** Saves a screenshot of a main state as `name` in {@link SCREENSHOTS_DIR} (reviewed by people). */
 export async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: false });
+  await page.screenshot({ path: screenshotPath(name), fullPage: false });
 }
 
 /**

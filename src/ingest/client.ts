@@ -6,11 +6,10 @@
  */
 import '../rpc/errors';
 import { proxy, wrap } from 'comlink';
-import { AbortError, throwIfAborted } from '../core/abort';
+import { AbortError, onAbort, throwIfAborted } from '../core/abort';
 import { IngestError, quoted } from './errors';
 import { preflight } from './preflight';
 import type { IngestApi, IngestOutcome } from './service';
-import { onAbort } from './signal';
 import type { IngestedDocument, IngestFile, IngestOptions } from './types';
 
 /** What the client needs of a worker (a `Worker`, or a test's fake). */

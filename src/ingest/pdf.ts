@@ -7,12 +7,11 @@
  * the page's usual line spacing. Pages are separated by a blank line and `pageStarts` records where each page
  * after the first begins. Nothing here renders, evaluates code, or loads fonts.
  */
-import { isAbortError, throwIfAborted, type AbortSignalLike } from '../core/abort';
+import { isAbortError, onAbort, throwIfAborted, type AbortSignalLike } from '../core/abort';
 import type { getDocument } from 'pdfjs-dist';
 import type { DocumentInitParameters, TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api';
 import { IngestError, quoted } from './errors';
 import { formatCount, MIN_PDF_CHARS_PER_PAGE } from './limits';
-import { onAbort } from './signal';
 import { nulWarning } from './text';
 import {
   pageLayout,

@@ -2,13 +2,12 @@
  * An embedder on an OpenAI-compatible embeddings endpoint (OpenAI, Ollama /v1, LM Studio, llama.cpp, vLLM):
  * an alternative to the in-browser SBERT models, with the same `EmbedFn` shape.
  */
-import type { AbortSignalLike } from '../core/abort';
+import { onAbort, type AbortSignalLike } from '../core/abort';
 import type { EmbedFn } from '../core/types';
 import { endpointUrl, requestHeaders, resolveEndpoint } from './endpoint';
 import { LlmError } from './errors';
 import { boundedTokenCount, maxEmbeddingReplyBytes, MAX_EMBEDDING_DIM } from './limits';
 import { asRecord, malformed } from './protocol';
-import { onAbort } from './signal';
 import { withRetries } from './transport';
 import type { LlmEndpoint, RetryInfo } from './types';
 import { UsageAccumulator } from './usage';

@@ -12,7 +12,6 @@ export type {
   LlmProtocol,
   RetryInfo,
   StreamOptions,
-  TokenUsage,
 } from './types';
 export { LlmError, MAX_SERVER_MESSAGE_CHARS, redactSecret, type LlmErrorCode } from './errors';
 export {
@@ -81,7 +80,7 @@ export {
   type OpenAiEmbedder,
   type OpenAiEmbedderOptions,
 } from './embeddings';
-export { UsageAccumulator, type UsageTotals } from './usage';
+export { UsageAccumulator, type TokenUsage, type UsageTotals } from './usage';
 export {
   historyMessages,
   HISTORY_TOKENS,

@@ -1,6 +1,5 @@
 /** A small FIFO semaphore bounding the requests in flight to one endpoint. */
-import type { AbortSignalLike } from '../core/abort';
-import { abortErrorOf, onAbort } from './signal';
+import { abortErrorOf, onAbort, type AbortSignalLike } from '../core/abort';
 
 /** Default most requests in flight per endpoint: enough to hide latency, gentle on a local GPU server. */
 export const DEFAULT_MAX_CONCURRENCY = 4;

@@ -13,7 +13,8 @@ import {
   usageFrom,
   type ProtocolAdapter,
 } from './protocol';
-import type { ChatResult, TokenUsage } from './types';
+import type { ChatResult } from './types';
+import type { TokenUsage } from './usage';
 
 /** `[DONE]` ends an OpenAI stream. */
 const DONE = '[DONE]';

@@ -3,7 +3,8 @@ import { AttemptFailure, tidyServerMessage } from './errors';
 import type { ResolvedEndpoint } from './endpoint';
 import { boundedTokenCount, MAX_LISTED_MODELS, MAX_MODEL_NAME_CHARS } from './limits';
 import type { SseEvent } from './sse';
-import type { ChatRequest, ChatResult, TokenUsage } from './types';
+import type { ChatRequest, ChatResult } from './types';
+import type { TokenUsage } from './usage';
 
 /** Decodes one streamed reply event by event. */
 export interface StreamDecoder {

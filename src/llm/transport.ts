@@ -3,12 +3,12 @@
  * (reset by every stream chunk), retries with full-jitter backoff or the server's Retry-After, and
  * cancellation that wins over everything else and is never retried.
  */
+import { abortErrorOf, onAbort, type AbortSignalLike } from '../core/abort';
 import { AttemptFailure, isRetryable, llmErrorFrom, parseErrorBody, type Failure } from './errors';
 import type { ResolvedEndpoint } from './endpoint';
 import { MAX_CHAT_REPLY_BYTES, MAX_ERROR_BODY_BYTES } from './limits';
 import { backoffDelayMs, retryAfterMs } from './retry';
 import { readSseEvents, SseTooLongError, type SseEvent } from './sse';
-import { abortErrorOf, onAbort, sleep } from './signal';
 import type { CallOptions } from './types';
 
 /** What an attempt may do; every network step goes through it so failures are classified in one place. */
@@ -29,6 +29,24 @@ export interface AttemptIo {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Waits `ms` milliseconds (a backoff); rejects with an AbortError as soon as `signal` fires. */
+function sleep(ms: number, signal?: AbortSignalLike): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortErrorOf(signal));
+      return;
+    }
+    const timer = setTimeout(() => {
+      unsubscribe();
+      resolve();
+    }, ms);
+    const unsubscribe = onAbort(signal, () => {
+      clearTimeout(timer);
+      reject(abortErrorOf(signal));
+    });
+  });
 }
 
 /**

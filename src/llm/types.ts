@@ -4,7 +4,7 @@
  */
 import type { AbortSignalLike } from '../core/abort';
 import type { RandomFn } from '../core/random';
-import type { UsageAccumulator } from './usage';
+import type { TokenUsage, UsageAccumulator } from './usage';
 
 /** The wire protocol an endpoint speaks. */
 export type LlmProtocol = 'openai' | 'anthropic';
@@ -60,14 +60,6 @@ export interface ChatRequest {
   maxTokens: number;
   /** Overrides `LlmEndpoint.temperature` for this request. */
   temperature?: number;
-}
-
-/** Token counts reported by the server for one response. */
-export interface TokenUsage {
-  /** Input tokens (OpenAI `prompt_tokens`, Anthropic `input_tokens`). */
-  promptTokens: number;
-  /** Generated tokens (OpenAI `completion_tokens`, Anthropic `output_tokens`). */
-  completionTokens: number;
 }
 
 /** The outcome of one chat request. */

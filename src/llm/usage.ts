@@ -1,5 +1,12 @@
-/** Token accounting across many requests (one tree build, one answer). */
-import type { TokenUsage } from './types';
+/** Token accounting: one response's counts, and their sums across many requests (one tree build, one answer). */
+
+/** Token counts reported by the server for one response. */
+export interface TokenUsage {
+  /** Input tokens (OpenAI `prompt_tokens`, Anthropic `input_tokens`). */
+  promptTokens: number;
+  /** Generated tokens (OpenAI `completion_tokens`, Anthropic `output_tokens`). */
+  completionTokens: number;
+}
 
 /** Totals of an accumulator at one moment. */
 export interface UsageTotals extends TokenUsage {

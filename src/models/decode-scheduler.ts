@@ -12,8 +12,7 @@
  * The model work itself is a `DecodeEngine` (onnx-decoder.ts); this module only schedules, times and settles,
  * so it is unit-tested with a fake engine.
  */
-import { AbortError, type AbortSignalLike } from '../core/abort';
-import { abortErrorOf, onAbort } from '../llm/signal';
+import { AbortError, abortErrorOf, onAbort, type AbortSignalLike } from '../core/abort';
 
 /** The two queues: a person's question (alone, first) or a build's summaries (batched). */
 export type DecodeLane = 'interactive' | 'bulk';

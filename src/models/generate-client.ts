@@ -4,9 +4,8 @@
  * (an AbortSignal cannot cross a worker boundary); callbacks become comlink proxies.
  */
 import { proxy, type Remote } from 'comlink';
-import { throwIfAborted, type AbortSignalLike } from '../core/abort';
+import { onAbort, throwIfAborted, type AbortSignalLike } from '../core/abort';
 import type { ChatGenerator, GeneratedReply } from '../llm/builtin';
-import { onAbort } from '../llm/signal';
 import type { ChatMessage } from '../llm/types';
 import type { ModelLoadProgress } from './embedder';
 import type { GenerateApi } from './generate-service';

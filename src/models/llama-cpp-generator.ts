@@ -9,8 +9,7 @@
  * `npm run bench llm` measured it at several times the ONNX path's speed on the CPU (docs/architecture.md).
  */
 import { Wllama, type ChatCompletionChunk } from '@wllama/wllama';
-import { AbortError, throwIfAborted } from '../core/abort';
-import { onAbort } from '../llm/signal';
+import { AbortError, onAbort, throwIfAborted } from '../core/abort';
 import type { ChatMessage } from '../llm/types';
 import type { ModelLoadProgress } from './embedder';
 import {

@@ -5,12 +5,11 @@
  * cannot be reached the build goes on with the extractive summariser, as it does for embeddings.
  */
 import type { Remote } from 'comlink';
-import type { AbortSignalLike } from '../core/abort';
+import { onAbort, type AbortSignalLike } from '../core/abort';
 import { countTokens, truncateToTokens } from '../core/text';
 import type { BuildParams } from '../core/types';
 import { createBuiltinSummarizer, type GeneratedReply } from '../llm/builtin';
 import type { LlmSummarizer } from '../llm/summarizer';
-import { onAbort } from '../llm/signal';
 import type { UsageAccumulator } from '../llm/usage';
 import type { ModelLoadProgress } from '../models/embedder';
 import { connectGenerator } from '../models/generate-client';

@@ -9,13 +9,8 @@ import {
   notSpeedOf,
   outcome,
 } from '../../bench/gaps';
-import {
-  formatRow,
-  notMeasured,
-  notMeasuredAsSpeed,
-  type BenchLine,
-  type BenchRow,
-} from '../../bench/report';
+import { notMeasured, notMeasuredAsSpeed, type BenchLine, type BenchRow } from '../../bench/lines';
+import { formatRow } from '../../bench/report';
 
 const measured: BenchRow = {
   name: 'GMM BIC sweep, N=1000',

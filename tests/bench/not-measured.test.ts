@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { gapOf, gapsOf } from '../../bench/gaps';
 import { sweepRow } from '../../bench/gmm.bench';
-import { formatRow, type BenchLine } from '../../bench/report';
+import type { BenchLine } from '../../bench/lines';
+import { formatRow } from '../../bench/report';
 
 describe('sweepRow (bench gmm and cluster)', () => {
   it("puts scikit-learn's sweep beside ours, or says it was not measured and why", () => {

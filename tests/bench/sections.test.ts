@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALLOW_MISSING_ENV, ALLOW_MISSING_FLAG, EXIT_INCOMPLETE } from '../../bench/gaps';
-import { notMeasured, notMeasuredAsSpeed, type BenchLine } from '../../bench/report';
+import { notMeasured, notMeasuredAsSpeed, type BenchLine } from '../../bench/lines';
 import { EXIT_USAGE, runSections, type Section } from '../../bench/sections';
 
 /** Fake sections (no bench runs): one measures, one cannot, one throws. */

@@ -59,7 +59,7 @@ export function AnswerView({ answer, passages, onOpenNode, onOpenCitation }: Ans
   const empty = answer.text.length === 0;
 
   return (
-    <section className="answer" aria-labelledby={headingId} data-mode={answer.mode}>
+    <section className="card answer" aria-labelledby={headingId} data-mode={answer.mode}>
       <h3 className="answer-heading" id={headingId}>
         Answer
         <span className="answer-source">
@@ -180,7 +180,7 @@ function renderSegment(segment: MarkedSegment, open: CitationOpener) {
     return (
       <span key={segment.start} className="answer-uncited" title="This sentence cites no passage">
         {segment.text}
-        <span className="ask-visually-hidden"> (cites no passage)</span>
+        <span className="visually-hidden"> (cites no passage)</span>
       </span>
     );
   }

@@ -34,7 +34,7 @@ export const ConversationBar = memo(function ConversationBar(props: Conversation
   const [confirmAll, setConfirmAll] = useState(false);
   const count = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'question' : 'questions'}`;
   return (
-    <div className="conversation-bar">
+    <div className="card conversation-bar">
       <label className="ask-label" htmlFor={`${id}-select`}>
         Conversation
       </label>

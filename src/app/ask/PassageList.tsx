@@ -113,7 +113,7 @@ function PassageItem({ mode, rank, passage, active, cited, source, onOpenNode }:
     >
       <div className="passage-head">
         <span className="passage-rank">
-          <span className="ask-visually-hidden">Rank </span>
+          <span className="visually-hidden">Rank </span>
           {rank}
         </span>
         <span className="passage-layer">{layerLabel(passage.layer)}</span>
@@ -142,7 +142,7 @@ function PassageItem({ mode, rank, passage, active, cited, source, onOpenNode }:
       </div>
       {passage.label !== undefined && passage.label.length > 0 && (
         <p className="passage-label">
-          <span className="ask-visually-hidden">Topic: </span>
+          <span className="visually-hidden">Topic: </span>
           {passage.label.join(' · ')}
         </p>
       )}
@@ -180,7 +180,7 @@ function SourceLine({ source, layer }: { source: PassageSource; layer: number })
       : `this summary → ${formatCount(path.leaves ?? 0)} ${path.leaves === 1 ? 'leaf' : 'leaves'} under it`;
   return (
     <p className="passage-path">
-      <span className="ask-visually-hidden">Tree path: </span>
+      <span className="visually-hidden">Tree path: </span>
       {[...path.ancestors, self].join(' › ')}
       {where && <span className="passage-where"> · {where}</span>}
     </p>

@@ -276,7 +276,7 @@ export function ProgressView({ progress, onCancel, onResume, onBuildAgain, onKee
           <dd>{formatDuration(elapsed)}</dd>
         </div>
         <div>
-          <dt className="progress-sr-only">Tokens</dt>
+          <dt className="visually-hidden">Tokens</dt>
           <dd>{usageSummary(progress.usage, progress.summarizer)}</dd>
         </div>
       </dl>

@@ -34,7 +34,7 @@ export function LayerChart({ modes }: LayerChartProps) {
               </th>
             ))}
             <th scope="col">
-              <span className="eval-visually-hidden">Bar</span>
+              <span className="visually-hidden">Bar</span>
             </th>
           </tr>
         </thead>

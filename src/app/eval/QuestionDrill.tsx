@@ -137,7 +137,7 @@ function QuestionDetail({
   const result = question.modes[modeKey];
   const evidence = useMemo(() => source.evidence ?? [], [source]);
   return (
-    <article className="eval-detail" aria-label={`Question ${question.index + 1} in detail`}>
+    <article className="card eval-detail" aria-label={`Question ${question.index + 1} in detail`}>
       <h5>
         {question.index + 1}. {question.question}
       </h5>

@@ -78,7 +78,7 @@ export function RunForm({ set, model, blocker, busy, onRun }: RunFormProps) {
     );
 
   return (
-    <section className="eval-card eval-run-form" aria-labelledby={`${id}-h`}>
+    <section className="card eval-card eval-run-form" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>Run</h3>
       <p>
         {set ? (

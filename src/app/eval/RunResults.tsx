@@ -49,7 +49,7 @@ export function RunResults({ run, tree, comparable, onLoadOthers, onOpenNode }: 
   const base = safeFileBase(`${run.tree.title} ${run.setName} evaluation`, 'evaluation');
 
   return (
-    <section className="eval-card eval-results-card" aria-labelledby={`${id}-h`}>
+    <section className="card eval-card eval-results-card" aria-labelledby={`${id}-h`}>
       <div className="eval-results-head">
         <h3 id={`${id}-h`}>Results</h3>
         <div className="eval-row">

@@ -55,7 +55,7 @@ export function RunsList({
   const id = useId();
   if (runs.length === 0) return null;
   return (
-    <section className="eval-card" aria-labelledby={`${id}-h`}>
+    <section className="card eval-card" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>Runs</h3>
       <div className="eval-table-scroll">
         <table className="eval-table eval-runs">
@@ -67,7 +67,7 @@ export function RunsList({
               <th scope="col">Settings</th>
               <th scope="col">Status</th>
               <th scope="col">
-                <span className="eval-visually-hidden">Actions</span>
+                <span className="visually-hidden">Actions</span>
               </th>
             </tr>
           </thead>

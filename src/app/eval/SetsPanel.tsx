@@ -69,7 +69,7 @@ export function SetsPanel({ evaluation, tree, selectedId, onSelect, model }: Set
   };
 
   return (
-    <section className="eval-card eval-sets" aria-labelledby={`${id}-h`}>
+    <section className="card eval-card eval-sets" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>Question sets</h3>
       {evaluation.sets.length === 0 ? (
         <p className="eval-muted">No question set yet: import one, type one or generate one.</p>

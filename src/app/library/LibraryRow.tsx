@@ -143,7 +143,7 @@ export function LibraryRow({
 
   return (
     <li
-      className={`library-row is-${status}${active ? ' is-active' : ''}`}
+      className={`card library-row is-${status}${active ? ' is-active' : ''}`}
       aria-current={active || undefined}
     >
       <div className="library-row-head">

@@ -58,7 +58,7 @@ export function Notice({ kind, title, children, actions, onDismiss }: NoticeProp
       </span>
       <div className="notice-body">
         <p className="notice-title" id={titleId}>
-          <span className="notice-visually-hidden">{KIND_WORDS[kind]}: </span>
+          <span className="visually-hidden">{KIND_WORDS[kind]}: </span>
           {title}
         </p>
         {children !== undefined && children !== null && <div className="notice-details">{children}</div>}

@@ -167,7 +167,7 @@ export function EndpointFields({
               onClick={() => setShowKey((v) => !v)}
             >
               {showKey ? 'Hide' : 'Show'}
-              <span className="settings-sr-only"> API key</span>
+              <span className="visually-hidden"> API key</span>
             </button>
           </div>
         )}

@@ -40,7 +40,7 @@ export function Field({ id, label, help, error, className, hideLabel, children }
   if (error !== undefined) control['aria-invalid'] = true;
   return (
     <div className={className ? `settings-field ${className}` : 'settings-field'}>
-      <label htmlFor={id} className={hideLabel ? 'settings-sr-only' : undefined}>
+      <label htmlFor={id} className={hideLabel ? 'visually-hidden' : undefined}>
         {label}
       </label>
       {children(control)}
