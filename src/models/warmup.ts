@@ -10,7 +10,7 @@
  */
 import type { ModelChoice } from './embed-service';
 import { modelIdProblem } from './model-id';
-import { locateModel } from './presets';
+import { locateModel } from './embedding-presets';
 
 /** Where transformers.js downloads hub models from (its `env.remoteHost`; the app does not change it). */
 export const HUB_HOST = 'https://huggingface.co/';

@@ -27,7 +27,7 @@ import {
 } from '../core/types';
 import { createLlmSummarizer, createOpenAiEmbedder, UsageAccumulator } from '../llm';
 import type { ModelLoadProgress } from '../models/embedder';
-import { OFFLINE_MODEL_ID } from '../models/presets';
+import { OFFLINE_MODEL_ID } from '../models/embedding-presets';
 import { splitRows, splitSentenceRows } from '../models/rows';
 import type { EmbedApi } from '../models/embed-service';
 import type { GenerateApi } from '../models/generate-service';

@@ -14,7 +14,7 @@ import {
   summarizerLine,
   withDefaults,
   type AppSettings,
-} from '../../src/app/settings';
+} from '../../src/app/settings/app-settings';
 import {
   CUSTOM_MODEL_CHOICE,
   draftErrors,

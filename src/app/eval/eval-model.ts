@@ -8,7 +8,7 @@ import { generateWorker } from '../../client/workers';
 import { builtinChat, endpointEvalChat, toEvalChat } from '../../llm';
 import { connectGenerator } from '../../models/generate-client';
 import { cachedEvalChat, type AerieDb } from '../../storage';
-import { builtinModelName, toLlmEndpoint, type AnswerModel } from '../settings';
+import { builtinModelName, toLlmEndpoint, type AnswerModel } from '../settings/app-settings';
 
 /** A connected evaluation model. */
 export interface EvalModel {

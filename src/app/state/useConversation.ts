@@ -39,7 +39,7 @@ import {
 import { announceDeleted, deletes, onConversationsDeleted } from '../conversations/channel';
 import { conversationFileName, conversationMarkdown } from '../conversations/markdown';
 import { earlierTurns, treeStampOf, turnFromResults, turnsBefore } from '../conversations/turns';
-import { answerModelOf, toLlmEndpoint, type AnswerModel, type AppSettings } from '../settings';
+import { answerModelOf, toLlmEndpoint, type AnswerModel, type AppSettings } from '../settings/app-settings';
 import { download } from '../download';
 import { randomId } from './ids';
 import { errorMessage, isCancel } from './messages';
