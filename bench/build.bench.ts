@@ -30,7 +30,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { build as viteBuild } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
-import { OFFLINE_MODEL_ID } from '../src/models/presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
 import type { BuildRequest } from '../src/protocol/build';
 import type { AerieBuildBenchPage, BuildRunConfig, BuildRunResult } from './browser/build-page';
 import { busyFloorMs, cpuBySpan, startCpuSampler, type CpuSample, type SpanCpu } from './build/cpu';

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { chunkText } from '../src/core/text/chunk';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { configureRuntime, TransformersEmbedder } from '../src/models/embedder';
-import { OFFLINE_MODEL_ID } from '../src/models/presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
 import { neighbourhoodPreservation, pairwise, trustworthiness } from './baselines/umap-quality';
 import { benchDocument } from './build/documents';
 import { ROOT } from './support';

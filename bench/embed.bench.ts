@@ -28,7 +28,7 @@ import { seededRandom } from '../src/core/random';
 import { countTokens } from '../src/core/text/tokens';
 import { DEFAULT_BATCH_SIZE, longestFirst } from '../src/models/embedder';
 import { usesLabel } from '../src/models/placement';
-import type { EmbeddingDtype } from '../src/models/presets';
+import type { EmbeddingDtype } from '../src/models/embedding-presets';
 import { ROOT, startBrowserBench, type BrowserBench } from './browser/embed-harness';
 import type { PageRunResult } from './browser/embed-page';
 import { sweepRows } from './browser/embed-sweep';

@@ -18,7 +18,7 @@ import { chunkText } from '../src/core/text/chunk';
 import { DEFAULT_RERANK_DEPTH } from '../src/core/search/retrieve';
 import { configureRuntime } from '../src/models/embedder';
 import { CrossEncoder, RERANK_BATCH_SIZE } from '../src/models/reranker';
-import type { EmbeddingDtype } from '../src/models/presets';
+import type { EmbeddingDtype } from '../src/models/embedding-presets';
 import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import { ROOT, runPython } from './support';
 

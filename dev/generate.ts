@@ -8,7 +8,7 @@ import { proxy, wrap } from 'comlink';
 import type { ChatMessage } from '../src/llm/types';
 import type { GenerateApi } from '../src/models/generate-service';
 import type { GeneratorChoice } from '../src/models/generator-presets';
-import type { GenerationResult, GeneratorInfo } from '../src/models/generator';
+import type { GenerationResult, GeneratorInfo } from '../src/models/generator-contract';
 
 /** What one harness generation returns: the reply, the loaded model, and the streamed pieces. */
 export interface HarnessReply {

@@ -11,9 +11,9 @@
 import '@vitejs/plugin-react/preamble';
 import { useCallback, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AskPanel, type ConversationProps } from '../src/app/ask/AskPanel';
+import { AskPanel } from '../src/app/ask/AskPanel';
 import { defaultRetrievalSettings } from '../src/app/state/retrieval-options';
-import type { AskResults } from '../src/app/state/types';
+import type { AskResults, ConversationProps } from '../src/app/state/types';
 import { openAerieDb, type ConversationTurn } from '../src/storage';
 import { seedConversation, type SeededConversation } from '../tests/support/conversation-seed';
 import '../src/app/theme.css';

@@ -13,7 +13,7 @@ import { ProgressView } from '../src/app/build/ProgressView';
 import { initialProgress, markStopped, reduceProgress } from '../src/app/build/progress-reducer';
 import { TreeStatsPanel } from '../src/app/build/TreeStatsPanel';
 import { LibraryPanel } from '../src/app/library/LibraryPanel';
-import { DEFAULT_SETTINGS, type AppSettings } from '../src/app/settings';
+import { DEFAULT_SETTINGS, type AppSettings } from '../src/app/settings/app-settings';
 import { SettingsDialog } from '../src/app/settings/SettingsDialog';
 import type { ConnectionResult } from '../src/app/settings/SettingsDialog';
 import type { BuildProgressState } from '../src/app/state/types';

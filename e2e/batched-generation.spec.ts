@@ -12,7 +12,7 @@ import type { Page } from '@playwright/test';
 import type { BatchedReply } from '../dev/generate';
 import { summaryMessages } from '../src/llm/prompts';
 import type { ChatMessage } from '../src/llm/types';
-import type { GeneratorInfo } from '../src/models/generator';
+import type { GeneratorInfo } from '../src/models/generator-contract';
 import { TEST_GENERATOR_ID } from '../src/models/generator-presets';
 import { expect, test } from './support/fixtures';
 

@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { Outcome } from '../dev/models';
-import { OFFLINE_MODEL_ID } from '../src/models/presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
 import { TEST_RERANKER_ID } from '../src/models/reranker-presets';
 import { expect, test } from './support/fixtures';
 

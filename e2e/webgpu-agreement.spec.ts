@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { Outcome } from '../dev/models';
 import type { DeviceUse } from '../src/models/placement';
-import { OFFLINE_MODEL_ID } from '../src/models/presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
 import { TEST_RERANKER_ID } from '../src/models/reranker-presets';
 import { expect, test } from './support/fixtures';
 

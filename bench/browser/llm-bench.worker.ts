@@ -11,7 +11,7 @@ import type { ChatMessage } from '../../src/llm/types';
 import { browserRuntime } from '../../src/models/browser-runtime';
 import { createGenerateService, type GenerateApi } from '../../src/models/generate-service';
 import type { GeneratorChoice, GpuSupport } from '../../src/models/generator-presets';
-import type { GenerationResult, GeneratorInfo } from '../../src/models/generator';
+import type { GenerationResult, GeneratorInfo } from '../../src/models/generator-contract';
 import { probeWebGpu } from '../../src/models/webgpu';
 
 /** What the worker says when WebGPU is not probed. */

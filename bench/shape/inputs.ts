@@ -9,7 +9,7 @@ import type { BuildDocument } from '../../src/core/build';
 import type { EmbedFn } from '../../src/core/types';
 import { configureRuntime, TransformersEmbedder } from '../../src/models/embedder';
 import { splitRows } from '../../src/models/rows';
-import { OFFLINE_MODEL_ID, type EmbeddingDtype } from '../../src/models/presets';
+import { OFFLINE_MODEL_ID, type EmbeddingDtype } from '../../src/models/embedding-presets';
 import { incompleteModel, ROOT, runPython } from '../support';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures');
@@ -52,7 +52,7 @@ export function novel(): Corpus {
 /** An embedding model of the bench. */
 export interface BenchModel {
   label: string;
-  /** The model string (presets.ts), a folder under `folder`. */
+  /** The model string (embedding-presets.ts), a folder under `folder`. */
   id: string;
   dtype: EmbeddingDtype;
   /** Folder that holds the model's folder. */

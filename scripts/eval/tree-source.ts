@@ -15,7 +15,7 @@ import type { EmbedFn, RaptorTree, SummarizeFn, SummarizerInfo } from '../../src
 import { ingestFile } from '../../src/ingest';
 import { createLlmSummarizer, createOpenAiEmbedder, type LlmEndpoint } from '../../src/llm';
 import { configureRuntime, splitRows, TransformersEmbedder } from '../../src/models/embedder';
-import { locateModel, OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { locateModel, OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
 import { splitSentenceRows } from '../../src/models/rows';
 import type { EvalArgs } from './args';
 

@@ -13,7 +13,7 @@ import { createExtractiveSummarizer } from '../../src/core/extractive';
 import { serializeTree } from '../../src/core/tree-format';
 import type { BuildParams } from '../../src/core/types';
 import { configureRuntime, TransformersEmbedder } from '../../src/models/embedder';
-import { OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
 import { splitRows } from '../../src/models/rows';
 
 const [file, out, paramsJson] = process.argv.slice(2);

@@ -43,7 +43,7 @@ import { useConnectivity } from './state/useConnectivity';
 import { useStorageOverview } from './state/useStorageOverview';
 import { useInstallPrompt } from './state/useInstallPrompt';
 import { StorageSection } from './settings/StorageSection';
-import { answerModelOf, summarizerLine } from './settings';
+import { answerModelOf, summarizerLine } from './settings/app-settings';
 import { embeddingModelLabel } from './library/model-label';
 import { embeddingChoiceOf, titleFor } from './state/request';
 import type { RetrievalSettings } from './state/types';

@@ -4,11 +4,11 @@
  * text and token usage. Only types come from src/models, so the page can use this without transformers.js; the
  * model itself runs in the generate worker (src/models/generate-service.ts) or, in Node, in-process.
  */
+import type { GenerateOptions } from '../models/generator-contract';
 import type { DeviceUse } from '../models/placement';
 import type { AnswerOptions, AnswerResult } from './answer';
 import { answerWith } from './answer';
 import { createChatSummarizer, type LlmSummarizer, type LlmSummarizerOptions } from './summarizer';
-import type { AbortSignalLike } from '../core/abort';
 import type { ChatFn, ChatMessage } from './types';
 
 /** One reply of a `ChatGenerator` (the fields of the generator's GenerationResult this module needs). */
@@ -32,16 +32,10 @@ export interface ChatGenerator {
   readonly info: { model: string; tag: string };
   generate(
     messages: readonly ChatMessage[],
-    options: {
-      maxNewTokens: number;
-      temperature?: number;
-      signal?: AbortSignalLike;
-      onText?: (delta: string) => void;
-      /** Called after each generated token with the count so far (tokens/s while it writes). */
-      onToken?: (generated: number) => void;
-      /** A build's summary: may be written together with others (a person's question never is). */
-      batch?: boolean;
-    },
+    options: Pick<
+      GenerateOptions,
+      'maxNewTokens' | 'temperature' | 'signal' | 'onText' | 'onToken' | 'batch'
+    >,
   ): Promise<GeneratedReply>;
 }
 

@@ -15,7 +15,7 @@ import {
   type ModelLoadProgress,
   type RuntimeConfig,
 } from './embedder';
-import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './presets';
+import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './embedding-presets';
 import { embedOnPool, type PoolRunner } from './embed-pool';
 import { DEFAULT_BATCH_SIZE } from './embedder';
 import { CrossEncoder, type RerankerInfo } from './reranker';

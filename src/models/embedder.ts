@@ -8,7 +8,12 @@ import { throwIfAborted, type AbortSignalLike } from '../core/abort';
 import { yieldToEventLoop } from '../core/yield';
 import { AerieError } from '../core/errors';
 import { checkModelId } from './model-id';
-import { locateModel, resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './presets';
+import {
+  locateModel,
+  resolveEmbeddingDtype,
+  type EmbeddingDtype,
+  type EmbeddingPrecision,
+} from './embedding-presets';
 import { poolRows, sentenceRanges } from '../core/pooling';
 import { sentenceSpans } from '../core/text/sentences';
 import type { EmbeddingBatch } from './rows';
@@ -49,8 +54,8 @@ export interface RuntimeConfig {
   /** URL of llama.cpp's WebAssembly (wllama.wasm) on the app's origin, for GGUF models (browsers only). */
   llamaCppWasmUrl?: string;
   /**
-   * Most summaries the built-in model writes together on the CPU (generator.ts, DEFAULT_CPU_BATCH_SIZE when
-   * unset; the benchmark sweeps it).
+   * Most summaries the built-in model writes together on the CPU (transformers-generator.ts,
+   * DEFAULT_CPU_BATCH_SIZE when unset; the benchmark sweeps it).
    */
   generationBatchSize?: number;
 }
@@ -263,7 +268,7 @@ export class TransformersEmbedder {
   ) {}
 
   /**
-   * Loads a model (see presets.ts for model strings) and measures its dimension with one tiny input.
+   * Loads a model (see embedding-presets.ts for model strings) and measures its dimension with one tiny input.
    * @param onProgress per-file download progress in bytes.
    */
   static async load(model: string, options: LoadOptions = {}): Promise<TransformersEmbedder> {

@@ -10,7 +10,7 @@ import type { ChatMessage } from '../llm/types';
 import type { ModelLoadProgress } from './embedder';
 import type { GenerateApi } from './generate-service';
 import type { GeneratorChoice } from './generator-presets';
-import type { GeneratorInfo } from './generator';
+import type { GeneratorInfo } from './generator-contract';
 
 /** The generate service as seen from another realm (a comlink remote), or the service itself in tests. */
 export type GenerateServiceLike =

@@ -1,9 +1,9 @@
 /**
  * The text-generation service the generate worker exposes: owns at most one loaded language model, loads it
  * lazily with download progress, writes replies for every client (the page's answers one at a time and first;
- * the build worker's summaries, over a MessagePort, several together where the model batches: generator.ts),
- * cancels by request id, and measures this device's speed with a short warm-up. A plain object, so Node tests
- * drive it directly.
+ * the build worker's summaries, over a MessagePort, several together where the model batches:
+ * transformers-generator.ts), cancels by request id, and measures this device's speed with a short warm-up. A
+ * plain object, so Node tests drive it directly.
  */
 import { expose } from 'comlink';
 import { AbortError } from '../core/abort';
@@ -23,12 +23,12 @@ import {
 } from './generator-presets';
 import {
   GeneratorError,
-  TransformersGenerator,
   type BuiltinGenerator,
   type GenerateOptions,
   type GenerationResult,
   type GeneratorInfo,
-} from './generator';
+} from './generator-contract';
+import { TransformersGenerator } from './transformers-generator';
 import { isNodeRuntime, probeWebGpu } from './webgpu';
 import { checkGpuOnKnownInput } from './gpu-check';
 import { GpuDevice, type GpuHandle } from './gpu-device';

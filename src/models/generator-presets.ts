@@ -1,7 +1,7 @@
 /**
  * Language models Aerie can run in the browser for summaries and answers ("Built-in model"). A model is named
- * like an embedding model (presets.ts): a Hugging Face id (downloaded from huggingface.co once, then cached) or
- * `local:<folder>` for a model the app serves itself. Two runtimes:
+ * like an embedding model (embedding-presets.ts): a Hugging Face id (downloaded from huggingface.co once, then
+ * cached) or `local:<folder>` for a model the app serves itself. Two runtimes:
  * - an ONNX model (any id that is not a GGUF file) runs on transformers.js: on WebGPU when the browser offers an
  *   adapter, in 4-bit weights (the GPU presets), otherwise on the CPU through WebAssembly, in 8-bit weights (the
  *   CPU preset);

@@ -7,7 +7,7 @@
  *   downloaded from `https://huggingface.co/owner/repo/resolve/main/file.gguf` once and cached.
  * - `local:folder/file.gguf`: a file the app serves itself under `/models/folder/file.gguf`.
  */
-import { locateModel } from './presets';
+import { locateModel } from './embedding-presets';
 
 /** Cache Storage bucket of downloaded GGUF files (llama-cpp-generator.ts keeps them; Settings lists them). */
 export const GGUF_CACHE = 'aerie-gguf-v1';

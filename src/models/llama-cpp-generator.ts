@@ -15,12 +15,13 @@ import type { ModelLoadProgress } from './embedder';
 import {
   classifyLoadError,
   GeneratorError,
+  messageOf,
   QueuedGenerator,
   type BuiltinGenerator,
   type GenerateOptions,
   type GenerationResult,
   type GeneratorInfo,
-} from './generator';
+} from './generator-contract';
 import { builtinModelTag, type ResolvedGeneratorChoice } from './generator-presets';
 import { GGUF_CACHE, ggufUrl, probeLlamaCpp } from './gguf';
 
@@ -44,10 +45,6 @@ export interface LlamaCppRuntime {
 }
 
 const CONTEXT_FULL = /context|kv cache|exceeds|n_ctx/i;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** Downloads `url` (or reads it from Cache Storage), reporting progress as transformers.js does per file. */
 async function fetchModel(

@@ -1,8 +1,8 @@
 /**
  * A cross-encoder reranker with transformers.js (e.g. Xenova/ms-marco-MiniLM-L-6-v2): each (question, passage)
  * pair is read by the model together and given one relevance logit. Runs in the embedding worker (ONNX Runtime
- * Web) and in Node (onnxruntime-node) with the same code. Model strings as presets.ts names them (a hub id or
- * `local:<folder>`); a local model never falls back to the hub.
+ * Web) and in Node (onnxruntime-node) with the same code. Model strings as embedding-presets.ts names them (a
+ * hub id or `local:<folder>`); a local model never falls back to the hub.
  */
 import {
   AutoModelForSequenceClassification,
@@ -21,7 +21,7 @@ import {
   type LoadOptions,
 } from './embedder';
 import type { DeviceFallback, ModelPlacement } from './placement';
-import type { EmbeddingDtype } from './presets';
+import type { EmbeddingDtype } from './embedding-presets';
 
 export { DEFAULT_RERANKER_ID, TEST_RERANKER_ID } from './reranker-presets';
 /** Pairs per forward pass. */

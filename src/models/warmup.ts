@@ -11,7 +11,7 @@
 import type { ModelChoice } from './embed-service';
 import { HUB_HOST } from './hub';
 import { modelIdProblem } from './model-id';
-import { locateModel } from './presets';
+import { locateModel } from './embedding-presets';
 
 /** Whether, and on what condition, a model may be loaded ahead of need. */
 export type WarmupPlan =

@@ -13,7 +13,7 @@ import type { EmbedFn, SummarizeFn, SummarizerInfo } from '../core/types';
 import { createLlmSummarizer, createOpenAiEmbedder, type UsageAccumulator } from '../llm';
 import type { ModelLoadProgress } from '../models/embedder';
 import type { EmbedApi } from '../models/embed-service';
-import { OFFLINE_MODEL_ID } from '../models/presets';
+import { OFFLINE_MODEL_ID } from '../models/embedding-presets';
 import { splitRows, splitSentenceRows } from '../models/rows';
 import type { BuildRequest, EmbeddingChoice, PipelineEvent } from '../protocol/build';
 import { recordEmbeddingDtype, recordModelFallback, type AerieDb } from '../storage';

@@ -21,7 +21,7 @@ import {
   type GenerationSpeed,
   type SpeedSample,
 } from '../models/generation-speed';
-import type { GeneratorInfo } from '../models/generator';
+import type { GeneratorInfo } from '../models/generator-contract';
 import type { BuiltinModelChoice, PipelineEvent, SummarizerChoice, SummaryEstimate } from '../protocol/build';
 
 /** The generate service as the build worker sees it: a comlink remote, or the service itself in tests. */

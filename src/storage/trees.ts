@@ -9,7 +9,7 @@ import { DEFAULT_BUILD_PARAMS, type SummarizerInfo } from '../core/types';
 import { redactSecret } from '../llm/errors';
 import type { LlmEndpoint } from '../llm/types';
 import { builtinModelTag } from '../models/generator-presets';
-import type { EmbeddingDtype } from '../models/presets';
+import type { EmbeddingDtype } from '../models/embedding-presets';
 import {
   embeddingModelId,
   isNotice,

@@ -8,13 +8,12 @@ import { estimateSummary, formatTokenRate } from '../../src/app/build/builtin-te
 import { initialProgress, NO_USAGE, reduceProgress } from '../../src/app/build/progress-reducer';
 import { summarizerLabel } from '../../src/app/library/model-label';
 import {
-  answerEndpoint,
   answerModelOf,
   DEFAULT_SETTINGS,
   summarizerLine,
   withDefaults,
   type AppSettings,
-} from '../../src/app/settings';
+} from '../../src/app/settings/app-settings';
 import {
   CUSTOM_MODEL_CHOICE,
   draftErrors,
@@ -74,8 +73,8 @@ describe('the built-in model in Settings', () => {
       kind: 'builtin',
       generator: { model: TEST_GENERATOR_ID, device: 'auto' },
     });
-    // No endpoint answers then.
-    expect(answerEndpoint(settings)).toBeUndefined();
+    // No endpoint answers then: the built-in model does.
+    expect(answerModelOf(settings)?.kind).not.toBe('endpoint');
     expect(summarizerLine(settings)).toMatch(
       /^Summaries by the built-in model Aerie tiny test model, in this browser/,
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { questionModelOf } from '../../src/app/state/useAsk';
 import { modelToWarm } from '../../src/app/state/useModelWarmup';
-import { DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings';
+import { DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings/app-settings';
 import type { RaptorTree } from '../../src/core/types';
 import type { TreeRecord } from '../../src/storage/schema';
 

@@ -1,8 +1,8 @@
 /** What needs the network while the browser is offline (src/app/state/network-needs.ts). */
 import { describe, expect, it } from 'vitest';
 import { networkNeeds, offlineSentence } from '../../src/app/state/network-needs';
-import { DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings';
-import { DEFAULT_MODEL_ID, OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings/app-settings';
+import { DEFAULT_MODEL_ID, OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
 import { CPU_PRESET_ID, TEST_GENERATOR_ID } from '../../src/models/generator-presets';
 
 const endpoint = (baseUrl: string, model: string) => ({

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, summarizerLine, withDefaults, type AppSettings } from '../../src/app/settings';
+import {
+  DEFAULT_SETTINGS,
+  summarizerLine,
+  withDefaults,
+  type AppSettings,
+} from '../../src/app/settings/app-settings';
 import {
   CUSTOM_MODEL_CHOICE,
   defaultParamsText,
@@ -15,7 +20,7 @@ import {
   type SettingsDraft,
 } from '../../src/app/settings/draft';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';
-import { OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
 
 const field = (key: string) => {
   const found = PARAM_FIELDS.find((f) => f.key === key);

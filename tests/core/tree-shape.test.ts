@@ -18,7 +18,7 @@ import { treeStats } from '../../src/core/stats';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';
 import { configureRuntime, TransformersEmbedder } from '../../src/models/embedder';
 import { splitRows } from '../../src/models/rows';
-import { OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
 
 interface CorpusFixture {
   name: string;

@@ -19,7 +19,7 @@ import {
   type GeneratedReply,
 } from '../../src/llm';
 import { configureRuntime } from '../../src/models/embedder';
-import { TransformersGenerator } from '../../src/models/generator';
+import { TransformersGenerator } from '../../src/models/transformers-generator';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));

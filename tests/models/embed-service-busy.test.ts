@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { createEmbedService } from '../../src/models/embed-service';
-import { OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));
 const TINY = { model: 'local:aerie-tiny-random', dtype: 'fp32' as const };

@@ -13,7 +13,7 @@ import {
   TransformersEmbedder,
 } from '../../src/models/embedder';
 import { createEmbedService } from '../../src/models/embed-service';
-import { resolveEmbeddingDtype } from '../../src/models/presets';
+import { resolveEmbeddingDtype } from '../../src/models/embedding-presets';
 import { splitRows, splitSentenceRows } from '../../src/models/rows';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));

@@ -13,7 +13,7 @@ import type { ModelLoadProgress } from '../../src/models/embedder';
 import { connectGenerator } from '../../src/models/generate-client';
 import { createGenerateService, type GenerateApi } from '../../src/models/generate-service';
 import { CPU_PRESET_ID, GPU_PRESET_ID } from '../../src/models/generator-presets';
-import { DEFAULT_CPU_BATCH_SIZE } from '../../src/models/generator';
+import { DEFAULT_CPU_BATCH_SIZE } from '../../src/models/transformers-generator';
 import type { ChatMessage } from '../../src/llm';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));

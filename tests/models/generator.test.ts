@@ -11,11 +11,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configureRuntime } from '../../src/models/embedder';
 import {
   classifyLoadError,
-  DEFAULT_CPU_BATCH_SIZE,
   QueuedGenerator,
-  TransformersGenerator,
   type GenerationResult,
-} from '../../src/models/generator';
+} from '../../src/models/generator-contract';
+import { DEFAULT_CPU_BATCH_SIZE, TransformersGenerator } from '../../src/models/transformers-generator';
 import type { ChatMessage } from '../../src/llm';
 import { summaryMessages } from '../../src/llm/prompts';
 

@@ -8,7 +8,7 @@ import { checkModelId, MAX_MODEL_ID_CHARS, modelIdProblem } from '../../src/mode
 import { TransformersEmbedder } from '../../src/models/embedder';
 import { CrossEncoder } from '../../src/models/reranker';
 import { createGenerateService } from '../../src/models/generate-service';
-import { OFFLINE_MODEL_ID, EMBEDDING_PRESETS } from '../../src/models/presets';
+import { OFFLINE_MODEL_ID, EMBEDDING_PRESETS } from '../../src/models/embedding-presets';
 import {
   GENERATOR_PRESETS,
   TEST_GENERATOR_ID,

@@ -1,6 +1,6 @@
 import { env } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MODEL_ID, OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { DEFAULT_MODEL_ID, OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
 import { HUB_HOST, MODEL_CACHE_NAME } from '../../src/models/hub';
 import { warmupPlan } from '../../src/models/warmup';
 

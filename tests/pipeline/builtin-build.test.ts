@@ -23,8 +23,8 @@ import {
 import { configureRuntime, TransformersEmbedder } from '../../src/models/embedder';
 import { planSummaryRange } from '../../src/models/generation-speed';
 import { TEST_GENERATOR_ID } from '../../src/models/generator-presets';
-import { TransformersGenerator } from '../../src/models/generator';
-import { OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { TransformersGenerator } from '../../src/models/transformers-generator';
+import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
 import { splitRows } from '../../src/models/rows';
 import { importTree, loadTree } from '../../src/storage';
 import { openFixture } from '../support/storage-fixture';

@@ -5,9 +5,9 @@
  * real one has (about 9 kB each: the question, a 2,000-token context of ten passages, an answer of ~800
  * characters with citations), stored the way the app stores them. Seeded: the same options, the same data.
  */
-import { configuredEndpoints, DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings';
+import { configuredEndpoints, DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings/app-settings';
 import { serializeTree } from '../../src/core/tree-format';
-import { OFFLINE_MODEL_ID } from '../../src/models/presets';
+import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
 import {
   importTree,
   saveTurn,

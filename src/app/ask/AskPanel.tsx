@@ -7,12 +7,10 @@
 import { memo, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
 import { MODE_LABELS, modeColorVar, RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { Notice } from '../notices/Notice';
-import type { AnswerState, AskResults, RetrievalSettings } from '../state/types';
-import type { ConversationTurn } from '../../storage/schema';
+import type { AnswerState, AskResults, ConversationProps, RetrievalSettings } from '../state/types';
 import { questionProblem } from '../conversations/question';
-import type { PendingSearch } from '../state/useConversation';
 import { AnswerView } from './AnswerView';
-import { ConversationBar, type ConversationBarProps } from './ConversationBar';
+import { ConversationBar } from './ConversationBar';
 import { SearchConfirm } from './SearchConfirm';
 import { SearchControls } from './SearchControls';
 import { TurnList } from './TurnList';
@@ -56,22 +54,6 @@ export interface AskPanelProps {
   sourceOf?(id: number): PassageSource | undefined;
   /** The open tree's conversations, when storage is available. */
   conversation?: ConversationProps;
-}
-
-/** What the panel shows of the conversation being continued. */
-export interface ConversationProps {
-  bar: ConversationBarProps;
-  /** Earlier turns to list above the results (the latest ones; see `earlier`). */
-  turns: readonly ConversationTurn[];
-  /** Turns before `turns` that are not shown (read on request). */
-  earlier: number;
-  onShowEarlier(): void;
-  /** The open tree's build stamp (turns of an earlier build are marked). */
-  stamp?: string;
-  /** A follow-up waiting for its standalone search. */
-  pending?: PendingSearch;
-  onConfirm(search: string): void;
-  onCancelPending(): void;
 }
 
 type Drafts = Partial<Record<RetrievalField, string>>;

@@ -3,27 +3,9 @@
  * or all (asked twice). Presentational.
  */
 import { memo, useId, useState } from 'react';
+import type { ConversationBarProps } from '../state/types';
 import './ask.css';
 import './conversation.css';
-
-/** One conversation as the bar lists it. */
-export interface ConversationEntry {
-  id: string;
-  title: string;
-  turns: number;
-}
-
-/** Props of `ConversationBar`. */
-export interface ConversationBarProps {
-  conversations: readonly ConversationEntry[];
-  /** The conversation continued by the next question; undefined: a new one. */
-  activeId?: string;
-  onSelect(id: string): void;
-  onNew(): void;
-  onExport(): void;
-  onDelete(id: string): void;
-  onDeleteAll(): void;
-}
 
 const NEW = '';
 

@@ -4,7 +4,7 @@
  * Presentational.
  */
 import { useEffect, useId, useState } from 'react';
-import type { PendingSearch } from '../state/useConversation';
+import type { PendingSearch } from '../state/types';
 import './ask.css';
 import './conversation.css';
 

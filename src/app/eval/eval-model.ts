@@ -9,7 +9,7 @@ import { builtinChat, endpointEvalChat, toEvalChat } from '../../llm';
 import { connectGenerator } from '../../models/generate-client';
 import { type AerieDb } from '../../storage';
 import { cachedEvalChat } from '../../pipeline/cached-models';
-import { builtinModelName, toLlmEndpoint, type AnswerModel } from '../settings';
+import { builtinModelName, toLlmEndpoint, type AnswerModel } from '../settings/app-settings';
 
 /** A connected evaluation model. */
 export interface EvalModel {

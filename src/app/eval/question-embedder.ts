@@ -7,7 +7,7 @@ import type { RaptorTree } from '../../core/types';
 import { createOpenAiEmbedder } from '../../llm';
 import { splitRows } from '../../models/rows';
 import type { TreeRecord } from '../../storage/schema';
-import { toLlmEndpoint, type AppSettings } from '../settings';
+import { toLlmEndpoint, type AppSettings } from '../settings/app-settings';
 import { browserQuestionModel, endpointModelOf } from '../state/useAsk';
 
 /** Embeds texts (questions) with `tree`'s model; one vector per text, in order. */

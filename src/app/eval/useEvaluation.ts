@@ -29,7 +29,7 @@ import {
   type AerieDb,
 } from '../../storage';
 import type { EvalRunOptions, EvalRunRecord, EvalSetRecord, TreeRecord } from '../../storage/schema';
-import { answerModelOf, type AppSettings } from '../settings';
+import { answerModelOf, type AppSettings } from '../settings/app-settings';
 import { randomId } from '../state/ids';
 import { errorMessage, isCancel } from '../state/messages';
 import type { NoticeInput } from '../state/useNotices';

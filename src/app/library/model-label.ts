@@ -1,10 +1,10 @@
 /**
  * Short names for the models a tree records, as the library and statistics show them.
  */
-import { EMBEDDING_PRESETS, locateModel } from '../../models/presets';
+import { EMBEDDING_PRESETS, locateModel } from '../../models/embedding-presets';
 import { parseBuiltinModelTag } from '../../models/generator-presets';
 import type { SummarizerInfo } from '../../core/types';
-import { builtinModelName } from '../settings';
+import { builtinModelName } from '../settings/app-settings';
 
 /**
  * A readable name for an embedding model string: the preset's label ("multi-qa-MiniLM-L6-cos-v1",

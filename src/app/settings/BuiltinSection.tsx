@@ -6,7 +6,7 @@
 import { GENERATOR_PRESETS, TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../../models/generator-presets';
 import { isGgufModel } from '../../models/gguf';
 import { formatCount } from '../format';
-import type { BuiltinSettings } from '../settings';
+import type { BuiltinSettings } from './app-settings';
 import { CUSTOM_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';
 import { Field, HubModelIdField } from './Field';
 

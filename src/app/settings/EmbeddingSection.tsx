@@ -3,7 +3,7 @@
  * with the precision and device of in-browser models, and where the model comes from.
  */
 import type { EmbeddingDevice } from '../../models/embedder';
-import { EMBEDDING_PRESETS, OFFLINE_MODEL_ID, type EmbeddingPrecision } from '../../models/presets';
+import { EMBEDDING_PRESETS, OFFLINE_MODEL_ID, type EmbeddingPrecision } from '../../models/embedding-presets';
 import { DEFAULT_RERANKER_ID } from '../../models/reranker-presets';
 import { formatCount } from '../format';
 import { CUSTOM_MODEL_CHOICE, ENDPOINT_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';

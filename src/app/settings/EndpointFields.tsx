@@ -7,7 +7,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { formatCount } from '../format';
 import { redactSecret } from '../../llm/errors';
-import type { EndpointSettings } from '../settings';
+import type { EndpointSettings } from './app-settings';
 import { Field } from './Field';
 
 /** What a connection test found. */

@@ -3,7 +3,7 @@
  * summariser), "Answering" (the same endpoint or another) and "Embeddings endpoint (optional)".
  */
 import { useId } from 'react';
-import { isConfigured, type LlmSource } from '../settings';
+import { isConfigured, type LlmSource } from './app-settings';
 import { withSummarizerEndpoint, withSummarizerLlm, type SectionProps, type SettingsDraft } from './draft';
 import { EndpointFields, type TestConnection } from './EndpointFields';
 import { Field } from './Field';

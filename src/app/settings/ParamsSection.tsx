@@ -2,7 +2,7 @@
  * Settings sections "Build parameters" (the paper's parameters with their defaults shown, validated),
  * "Summarization prompt" (must contain {context}) and "Appearance" (theme).
  */
-import type { AppSettings } from '../settings';
+import type { AppSettings } from './app-settings';
 import { formatCount, formatDecimal } from '../format';
 import {
   CONTEXT_PLACEHOLDER,

@@ -8,7 +8,7 @@
  * test is injected.
  */
 import { useEffect, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
-import type { AppSettings } from '../settings';
+import type { AppSettings } from './app-settings';
 import { errorMessage } from '../state/messages';
 import {
   draftErrors,

@@ -9,7 +9,7 @@ import type { CachedModel } from '../../models/cached-models';
 import type { StorageOverview } from '../state/useStorageOverview';
 import { formatBytes, formatDate, formatQuantity } from '../format';
 import { embeddingModelLabel } from '../library/model-label';
-import { builtinModelName } from '../settings';
+import { builtinModelName } from './app-settings';
 import { APP_VERSION } from '../version';
 import './storage.css';
 

@@ -10,7 +10,7 @@ import type { EmbeddingDevice } from '../../models/embedder';
 import { GENERATOR_PRESETS, TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../../models/generator-presets';
 import { ggufUrl, isGgufModel } from '../../models/gguf';
 import { modelIdProblem, type ModelIdOptions } from '../../models/model-id';
-import { EMBEDDING_PRESETS, type EmbeddingPrecision } from '../../models/presets';
+import { EMBEDDING_PRESETS, type EmbeddingPrecision } from '../../models/embedding-presets';
 import { DEFAULT_RERANKER_ID } from '../../models/reranker-presets';
 import {
   DEFAULT_SETTINGS,
@@ -20,13 +20,13 @@ import {
   type BuiltinSettings,
   type EndpointSettings,
   type LlmSource,
-} from '../settings';
+} from './app-settings';
 
 /** The model picker's value for a Hugging Face model that is not a preset. */
 export const CUSTOM_MODEL_CHOICE = 'custom';
 /** The model picker's value for the OpenAI-compatible embeddings endpoint. */
 export const ENDPOINT_MODEL_CHOICE = 'endpoint';
-/** Prefix of model strings served by an embeddings endpoint (see src/models/presets.ts). */
+/** Prefix of model strings served by an embeddings endpoint (see src/models/embedding-presets.ts). */
 export const ENDPOINT_MODEL_PREFIX = 'openai:';
 /** The placeholder the user prompt must contain: where the cluster's text goes. */
 export const CONTEXT_PLACEHOLDER = '{context}';

@@ -4,7 +4,7 @@
  * in Aerie's offline copy nor downloaded into this browser before. Pure, tested in Node.
  */
 import { modelKey } from '../../models/cached-models';
-import { locateModel, OFFLINE_MODEL_ID } from '../../models/presets';
+import { locateModel, OFFLINE_MODEL_ID } from '../../models/embedding-presets';
 import {
   answerModelOf,
   builtinModelName,
@@ -12,7 +12,7 @@ import {
   summarizerSource,
   type AppSettings,
   type EndpointSettings,
-} from '../settings';
+} from '../settings/app-settings';
 
 /** Hosts of this machine: an endpoint there needs no network. */
 const THIS_MACHINE = new Set(['localhost', '127.0.0.1', '[::1]']);

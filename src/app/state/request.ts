@@ -8,7 +8,7 @@ import {
   summarizerSource,
   toLlmEndpoint,
   type AppSettings,
-} from '../settings';
+} from '../settings/app-settings';
 
 /** The embedding choice of the settings (`openai:<model>` means the configured /v1/embeddings endpoint). */
 export function embeddingChoiceOf(settings: AppSettings): EmbeddingChoice {

@@ -6,6 +6,7 @@ import type { RetrievalMode } from '../modes';
 import type { UsageTotals } from '../../llm/usage';
 import type { GenerationSpeed } from '../../models/generation-speed';
 import type { RunDevices, SummaryCutNotice, SummaryEstimate } from '../../protocol/build';
+import type { ConversationTurn } from '../../storage/schema';
 
 /** A document added by the user, before or while it is being read. */
 export interface PendingDocument {
@@ -154,4 +155,56 @@ export interface BuildProgressState {
   storageFull?: boolean;
   /** Once done: embeddings and summaries found in the cache (earlier runs) vs computed by this run. */
   reuse?: { embedHits: number; embedMisses: number; summaryHits: number; summaryMisses: number };
+}
+
+/** What "Ask" and "Compare modes" run. */
+export type AskKind = 'ask' | 'compare';
+
+/** A follow-up waiting for its standalone search: being rewritten, or shown for the user to confirm or edit. */
+export interface PendingSearch {
+  question: string;
+  kind: AskKind;
+  settings: RetrievalSettings;
+  status: 'rewriting' | 'confirm';
+  /** The proposed standalone search (status 'confirm'). */
+  proposed?: string;
+  /** How `proposed` came about. */
+  rewrite?: 'llm' | 'joined';
+  /** Why the model's rewrite is missing (it failed), when it is. */
+  note?: string;
+}
+
+/** One conversation as the bar lists it. */
+export interface ConversationEntry {
+  id: string;
+  title: string;
+  turns: number;
+}
+
+/** Props of `ConversationBar`. */
+export interface ConversationBarProps {
+  conversations: readonly ConversationEntry[];
+  /** The conversation continued by the next question; undefined: a new one. */
+  activeId?: string;
+  onSelect(id: string): void;
+  onNew(): void;
+  onExport(): void;
+  onDelete(id: string): void;
+  onDeleteAll(): void;
+}
+
+/** What the panel shows of the conversation being continued. */
+export interface ConversationProps {
+  bar: ConversationBarProps;
+  /** Earlier turns to list above the results (the latest ones; see `earlier`). */
+  turns: readonly ConversationTurn[];
+  /** Turns before `turns` that are not shown (read on request). */
+  earlier: number;
+  onShowEarlier(): void;
+  /** The open tree's build stamp (turns of an earlier build are marked). */
+  stamp?: string;
+  /** A follow-up waiting for its standalone search. */
+  pending?: PendingSearch;
+  onConfirm(search: string): void;
+  onCancelPending(): void;
 }

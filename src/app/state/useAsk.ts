@@ -31,7 +31,7 @@ import {
   toLlmEndpoint,
   type AnswerModel,
   type AppSettings,
-} from '../settings';
+} from '../settings/app-settings';
 import { errorMessage, isCancel } from './messages';
 import { retrieveOptionsFor } from './retrieval-options';
 import type { AskResults, ModeResult, RetrievalSettings } from './types';

@@ -25,7 +25,7 @@ import {
 } from '../../storage';
 import { noPagesReason } from '../document/citation-text';
 import { initialProgress, markCancelling, reduceProgress } from '../build/progress-reducer';
-import type { AppSettings } from '../settings';
+import type { AppSettings } from '../settings/app-settings';
 import { randomId } from './ids';
 import { errorCode, errorMessage, isCancel } from './messages';
 import { buildRequestOf } from './request';

@@ -39,17 +39,13 @@ import {
 import { announceDeleted, deletes, onConversationsDeleted } from '../conversations/channel';
 import { conversationFileName, conversationMarkdown } from '../conversations/markdown';
 import { earlierTurns, treeStampOf, turnFromResults, turnsBefore } from '../conversations/turns';
-import type { ConversationProps } from '../ask/AskPanel';
-import { answerModelOf, toLlmEndpoint, type AnswerModel, type AppSettings } from '../settings';
+import { answerModelOf, toLlmEndpoint, type AnswerModel, type AppSettings } from '../settings/app-settings';
 import { download } from '../download';
 import { randomId } from './ids';
 import { errorMessage, isCancel } from './messages';
-import type { AskResults, RetrievalSettings } from './types';
+import type { AskKind, AskResults, ConversationProps, PendingSearch, RetrievalSettings } from './types';
 import type { NoticeInput } from './useNotices';
 import type { QuestionRun } from './useAsk';
-
-/** What "Ask" and "Compare modes" run. */
-export type AskKind = 'ask' | 'compare';
 
 /** Turns read and shown at once: the latest, then this many more each time earlier ones are asked for. */
 export const PAGE_TURNS = 20;
@@ -62,20 +58,6 @@ export interface Asker {
   discard(): void;
   /** Clears the screen; the question being answered goes on without showing. */
   detach(): void;
-}
-
-/** A follow-up waiting for its standalone search: being rewritten, or shown for the user to confirm or edit. */
-export interface PendingSearch {
-  question: string;
-  kind: AskKind;
-  settings: RetrievalSettings;
-  status: 'rewriting' | 'confirm';
-  /** The proposed standalone search (status 'confirm'). */
-  proposed?: string;
-  /** How `proposed` came about. */
-  rewrite?: 'llm' | 'joined';
-  /** Why the model's rewrite is missing (it failed), when it is. */
-  note?: string;
 }
 
 /** The turns of the active conversation read so far: its last ones, from its turn number `from`. */

@@ -22,7 +22,7 @@ import {
   type BuildDraft,
 } from '../../storage';
 import { download, safeFileBase } from '../download';
-import { toLlmEndpoint, isConfigured, type EndpointSettings } from '../settings';
+import { toLlmEndpoint, isConfigured, type EndpointSettings } from '../settings/app-settings';
 import { randomId } from './ids';
 import { errorMessage } from './messages';
 import { toBuildDocuments } from './request';

@@ -1,7 +1,12 @@
 /** The user's settings, loaded from and saved to IndexedDB. */
 import { useCallback, useEffect, useState } from 'react';
 import { getSetting, setSettings as storeSettings, type AerieDb } from '../../storage';
-import { configuredEndpoints, DEFAULT_SETTINGS, withDefaults, type AppSettings } from '../settings';
+import {
+  configuredEndpoints,
+  DEFAULT_SETTINGS,
+  withDefaults,
+  type AppSettings,
+} from '../settings/app-settings';
 import { errorMessage } from './messages';
 import type { NoticeInput } from './useNotices';
 

@@ -5,12 +5,11 @@
 import type { Ref } from 'react';
 import { MODE_LABELS, modeColorVar, RETRIEVAL_MODES, type ModeSelections } from '../modes';
 import { count } from './describe';
-import type { Hierarchy } from './hierarchy';
+import type { Hierarchy, TreeViewNode } from './hierarchy';
 import type { Frame, Item } from './icicle';
 import { summaryName } from './outline';
 import type { SelectionIndex } from './selection';
 import { TreeTooltip } from './TreeTooltip';
-import type { TreeViewNode } from './TreeView';
 
 /** Props of `HoverBox`. */
 export interface HoverBoxProps {

@@ -9,10 +9,9 @@
  * Contracts: see IcicleCanvas (the canvas) and TreeOutline (the ARIA tree) for what tests rely on.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { TreeNode } from '../../core/types';
 import { MODE_LABELS, type ModeSelections } from '../modes';
 import { count, truncateText } from './describe';
-import { hierarchyOf } from './hierarchy';
+import { hierarchyOf, type TreeViewNode } from './hierarchy';
 import {
   fitView,
   revealView,
@@ -31,10 +30,6 @@ import { TreeOutline } from './TreeOutline';
 import { placeTooltip } from './TreeTooltip';
 import { HoverBox, TreeLegend } from './TreeParts';
 import './tree.css';
-
-/** What the tree view reads of a node. */
-export type TreeViewNode = Pick<TreeNode, 'id' | 'layer' | 'text' | 'tokens' | 'children' | 'embedding'> &
-  Partial<Pick<TreeNode, 'label' | 'title'>>;
 
 /** Props of `TreeView`. */
 export interface TreeViewProps {

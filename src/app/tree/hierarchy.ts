@@ -17,6 +17,10 @@ import { buildParentIndex, parentsOf, type ParentIndex } from './graph';
 /** What the hierarchy reads of a node. */
 export type HierarchyNode = Pick<TreeNode, 'id' | 'layer' | 'children' | 'embedding'>;
 
+/** What the tree view reads of a node. */
+export type TreeViewNode = Pick<TreeNode, 'id' | 'layer' | 'text' | 'tokens' | 'children' | 'embedding'> &
+  Partial<Pick<TreeNode, 'label' | 'title'>>;
+
 /** The virtual root's id in `primaryParent` and `kids`. */
 export const ROOT = -1;
 

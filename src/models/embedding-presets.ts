@@ -99,8 +99,3 @@ export function locateModel(id: string): ModelLocation {
   if (id.startsWith('openai:')) return { kind: 'endpoint', model: id.slice('openai:'.length) };
   return { kind: 'hub', repo: id };
 }
-
-/** True for model strings whose weights can run in this browser (not a remote endpoint). */
-export function runsInBrowser(id: string): boolean {
-  return locateModel(id).kind !== 'endpoint';
-}

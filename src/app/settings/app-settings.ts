@@ -2,19 +2,19 @@
  * The user's settings: models, endpoints, build parameters, the summarisation prompt and the theme. Stored in
  * IndexedDB (settings store, key `appSettings`); API keys never leave this browser except to their endpoint.
  */
-import { DEFAULT_BUILD_PARAMS, DEFAULT_CONCURRENCY, type BuildParams } from '../core/types';
-import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE, type LlmEndpoint } from '../llm';
-import { DEFAULT_MODEL_ID, type EmbeddingPrecision } from '../models/presets';
-import type { EmbeddingDevice } from '../models/embedder';
+import { DEFAULT_BUILD_PARAMS, DEFAULT_CONCURRENCY, type BuildParams } from '../../core/types';
+import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE, type LlmEndpoint } from '../../llm';
+import { DEFAULT_MODEL_ID, type EmbeddingPrecision } from '../../models/embedding-presets';
+import type { EmbeddingDevice } from '../../models/embedder';
 import {
   CPU_PRESET_ID,
   presetOf,
   TEST_GENERATOR_ID,
   TEST_GGUF_GENERATOR_ID,
   type GenerationDevice,
-} from '../models/generator-presets';
-import type { BuiltinModelChoice } from '../protocol/build';
-import { DEFAULT_RERANKER_ID } from '../models/reranker-presets';
+} from '../../models/generator-presets';
+import type { BuiltinModelChoice } from '../../protocol/build';
+import { DEFAULT_RERANKER_ID } from '../../models/reranker-presets';
 
 /** One endpoint as the user types it. Empty `baseUrl` or `model` means "not configured". */
 export interface EndpointSettings {
@@ -41,7 +41,7 @@ export type BuildSettings = BuildParams & { concurrency: number };
 
 /** Everything in the Settings dialog. */
 export interface AppSettings {
-  /** `dtype` 'auto': 8-bit weights on the CPU, full precision on WebGPU (presets.ts, AUTO_DTYPE). */
+  /** `dtype` 'auto': 8-bit weights on the CPU, full precision on WebGPU (embedding-presets.ts, AUTO_DTYPE). */
   embedding: { model: string; dtype: EmbeddingPrecision; device: EmbeddingDevice };
   /** Optional OpenAI-compatible /v1/embeddings endpoint (used when `embedding.model` starts with `openai:`). */
   embeddingsEndpoint: EndpointSettings;
@@ -125,12 +125,6 @@ export function answerModelOf(settings: AppSettings): AnswerModel | undefined {
   return isConfigured(endpoint) ? { kind: 'endpoint', endpoint } : undefined;
 }
 
-/** The endpoint that writes answers, or undefined when none is configured (or the built-in model answers). */
-export function answerEndpoint(settings: AppSettings): EndpointSettings | undefined {
-  const model = answerModelOf(settings);
-  return model?.kind === 'endpoint' ? model.endpoint : undefined;
-}
-
 /** A readable name for a built-in model id: the preset's label, the test model's, or the id itself. */
 export function builtinModelName(model: string): string {
   if (model === TEST_GENERATOR_ID) return 'Aerie tiny test model';
@@ -196,7 +190,7 @@ export function summarizerLine(settings: AppSettings): string {
   return 'Summaries: built-in extractive summarizer (set an LLM in Settings for written summaries).';
 }
 
-declare module '../storage/schema' {
+declare module '../../storage/schema' {
   interface SettingsMap {
     /** Everything in the Settings dialog (API keys included: they stay in this browser). */
     appSettings: AppSettings;
