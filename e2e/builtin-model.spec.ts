@@ -126,6 +126,10 @@ for (const model of RUNTIMES) {
     // Before the first summary: the expected time on this device, from the measured warm-up.
     const estimate = progress.getByText(/^Expected on this device: about .+ measured by a warm-up/);
     await expect(estimate).toBeVisible({ timeout: 240_000 });
+    // It names where the warm-up ran: this Chromium has no GPU, so WASM, with its threads.
+    await expect(estimate).toContainText(
+      /measured by a warm-up on WASM \(\d+ threads?, (cross-origin isolated|not isolated)\): reads/,
+    );
     await expect(estimate).toHaveText(model.estimateEnd);
     // While (and after) it writes: its tokens/s.
     await expect(progress.getByText(/^Built-in model writing at \d[\d.,]* tokens\/s/)).toBeVisible({

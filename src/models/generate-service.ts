@@ -403,6 +403,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
             completionTokens: 1 + m.single.steps,
             modelTokensPerToken: ratio(m.promptTokens),
             seconds: (m.prefillMs + m.single.ms + m.batched.ms) / MS_PER_S,
+            placement: generator.info.placement,
           };
         }
         await generator.generate(PRIMING_MESSAGES, { maxNewTokens: PRIMING_NEW_TOKENS, signal });
@@ -415,6 +416,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
           completionTokens: reply.completionTokens,
           modelTokensPerToken: ratio(reply.promptTokens),
           seconds: reply.timing.totalMs / MS_PER_S,
+          placement: generator.info.placement,
         };
       }
     },

@@ -4,6 +4,7 @@
  * before it is built. Plain arithmetic: no model code, so the page can use it.
  */
 import { DEFAULT_BUILD_PARAMS, type BuildParams } from '../core/types';
+import type { ModelPlacement } from './placement';
 
 /** The two rates that decide a generation's time, in the model's tokens per second. */
 export interface GenerationSpeed {
@@ -12,6 +13,9 @@ export interface GenerationSpeed {
   /** Generation (decoding with the KV cache): new tokens per second after the first. */
   decodeTokensPerSecond: number;
 }
+
+/** What an estimate reads of a warm-up: its rates and token ratio, wherever it ran. */
+export type SampleRates = Omit<SpeedSample, 'placement'>;
 
 /** A measured warm-up: the rates, and what they were measured on. */
 export interface SpeedSample extends GenerationSpeed {
@@ -26,6 +30,8 @@ export interface SpeedSample extends GenerationSpeed {
   modelTokensPerToken: number;
   /** Wall time of the timed generation, in seconds. */
   seconds: number;
+  /** Where the warm-up ran (where the summaries will be written): its rates hold there only. */
+  placement: ModelPlacement;
 }
 
 /** The timing fields of one finished generation (GenerationResult). */
@@ -181,7 +187,7 @@ export function decodeSeconds(
  * by `sample.modelTokensPerToken`) at the prefill rate, one at a time, plus its summaries' decoding
  * (`decodeSeconds`: batched where the model batches).
  */
-export function estimateSummarySeconds(work: SummaryWork, sample: SpeedSample): number {
+export function estimateSummarySeconds(work: SummaryWork, sample: SampleRates): number {
   const ratio = sample.modelTokensPerToken > 0 ? sample.modelTokensPerToken : 1;
   return (work.promptTokens * ratio) / sample.prefillTokensPerSecond + decodeSeconds(work, sample);
 }

@@ -156,6 +156,7 @@ export function estimateSummaries(
     },
     speed,
     batchRows: sample.batch.rows,
+    placement: sample.placement,
   };
 }
 

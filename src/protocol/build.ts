@@ -48,6 +48,8 @@ export interface SummaryEstimate {
   speed: GenerationSpeed;
   /** Summaries written together (1: one at a time). */
   batchRows: number;
+  /** Where the warm-up measured those rates (where the summaries are written). */
+  placement: ModelPlacement;
 }
 
 /** One build, fully described. */

@@ -165,6 +165,7 @@ describe('the build progress of the built-in model', () => {
     seconds: { fewest: 20, likely: 50, most: 80 },
     speed: { prefillTokensPerSecond: 120, decodeTokensPerSecond: 8.25 },
     batchRows: 1,
+    placement: { device: 'wasm', threads: 2, isolated: true },
   };
   const at = (ms: number, event: PipelineProgress['event'], extra: Partial<PipelineProgress> = {}) => ({
     event,
@@ -206,7 +207,7 @@ describe('the build progress of the built-in model', () => {
     expect(state.generation).toEqual(speed);
     expect(estimateSummary(estimate)).toBe(
       'Expected on this device: about 50 s for 5 summaries (between 20 s and 1 min 20 s), measured by a ' +
-        'warm-up: reads 120 tokens/s, writes 8.3 tokens/s.',
+        'warm-up on WASM (2 threads, cross-origin isolated): reads 120 tokens/s, writes 8.3 tokens/s.',
     );
     // Written several at a time, the rate is the batch's, and it says so.
     const batched = { ...estimate, speed: { ...estimate.speed, decodeTokensPerSecond: 31 }, batchRows: 8 };

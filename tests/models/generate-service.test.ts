@@ -115,6 +115,8 @@ describe('generate service', () => {
     // The tiny model's 2,048-token vocabulary cuts English into more pieces than cl100k's 100k.
     expect(sample.modelTokensPerToken).toBeGreaterThan(1);
     expect(sample.seconds).toBeGreaterThan(0);
+    // Where it ran (Node's native ONNX Runtime here): the estimate says so.
+    expect(sample.placement).toEqual({ device: 'cpu' });
   });
 
   it('measures one reply at a time where the model writes one at a time', async () => {

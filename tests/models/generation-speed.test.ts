@@ -10,7 +10,7 @@ import {
   planSummaryWork,
   SpeedMeter,
   speedOf,
-  type SpeedSample,
+  type SampleRates,
 } from '../../src/models/generation-speed';
 import {
   builtinModelTag,
@@ -190,7 +190,7 @@ describe('speed arithmetic', () => {
     expect(meter.speed.prefillTokensPerSecond).toBe(100);
   });
 
-  const sample = (rows: number, batchRate: number): SpeedSample => ({
+  const sample = (rows: number, batchRate: number): SampleRates => ({
     prefillTokensPerSecond: 100,
     decodeTokensPerSecond: 10,
     batch: { rows, decodeTokensPerSecond: batchRate },

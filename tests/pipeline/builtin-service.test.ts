@@ -80,6 +80,7 @@ describe('build service with the built-in model (tiny Qwen2, GloVe, fake Indexed
     expect(order.indexOf('summarize')).toBeGreaterThan(order.indexOf('llm-estimate'));
     const estimate = events.find((e) => e.event.stage === 'llm-estimate')!.event as SummaryEstimate;
     expect(estimate.model).toBe(TAG);
+    expect(estimate.placement).toEqual({ device: 'cpu' }); // measured where the summaries are written
     expect(estimate.summaries.fewest).toBeLessThanOrEqual(estimate.summaries.likely);
     expect(estimate.summaries.likely).toBeLessThanOrEqual(estimate.summaries.most);
     for (const s of Object.values(estimate.seconds)) expect(s).toBeGreaterThan(0);
