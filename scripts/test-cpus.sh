@@ -24,7 +24,6 @@ need() { command -v "$1" >/dev/null || { echo "test-cpus: $1 is missing (Debian:
 
 run_avx2() {
   need qemu-x86_64
-  [ "$(uname -m)" = x86_64 ] || { echo "test-cpus: avx2 needs an x86-64 host" >&2; exit 1; }
   echo "== q8 model checks on x86-64 with AVX2 only (qemu-x86_64 -cpu Haswell)"
   qemu-x86_64 -cpu Haswell "$(command -v node)" "${VITEST[@]}"
 }
@@ -71,6 +70,12 @@ run_arm64() {
   echo "== q8 model checks on arm64 (qemu-aarch64 -cpu $cpu, Node.js $(qemu-aarch64 -L "$ROOT" "$ROOT/usr/bin/node" --version))"
   qemu-aarch64 -cpu "$cpu" -L "$ROOT" "$ROOT/usr/bin/node" "${VITEST[@]}"
 }
+
+if [ "$(uname -m)" != x86_64 ]; then
+  # The emulated runs start from an x86-64 install (its node_modules); elsewhere `npm test` ran natively.
+  echo "test-cpus: not an x86-64 machine ($(uname -m)): nothing emulated; npm test checked this CPU's kernels"
+  exit 0
+fi
 
 case "${1:-all}" in
   avx2) run_avx2 ;;
