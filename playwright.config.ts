@@ -13,7 +13,11 @@ const SERVER_ENV = { AERIE_CSP_REPORT: '1' };
 /** The WebGPU specs: run only by the WebGPU projects, in a Chromium that offers an adapter. */
 const WEBGPU_SPECS = '**/webgpu-*.spec.ts';
 /** Of those, the ones on the dev server's harness pages (the rest run the production build). */
-const WEBGPU_HARNESS_SPECS = ['**/webgpu-agreement.spec.ts', '**/webgpu-faults.spec.ts'];
+const WEBGPU_HARNESS_SPECS = [
+  '**/webgpu-agreement.spec.ts',
+  '**/webgpu-faults.spec.ts',
+  '**/webgpu-llama-cpp.spec.ts',
+];
 
 export default defineConfig({
   testDir: 'e2e',

@@ -4,14 +4,16 @@
  * run of the same file in the same run. A short check generation first names the adapter and proves the path;
  * on a GPU the bench prompt is then timed as the WASM variants are (prompt processing, generation, the projected
  * summaries of a long document); on the browser's software fallback adapter (SwiftShader here) the line is NOT
- * MEASURED as speed, with what ran.
+ * MEASURED as speed, with what ran. The same for llama.cpp (wllama's WebGPU backend) with a GGUF file; its backend
+ * needs `shader-f16`, so on an adapter without it (SwiftShader) the row is NOT MEASURED as speed with where it ran.
  */
 import type { ChatMessage } from '../src/llm/types';
 import { speedOf } from '../src/models/generation-speed';
+import { llamaCppWebGpuGap } from '../src/models/generator-presets';
 import { mergeUses, usesLabel, type DeviceUse } from '../src/models/placement';
 import type { BrowserBench } from './browser/embed-harness';
 import type { LlmPageConfig, LlmPageResult } from './browser/llm-page';
-import type { BenchLine, BenchRow } from './lines';
+import { notMeasuredAsSpeed, type BenchLine, type BenchRow } from './lines';
 import { webGpuLabel, webGpuVerdict, type WebGpuRun } from './webgpu';
 
 /** One weights file on WebGPU, and the WASM variant of bench/llm.bench.ts it stands beside. */
@@ -22,6 +24,8 @@ export interface LlmWebGpuVariant {
   /** The id of the WASM variant with the same file. */
   wasm: string;
   repeats: number;
+  /** A GGUF file of the bench model's folder, run by llama.cpp (model `<model>/<gguf>`); unset: ONNX. */
+  gguf?: string;
 }
 
 /**
@@ -30,6 +34,8 @@ export interface LlmWebGpuVariant {
  */
 export const WEBGPU_VARIANTS: LlmWebGpuVariant[] = [
   { id: 'webgpu-q4', dtype: 'q4', wasm: 'onnx-q4', repeats: 1 },
+  // llama.cpp's Q8_0 file on WebGPU beside its WASM run: where `auto` would put a GGUF model on a GPU.
+  { id: 'webgpu-llama.cpp-q8_0', dtype: 'q8_0', wasm: 'llama.cpp-q8_0', repeats: 1, gguf: 'model-q8_0.gguf' },
 ];
 
 /** Rates (tokens/s) and what a WASM variant of this run wrote: what a WebGPU row stands beside. */
@@ -87,7 +93,9 @@ async function measureVariant(
   ctx: LlmWebGpuContext,
   variant: LlmWebGpuVariant,
 ): Promise<BenchLine[]> {
-  const choice = { model: ctx.model, device: 'webgpu' as const, dtype: variant.dtype };
+  const choice = variant.gguf
+    ? { model: `${ctx.model}/${variant.gguf}`, device: 'webgpu' as const }
+    : { model: ctx.model, device: 'webgpu' as const, dtype: variant.dtype };
   const worker = { modelsPath: ctx.modelsPath, webgpu: true };
   const check = await bench.run({
     choice,
@@ -98,10 +106,23 @@ async function measureVariant(
   });
   const run = webGpuRunOf(check);
   const device = run.gpu.adapter ? webGpuLabel(run.gpu) : 'WebGPU';
-  const label = `transformers.js + ONNX Runtime Web, random ${variant.dtype}, ${device}`;
+  const engine = variant.gguf ? 'llama.cpp (wllama)' : 'transformers.js + ONNX Runtime Web';
+  const label = `${engine}, random ${variant.dtype}, ${device}`;
   const checked = check.runs[0];
+  const name = `Prompt processing and generation (${ctx.promptTokens}-token summary prompt, ${ctx.newTokens} new tokens), ${label}`;
+  const gap = variant.gguf && run.gpu.adapter ? llamaCppWebGpuGap(run.gpu) : undefined;
+  if (gap) {
+    // The hardware here, not a gap: llama.cpp ran on the CPU instead (the app says so too).
+    return [
+      notMeasuredAsSpeed(
+        name,
+        `${gap}, so llama.cpp cannot run there: it ran on ${run.ranOn}. On a GPU with shader-f16 the same ` +
+          'command prints the figure beside WASM.',
+      ),
+    ];
+  }
   const verdict = webGpuVerdict(
-    `Prompt processing and generation (${ctx.promptTokens}-token summary prompt, ${ctx.newTokens} new tokens), ${label}`,
+    name,
     run,
     `a ${checked.promptTokens}-token prompt and ${checked.completionTokens} new tokens written in ` +
       `${((checked.timing.prefillMs + checked.timing.decodeMs) / 1000).toFixed(0)} s of CPU emulation ` +

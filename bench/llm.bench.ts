@@ -125,7 +125,7 @@ const VARIANTS: Variant[] = [
 ];
 /**
  * `AERIE_BENCH_LLM=onnx-q8,llama.cpp-q8_0` measures only those; default all but the `notTheApp` ones, and the
- * WebGPU ones (`webgpu-q4`).
+ * WebGPU ones (`webgpu-q4`, `webgpu-llama.cpp-q8_0`).
  */
 const CHOSEN = new Set(
   (

@@ -14,11 +14,24 @@
     if (fault.kind === 'request-device') {
       return Promise.reject(new DOMException('Injected: the driver refused the device', 'OperationError'));
     }
+    if (fault.kind === 'claims-shader-f16' && descriptor && descriptor.requiredFeatures) {
+      const wanted = Array.from(descriptor.requiredFeatures).filter(function (f) {
+        return f !== 'shader-f16';
+      });
+      descriptor = Object.assign({}, descriptor, { requiredFeatures: wanted });
+    }
     return requestDevice.call(this, descriptor).then(function (device) {
       state.devices.push(device);
       return device;
     });
   };
+
+  if (fault.kind === 'claims-shader-f16') {
+    const has = GPUSupportedFeatures.prototype.has;
+    GPUSupportedFeatures.prototype.has = function (name) {
+      return name === 'shader-f16' || has.call(this, name);
+    };
+  }
 
   if (fault.kind === 'hardware-adapter') {
     Object.defineProperty(GPUAdapterInfo.prototype, 'isFallbackAdapter', {

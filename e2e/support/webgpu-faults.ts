@@ -14,6 +14,8 @@
  *   computes wrong numbers).
  * - `hardware-adapter`: the adapter says it is not the software fallback (a GPU, for `auto`'s choice), with
  *   `name` as its vendor; no fault.
+ * - `claims-shader-f16`: the adapter says it has `shader-f16` (devices are made without it), in the app's worker
+ *   only: a library that asks the real adapter in a worker of its own (llama.cpp's) finds none.
  */
 import { readFileSync } from 'node:fs';
 import type { BrowserContext } from '@playwright/test';
@@ -25,7 +27,8 @@ export type GpuFaultInjection =
   | { kind: 'out-of-memory'; afterReadbacks: number }
   | { kind: 'unsupported-operator'; marker: string }
   | { kind: 'wrong-numbers' }
-  | { kind: 'hardware-adapter' };
+  | { kind: 'hardware-adapter' }
+  | { kind: 'claims-shader-f16' };
 
 /** The worker scripts that get the prelude: every worker that runs models (dev and built names). */
 const WORKER_SCRIPTS =

@@ -16,6 +16,7 @@ import { speedOf, type SpeedSample } from './generation-speed';
 import { checkModelId } from './model-id';
 import {
   defaultPreset,
+  llamaCppWebGpuGap,
   resolveRuntime,
   type GeneratorChoice,
   type GpuSupport,
@@ -23,6 +24,7 @@ import {
 } from './generator-presets';
 import {
   GeneratorError,
+  messageOf,
   type BuiltinGenerator,
   type GenerateOptions,
   type GenerationResult,
@@ -33,8 +35,8 @@ import { isNodeRuntime, probeWebGpu } from './webgpu';
 import { checkGpuOnKnownInput } from './gpu-check';
 import { GpuDevice, type GpuHandle } from './gpu-device';
 import { noteModelUse } from './model-use';
-import { isGpuProblem } from './placed';
-import { addUse, type DeviceUse } from './placement';
+import { isGpuProblem, type Placeable } from './placed';
+import { addUse, type DeviceFallback, type DeviceUse } from './placement';
 
 /** New tokens of the timed warm-up: 15 decoding steps, enough for a steady rate, a few seconds on a CPU. */
 export const WARMUP_NEW_TOKENS = 16;
@@ -103,8 +105,13 @@ async function loadGenerator(
       threads: runtime.numThreads ?? 1,
       useBrowserCache: runtime.useBrowserCache,
     },
-    { onProgress },
+    { onProgress, ...(gpu ? { gpu: { adapter: gpu.adapter } } : {}) },
   );
+}
+
+/** A loaded generator of either runtime, which can say it runs on the CPU because of a fallback. */
+function asPlaceable(generator: BuiltinGenerator): BuiltinGenerator & Placeable<BuiltinGenerator> {
+  return generator as BuiltinGenerator & Placeable<BuiltinGenerator>;
 }
 
 /** Rejects with an AbortError as soon as `signal` fires, else settles as `promise` does. */
@@ -201,8 +208,8 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     resolved: ResolvedGeneratorChoice,
     onProgress: (p: ModelLoadProgress) => void,
   ): Promise<BuiltinGenerator> {
-    if (resolved.runtime !== 'onnx' || resolved.device !== 'webgpu')
-      return loadGenerator(resolved, runtime, onProgress);
+    if (resolved.device !== 'webgpu') return loadGenerator(resolved, runtime, onProgress);
+    if (resolved.runtime === 'llama.cpp') return loadLlamaCppOnGpu(resolved, onProgress);
     try {
       const handle = await device.acquire();
       return await device.guard(() => loadGenerator(resolved, runtime, onProgress, handle));
@@ -212,6 +219,40 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       const cpu = { ...resolved, device: 'wasm' as const, dtype: cpuDtypeOf(resolved.dtype) };
       const loaded = (await loadGenerator(cpu, runtime, onProgress)) as TransformersGenerator;
       return loaded.withFallback(fault.fallback);
+    }
+  }
+
+  /**
+   * Loads a GGUF model on WebGPU: on the adapter of the worker's checked device (a failed request or known-input
+   * check is the worker's fault, as for ONNX models), if llama.cpp's backend can run there (`llamaCppWebGpuGap`);
+   * else, or when the load fails, on WASM with the reason. A failure of llama.cpp's own WebGPU device is not the
+   * worker's fault: ONNX models keep WebGPU.
+   */
+  async function loadLlamaCppOnGpu(
+    resolved: ResolvedGeneratorChoice,
+    onProgress: (p: ModelLoadProgress) => void,
+  ): Promise<BuiltinGenerator> {
+    const onCpu = async (fallback: DeviceFallback) =>
+      asPlaceable(await loadGenerator({ ...resolved, device: 'wasm' }, runtime, onProgress)).withFallback(
+        fallback,
+      );
+    let handle: GpuHandle;
+    try {
+      handle = await device.acquire();
+    } catch (error) {
+      if (!isGpuProblem(error)) throw error;
+      return onCpu(device.fail(error).fallback);
+    }
+    const gap = llamaCppWebGpuGap({ f16: handle.f16, name: handle.adapter });
+    if (gap) return onCpu({ kind: 'request-device', message: gap });
+    try {
+      return await loadGenerator(resolved, runtime, onProgress, handle);
+    } catch (error) {
+      if (!isGpuProblem(error)) throw error;
+      return onCpu({
+        kind: 'failed',
+        message: `llama.cpp failed to load on WebGPU (${handle.adapter}): ${messageOf(error)}`,
+      });
     }
   }
 
@@ -226,7 +267,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     if (entry && moved?.from === from) return moved.to;
     const cpu = { ...from.info, device: 'wasm' as const, dtype: cpuDtypeOf(from.info.dtype) };
     const to = loadGenerator(cpu, runtime, () => undefined).then((g) =>
-      (g as TransformersGenerator).withFallback(fault.fallback),
+      asPlaceable(g).withFallback(fault.fallback),
     );
     moved = { from, to };
     if (entry) {

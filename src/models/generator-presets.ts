@@ -5,10 +5,11 @@
  * - an ONNX model (any id that is not a GGUF file) runs on transformers.js: on WebGPU when the browser offers an
  *   adapter, in 4-bit weights (the GPU presets), otherwise on the CPU through WebAssembly, in 8-bit weights (the
  *   CPU preset);
- * - an id naming a GGUF file (`owner/repo/file.gguf`, `local:folder/file.gguf`; gguf.ts) runs on llama.cpp in
- *   WebAssembly (@wllama/wllama) on the CPU. `npm run bench llm` measured it slower than ONNX Runtime Web for
- *   Aerie's work (its prompt processing is about ten times slower, its generation about as fast), so no preset
- *   uses it.
+ * - an id naming a GGUF file (`owner/repo/file.gguf`, `local:folder/file.gguf`; gguf.ts) runs on llama.cpp
+ *   (@wllama/wllama): on WebGPU by the same rule as ONNX models where its WebGPU backend can run (it needs
+ *   `shader-f16`), else in WebAssembly on the CPU. `npm run bench llm` measured it slower than ONNX Runtime Web
+ *   for Aerie's work on the CPU (its prompt processing is about ten times slower, its generation about as fast),
+ *   so no preset uses it.
  * No model code here: the page can import this without transformers.js or wllama.
  */
 import { ggufQuant, isGgufModel, type LlamaCppSupport } from './gguf';
@@ -152,9 +153,39 @@ function gpuDtype(gpu: GpuSupport, preset: GeneratorPreset | undefined): Generat
   return preset?.fallbackDtype ?? 'q4';
 }
 
+const FALLBACK_ADAPTER_NOTE = (name: string) =>
+  `the only WebGPU adapter is the browser's software fallback (${name}), slower than WASM`;
+
 /**
- * Settles the runtime, device and dtype of a choice. A GGUF file runs on llama.cpp on the CPU (`wasm`; its dtype
- * is the file's quantisation); a browser that lacks what llama.cpp needs (`llamaCpp`) gets a `note` naming it,
+ * Why llama.cpp's WebGPU backend cannot run on this adapter, as a sentence, or undefined when it can. Its backend
+ * (ggml-webgpu) asks for a device with `shader-f16` and does not register one without it: llama.cpp would then
+ * run every layer on the CPU while asked for the GPU (measured with SwiftShader, which lacks the feature).
+ */
+export function llamaCppWebGpuGap(gpu: Pick<GpuSupport, 'f16' | 'name'>): string | undefined {
+  if (gpu.f16) return undefined;
+  return `llama.cpp's WebGPU backend needs the shader-f16 feature, which WebGPU (${gpu.name}) lacks`;
+}
+
+/**
+ * Where a GGUF model runs: an explicit `webgpu` is kept (the load checks the device and falls back to WASM,
+ * saying why); `auto` takes WebGPU only on a hardware adapter with `shader-f16` (never the browser's software
+ * fallback, as for ONNX models), else WASM with a note when an adapter was there; `wasm` and `cpu` are WASM
+ * (llama.cpp runs only in a browser).
+ */
+function llamaCppDevice(
+  requested: GeneratorChoice['device'],
+  gpu: GpuSupport,
+): { device: 'webgpu' | 'wasm'; note?: string } {
+  if (requested === 'webgpu') return { device: 'webgpu' };
+  if ((requested && requested !== 'auto') || !gpu.adapter) return { device: 'wasm' };
+  if (gpu.fallback) return { device: 'wasm', note: FALLBACK_ADAPTER_NOTE(gpu.name) };
+  const gap = llamaCppWebGpuGap(gpu);
+  return gap ? { device: 'wasm', note: gap } : { device: 'webgpu' };
+}
+
+/**
+ * Settles the runtime, device and dtype of a choice. A GGUF file runs on llama.cpp (device: `llamaCppDevice`; its
+ * dtype is the file's quantisation); a browser that lacks what llama.cpp needs (`llamaCpp`) gets a `note` naming it,
  * and the load fails with it (there is no other runtime for a GGUF file). An ONNX model, `auto` device: WebGPU
  * when there is a hardware adapter (or `cpu` in Node, `isNode`), else WASM, with a `note` when the only adapter is
  * the browser's software fallback. `auto` dtype: the preset's (q4f16 or its
@@ -169,11 +200,16 @@ export function resolveRuntime(
 ): ResolvedGeneratorChoice {
   const preset = presetOf(choice.model);
   if (isGgufModel(choice.model)) {
-    const resolved = { model: choice.model, device: 'wasm' as const, dtype: ggufQuant(choice.model) };
-    if (llamaCpp && !llamaCpp.ok) {
-      return { ...resolved, runtime: 'llama.cpp', note: `this browser lacks ${llamaCpp.missing.join(', ')}` };
-    }
-    return { ...resolved, runtime: 'llama.cpp' };
+    const { device, note } = llamaCppDevice(choice.device, gpu);
+    const resolved = {
+      model: choice.model,
+      device,
+      dtype: ggufQuant(choice.model),
+      runtime: 'llama.cpp' as const,
+    };
+    if (llamaCpp && !llamaCpp.ok)
+      return { ...resolved, note: `this browser lacks ${llamaCpp.missing.join(', ')}` };
+    return note ? { ...resolved, note } : resolved;
   }
   let device: GenerationDevice;
   let note: string | undefined;
@@ -182,7 +218,7 @@ export function resolveRuntime(
   else if (preset?.tier === 'cpu' || !gpu.adapter) device = 'wasm';
   else if (gpu.fallback) {
     device = 'wasm';
-    note = `the only WebGPU adapter is the browser's software fallback (${gpu.name}), slower than WASM`;
+    note = FALLBACK_ADAPTER_NOTE(gpu.name);
   } else device = 'webgpu';
   let dtype: GenerationDtype;
   if (choice.dtype && choice.dtype !== 'auto') dtype = choice.dtype;

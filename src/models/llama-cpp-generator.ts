@@ -6,12 +6,18 @@
  * when the page is cross-origin isolated). Its WebAssembly file comes from the app (build/wllama-assets.ts), the
  * model from the app (`local:`) or the hub, cached in Cache Storage.
  *
+ * On WebGPU (`gpu` given to `load`) every layer is offered to llama.cpp's WebGPU backend (ggml-webgpu in the same
+ * wllama.wasm), which picks its own adapter and device in wllama's worker. Whether it took them is read from
+ * llama.cpp's own load log ("offloaded N/M layers to GPU"): a backend that found no usable device runs on the
+ * CPU without an error, and the generator then says it runs on WASM, and why.
+ *
  * `npm run bench llm` measured it at several times the ONNX path's speed on the CPU (docs/architecture.md).
  */
 import { Wllama, type ChatCompletionChunk } from '@wllama/wllama';
 import { AbortError, onAbort, throwIfAborted } from '../core/abort';
 import type { ChatMessage } from '../llm/types';
 import type { ModelLoadProgress } from './embedder';
+import type { DeviceFallback } from './placement';
 import {
   classifyLoadError,
   GeneratorError,
@@ -45,6 +51,24 @@ export interface LlamaCppRuntime {
 }
 
 const CONTEXT_FULL = /context|kv cache|exceeds|n_ctx/i;
+
+/** The logger wllama takes. */
+type WllamaLogger = Record<'debug' | 'log' | 'warn' | 'error', (...args: unknown[]) => void>;
+
+/** `n_gpu_layers` that offers every layer to the GPU (wllama's own default). */
+const ALL_LAYERS = 99999;
+/** llama.cpp's load log line that says how many layers went to the GPU. */
+const OFFLOADED = /offloaded (\d+)\/\d+ layers to GPU/;
+
+/** Reads llama.cpp's load log for the layers it put on the GPU (wllama forwards it to its logger). */
+function offloadWatcher(): { logger: WllamaLogger; layersOnGpu: () => number } {
+  let onGpu = 0;
+  const read = (...args: unknown[]) => {
+    const match = OFFLOADED.exec(args.map(String).join(' '));
+    if (match) onGpu = Number(match[1]);
+  };
+  return { logger: { debug: read, log: read, warn: read, error: read }, layersOnGpu: () => onGpu };
+}
 
 /** Downloads `url` (or reads it from Cache Storage), reporting progress as transformers.js does per file. */
 async function fetchModel(
@@ -103,19 +127,31 @@ function chunkParts(chunk: ChatCompletionChunk): { delta: string; finish?: 'stop
 export class LlamaCppGenerator extends QueuedGenerator implements BuiltinGenerator {
   private constructor(
     private readonly wllama: Wllama,
-    readonly info: GeneratorInfo,
+    private settled: GeneratorInfo,
   ) {
     super();
   }
 
+  /** What is loaded and where it runs. */
+  get info(): GeneratorInfo {
+    return this.settled;
+  }
+
+  /** The same generator, said to run on the CPU because of `fallback`. */
+  withFallback(fallback: DeviceFallback): this {
+    this.settled = { ...this.settled, fallback };
+    return this;
+  }
+
   /**
-   * Downloads (or reads from the cache) the GGUF file and loads it into llama.cpp on the CPU.
+   * Downloads (or reads from the cache) the GGUF file and loads it into llama.cpp: on the CPU, or with every
+   * layer offered to WebGPU when `gpu` names the adapter the app checked (see the module comment).
    * @throws GeneratorError: NO_LLAMA_CPP when the browser lacks what llama.cpp needs, else classifyLoadError's codes.
    */
   static async load(
     choice: ResolvedGeneratorChoice,
     runtime: LlamaCppRuntime,
-    options: { onProgress?: (p: ModelLoadProgress) => void } = {},
+    options: { onProgress?: (p: ModelLoadProgress) => void; gpu?: { adapter: string } } = {},
   ): Promise<LlamaCppGenerator> {
     const { model } = choice;
     const support = probeLlamaCpp();
@@ -137,16 +173,24 @@ export class LlamaCppGenerator extends QueuedGenerator implements BuiltinGenerat
     }
     const threads = support.threads ? Math.max(1, runtime.threads) : 1;
     let wllama: Wllama | undefined;
+    const { gpu } = options;
+    const watch = offloadWatcher();
     try {
       const file = url.split('/').pop()!;
       const blob = await fetchModel(url, file, runtime.useBrowserCache ?? true, options.onProgress);
-      wllama = new Wllama({ default: runtime.wasmUrl }, { suppressNativeLog: true, logger: QUIET_LOGGER });
+      // On WebGPU llama.cpp's log is read (and dropped) for the layers it offloaded.
+      wllama = new Wllama(
+        { default: runtime.wasmUrl },
+        gpu
+          ? { suppressNativeLog: false, logger: watch.logger }
+          : { suppressNativeLog: true, logger: QUIET_LOGGER },
+      );
       // Never the CDN build: a browser without JSPI or memory64 was refused above.
       wllama.setCompat(null);
       await wllama.loadModel([blob], {
         n_ctx: LLAMA_CPP_CONTEXT_TOKENS,
         n_threads: threads,
-        n_gpu_layers: 0,
+        n_gpu_layers: gpu ? ALL_LAYERS : 0,
         n_parallel: 1,
       });
     } catch (error) {
@@ -154,19 +198,30 @@ export class LlamaCppGenerator extends QueuedGenerator implements BuiltinGenerat
       throw classifyLoadError(error, model);
     }
     const trained = wllama.getModelMetadata().hparams.nCtxTrain;
-    return new LlamaCppGenerator(wllama, {
+    const onGpu = !!gpu && watch.layersOnGpu() > 0;
+    const running = wllama.getNumThreads();
+    const generator = new LlamaCppGenerator(wllama, {
       ...choice,
+      device: onGpu ? 'webgpu' : 'wasm',
       runtime: 'llama.cpp',
       tag: builtinModelTag(choice),
-      threads: wllama.getNumThreads(),
+      threads: running,
       contextTokens: Math.min(LLAMA_CPP_CONTEXT_TOKENS, trained > 0 ? trained : LLAMA_CPP_CONTEXT_TOKENS),
       // One sequence at a time (n_parallel 1); llama.cpp's WebAssembly was measured too slow to batch for.
       batchSize: 1,
-      placement: {
-        device: 'wasm',
-        threads: wllama.getNumThreads(),
-        isolated: !!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated,
-      },
+      placement:
+        onGpu && gpu
+          ? { device: 'webgpu', adapter: gpu.adapter }
+          : {
+              device: 'wasm',
+              threads: running,
+              isolated: !!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated,
+            },
+    });
+    if (!gpu || onGpu) return generator;
+    return generator.withFallback({
+      kind: 'failed',
+      message: `llama.cpp put none of the model's layers on WebGPU (${gpu.adapter}): its WebGPU backend found no device it can use`,
     });
   }
 
@@ -259,7 +314,7 @@ export class LlamaCppGenerator extends QueuedGenerator implements BuiltinGenerat
 }
 
 /** wllama's own messages stay out of the console; errors reach the caller as GeneratorError. */
-const QUIET_LOGGER = {
+const QUIET_LOGGER: WllamaLogger = {
   debug: () => undefined,
   log: () => undefined,
   warn: () => undefined,

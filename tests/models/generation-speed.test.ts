@@ -18,6 +18,7 @@ import {
   defaultPreset,
   GENERATOR_PRESETS,
   GPU_PRESET_ID,
+  llamaCppWebGpuGap,
   parseBuiltinModelTag,
   resolveRuntime,
   runtimeLabel,
@@ -84,9 +85,9 @@ describe('resolveRuntime', () => {
     }
   });
 
-  it('runs a GGUF file on llama.cpp on the CPU with its own quantisation, even with a GPU', () => {
+  it('runs a GGUF file on llama.cpp with its own quantisation, on WASM without a GPU', () => {
     const hub = 'Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q4_k_m.gguf';
-    expect(resolveRuntime({ model: hub }, GPU_F16)).toEqual({
+    expect(resolveRuntime({ model: hub }, NO_GPU)).toEqual({
       model: hub,
       device: 'wasm',
       dtype: 'q4_k_m',
@@ -98,6 +99,39 @@ describe('resolveRuntime', () => {
       dtype: 'q8_0',
     });
     expect(resolveRuntime({ model: TEST_GGUF_GENERATOR_ID }, NO_GPU, false, ok).note).toBeUndefined();
+  });
+
+  it('places a GGUF file on WebGPU by the device rule (fake adapters): auto only on a hardware GPU with shader-f16', () => {
+    const gguf = TEST_GGUF_GENERATOR_ID;
+    const software = { adapter: true, f16: false, fallback: true, name: 'google swiftshader' };
+    // auto: a hardware adapter with shader-f16 runs llama.cpp's WebGPU backend.
+    expect(resolveRuntime({ model: gguf }, GPU_F16)).toEqual({
+      model: gguf,
+      device: 'webgpu',
+      dtype: 'q8_0',
+      runtime: 'llama.cpp',
+    });
+    // auto never takes the software fallback adapter, nor a GPU the backend cannot run on; each says why.
+    expect(resolveRuntime({ model: gguf }, software)).toMatchObject({
+      device: 'wasm',
+      note: expect.stringContaining('software fallback (google swiftshader)'),
+    });
+    expect(resolveRuntime({ model: gguf }, GPU_NO_F16)).toMatchObject({
+      device: 'wasm',
+      note: "llama.cpp's WebGPU backend needs the shader-f16 feature, which WebGPU (test gpu) lacks",
+    });
+    expect(llamaCppWebGpuGap(GPU_F16)).toBeUndefined();
+    // An explicit WebGPU is kept, even on the fallback adapter (the load checks it and says why it left);
+    // an explicit WASM or CPU runs llama.cpp in WebAssembly.
+    expect(resolveRuntime({ model: gguf, device: 'webgpu' }, software).device).toBe('webgpu');
+    expect(resolveRuntime({ model: gguf, device: 'wasm' }, GPU_F16).device).toBe('wasm');
+    expect(resolveRuntime({ model: gguf, device: 'cpu' }, GPU_F16).device).toBe('wasm');
+    expect(resolveRuntime({ model: gguf, device: 'auto' }, NO_GPU)).toEqual({
+      model: gguf,
+      device: 'wasm',
+      dtype: 'q8_0',
+      runtime: 'llama.cpp',
+    });
   });
 
   it('says which feature a browser lacks for llama.cpp, and keeps ONNX models on ONNX Runtime there', () => {

@@ -33,7 +33,8 @@ function describe(choice: string): string {
   }
   if (isGgufModel(choice)) {
     return (
-      'A GGUF file: it runs on the CPU with llama.cpp compiled to WebAssembly, in the weights the file holds. ' +
+      'A GGUF file: it runs on llama.cpp in the weights the file holds, on WebGPU where its backend can (a GPU ' +
+      'with shader-f16), else on the CPU in WebAssembly. ' +
       'Aerie measured llama.cpp slower than ONNX Runtime for summaries on the CPU: it reads long prompts ' +
       'about ten times slower and writes about as fast. Needs a recent Chrome or Edge (WebAssembly memory64 ' +
       'and JSPI).'
@@ -42,7 +43,7 @@ function describe(choice: string): string {
   return (
     'Any text-generation (instruct) model on the Hugging Face hub: a repository with ONNX weights, e.g. from ' +
     'onnx-community (runs on ONNX Runtime: WebGPU or the CPU), or a GGUF file written ' +
-    'owner/repository/file.gguf (runs on llama.cpp, on the CPU). Small models (under 2B parameters) are ' +
+    'owner/repository/file.gguf (runs on llama.cpp: WebGPU or the CPU). Small models (under 2B parameters) are ' +
     'practical in a browser.'
   );
 }
@@ -103,8 +104,8 @@ export function BuiltinSection({ draft, update, errorFor, idPrefix }: SectionPro
         id={`${idPrefix}-builtin-device`}
         label="Runs on"
         help={
-          'ONNX models: WebGPU uses 4-bit weights, the CPU (WASM) 8-bit weights. GGUF files always run on ' +
-          'the CPU with llama.cpp, in the weights the file holds.'
+          'ONNX models: WebGPU uses 4-bit weights, the CPU (WASM) 8-bit weights. GGUF files run on llama.cpp ' +
+          'in the weights the file holds, on WebGPU only with shader-f16 (else on the CPU, and Aerie says why).'
         }
       >
         {(control) => (
