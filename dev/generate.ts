@@ -4,7 +4,7 @@
  * exact messages a reference was computed for, cancel one, or ask for several summaries at once. No UI.
  */
 import '../src/rpc/errors';
-import { proxy, wrap } from 'comlink';
+import { proxy, wrap, type Remote } from 'comlink';
 import type { ChatMessage } from '../src/llm/types';
 import type { GenerateApi } from '../src/models/generate-service';
 import type { GeneratorChoice } from '../src/models/generator-presets';
@@ -152,15 +152,16 @@ async function loadError(choice: GeneratorChoice): Promise<{ code: string; messa
   }
 }
 
+let reference: Remote<GreedyPathApi> | undefined;
 /**
  * The test decoder's greedy path with each step's margin, loaded straight through transformers.js in a worker of
  * its own (dev/greedy-path.worker.ts) on `device`: the reference the app's worker is compared with.
  */
 function greedyPath(...args: Parameters<GreedyPathApi['follow']>) {
-  const worker = new Worker(new URL('./greedy-path.worker.ts', import.meta.url), { type: 'module' });
-  return wrap<GreedyPathApi>(worker)
-    .follow(...args)
-    .finally(() => worker.terminate());
+  reference ??= wrap<GreedyPathApi>(
+    new Worker(new URL('./greedy-path.worker.ts', import.meta.url), { type: 'module' }),
+  );
+  return reference.follow(...args);
 }
 
 Object.assign(globalThis, { aerieGenerate: { generate, cancelAfter, loadError, batch, greedyPath } });
