@@ -4,11 +4,12 @@
  * exact messages a reference was computed for, cancel one, or ask for several summaries at once. No UI.
  */
 import '../src/rpc/errors';
-import { proxy, wrap } from 'comlink';
+import { proxy, wrap, type Remote } from 'comlink';
 import type { ChatMessage } from '../src/llm/types';
 import type { GenerateApi } from '../src/models/generate-service';
 import type { GeneratorChoice } from '../src/models/generator-presets';
 import type { GenerationResult, GeneratorInfo } from '../src/models/generator-contract';
+import type { GreedyPathApi } from './greedy-path.worker';
 
 /** What one harness generation returns: the reply, the loaded model, and the streamed pieces. */
 export interface HarnessReply {
@@ -16,6 +17,8 @@ export interface HarnessReply {
   info: GeneratorInfo;
   pieces: string[];
   tokens: number[];
+  /** The written tokens' ids, in order. */
+  ids: number[];
   crossOriginIsolated: boolean;
 }
 
@@ -35,14 +38,16 @@ async function generate(
   const info = await service.load(choice);
   const pieces: string[] = [];
   const tokens: number[] = [];
+  const ids: number[] = [];
   const reply = await service.generate(
     messages,
     choice,
     { maxNewTokens, requestId },
     proxy((delta: string) => void pieces.push(delta)),
     proxy((count: number) => void tokens.push(count)),
+    proxy((id: number) => void ids.push(id)),
   );
-  return { reply, info, pieces, tokens, crossOriginIsolated: self.crossOriginIsolated };
+  return { reply, info, pieces, tokens, ids, crossOriginIsolated: self.crossOriginIsolated };
 }
 
 /** Starts a generation and cancels it once `afterTokens` tokens were written; resolves with how it ended. */
@@ -147,4 +152,16 @@ async function loadError(choice: GeneratorChoice): Promise<{ code: string; messa
   }
 }
 
-Object.assign(globalThis, { aerieGenerate: { generate, cancelAfter, loadError, batch } });
+let reference: Remote<GreedyPathApi> | undefined;
+/**
+ * The test decoder's greedy path with each step's margin, loaded straight through transformers.js in a worker of
+ * its own (dev/greedy-path.worker.ts) on `device`: the reference the app's worker is compared with.
+ */
+function greedyPath(...args: Parameters<GreedyPathApi['follow']>) {
+  reference ??= wrap<GreedyPathApi>(
+    new Worker(new URL('./greedy-path.worker.ts', import.meta.url), { type: 'module' }),
+  );
+  return reference.follow(...args);
+}
+
+Object.assign(globalThis, { aerieGenerate: { generate, cancelAfter, loadError, batch, greedyPath } });

@@ -329,8 +329,9 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
 
     /**
      * Writes the assistant's reply to `messages` with the chosen model (loading it if needed), streaming the
-     * text to `onText` and counting tokens through `onToken`. A question is written alone, after the forward
-     * pass in progress; summaries (`options.batch`) are written together, up to the model's `batchSize`.
+     * text to `onText` and counting tokens through `onToken` (`onTokenId` gets each token's id, for tests that
+     * compare devices token by token). A question is written alone, after the forward pass in progress;
+     * summaries (`options.batch`) are written together, up to the model's `batchSize`.
      * @throws GeneratorError, or an AbortError after `cancel(requestId)`.
      */
     async generate(
@@ -339,6 +340,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       options: ServiceGenerateOptions,
       onText?: (delta: string) => void,
       onToken?: (generated: number) => void,
+      onTokenId?: (id: number) => void,
     ): Promise<GenerationResult> {
       const call = track(options.requestId);
       // Through comlink each callback call is a message on its own channel, answered with a promise: the
@@ -346,6 +348,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       let delivered: Promise<unknown> = Promise.resolve();
       const text =
         onText && ((delta: string) => (delivered = Promise.resolve(onText(delta)).catch(() => undefined)));
+      let idsDelivered: Promise<unknown> = Promise.resolve();
       try {
         const generator = await loaded(choice, call.signal);
         const { requestId: _requestId, ...rest } = options;
@@ -362,7 +365,10 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
                 text(delta);
               }),
             onToken,
-            onTokenId: (id) => tokens.push(id),
+            onTokenId: (id) => {
+              tokens.push(id);
+              if (onTokenId) idsDelivered = Promise.resolve(onTokenId(id)).catch(() => undefined);
+            },
             ...(resume ? { resume } : {}),
           });
         let reply: GenerationResult;
@@ -385,7 +391,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
             cpu.info.fallback,
           );
         }
-        await delivered;
+        await Promise.all([delivered, idsDelivered]);
         return { ...reply, ranOn };
       } finally {
         call.done();

@@ -131,7 +131,12 @@ export interface ResolvedGeneratorChoice {
   runtime: GenerationRuntime;
   /** Why the runtime is not the one the model id asks for (e.g. llama.cpp is missing a browser feature). */
   note?: string;
+  /** Why `auto` chose these weights, when not the best for the device (a GPU without `shader-f16`). */
+  dtypeWhy?: string;
 }
+
+/** Said of 4-bit weights with fp32 activations chosen on WebGPU for a GPU without half-precision shaders. */
+export const NO_SHADER_F16 = 'this GPU lacks shader-f16, which q4f16 needs';
 
 /** The preset of a model id, if it is one. */
 export function presetOf(model: string): GeneratorPreset | undefined {
@@ -189,7 +194,8 @@ function llamaCppDevice(
  * and the load fails with it (there is no other runtime for a GGUF file). An ONNX model, `auto` device: WebGPU
  * when there is a hardware adapter (or `cpu` in Node, `isNode`), else WASM, with a `note` when the only adapter is
  * the browser's software fallback. `auto` dtype: the preset's (q4f16 or its
- * fallback on a GPU, q8 on the CPU); for any other model the same rule by device. A CPU preset stays on the CPU
+ * fallback on a GPU, q8 on the CPU); for any other model the same rule by device; on a GPU without `shader-f16`
+ * `dtypeWhy` says so. A CPU preset stays on the CPU
  * even with a GPU (the user chose it).
  */
 export function resolveRuntime(
@@ -221,33 +227,46 @@ export function resolveRuntime(
     note = FALLBACK_ADAPTER_NOTE(gpu.name);
   } else device = 'webgpu';
   let dtype: GenerationDtype;
+  let dtypeWhy: string | undefined;
   if (choice.dtype && choice.dtype !== 'auto') dtype = choice.dtype;
-  else if (device === 'webgpu') dtype = gpuDtype(gpu, preset);
-  else dtype = preset?.tier === 'cpu' ? preset.dtype : 'q8';
-  return { model: choice.model, device, dtype, runtime: 'onnx', ...(note ? { note } : {}) };
+  else if (device === 'webgpu') {
+    dtype = gpuDtype(gpu, preset);
+    if (!gpu.f16) dtypeWhy = NO_SHADER_F16;
+  } else dtype = preset?.tier === 'cpu' ? preset.dtype : 'q8';
+  return {
+    model: choice.model,
+    device,
+    dtype,
+    runtime: 'onnx',
+    ...(note ? { note } : {}),
+    ...(dtypeWhy ? { dtypeWhy } : {}),
+  };
 }
 
 /**
- * How a loaded model runs, for people: its runtime, where (placement.ts) and its weights, e.g. "ONNX Runtime,
- * WebGPU (google swiftshader), q4" or "llama.cpp, WASM (2 threads, cross-origin isolated), q8_0". With `ranOn`
- * (a reply's record) a reply that moved mid-way names both devices and why.
+ * How a loaded model runs, for people: its runtime, where (placement.ts) and its weights (and why, when `auto`
+ * had to take lesser ones), e.g. "ONNX Runtime, WebGPU (google swiftshader), q4 (this GPU lacks shader-f16,
+ * which q4f16 needs)" or "llama.cpp, WASM (2 threads, cross-origin isolated), q8_0". With `ranOn` (a reply's
+ * record) a reply that moved mid-way names both devices and why.
  */
 export function runtimeLabel(
   info: {
     runtime?: GenerationRuntime;
     device: string;
     dtype: string;
+    dtypeWhy?: string;
     threads?: number;
     placement?: ModelPlacement;
   },
   ranOn?: readonly DeviceUse[],
 ): string {
   const runtime = info.runtime === 'llama.cpp' ? 'llama.cpp' : 'ONNX Runtime';
-  if (ranOn && ranOn.length > 1) return `${runtime}, ${info.dtype}, ${usesLabel(ranOn, ['token', 'tokens'])}`;
+  const dtype = `${info.dtype}${info.dtypeWhy ? ` (${info.dtypeWhy})` : ''}`;
+  if (ranOn && ranOn.length > 1) return `${runtime}, ${dtype}, ${usesLabel(ranOn, ['token', 'tokens'])}`;
   const where = info.placement
     ? placementLabel(info.placement)
     : `${info.device}${info.threads ? `, ${info.threads} thread${info.threads === 1 ? '' : 's'}` : ''}`;
-  return `${runtime}, ${where}, ${info.dtype}`;
+  return `${runtime}, ${where}, ${dtype}`;
 }
 
 /** What a tree records as the writer of its summaries (`SummarizerInfo.model`), e.g. `builtin:…@q8`. */

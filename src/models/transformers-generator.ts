@@ -195,6 +195,8 @@ export class TransformersGenerator implements BuiltinGenerator {
         model,
         runtime: 'onnx',
         ...(choice.note ? { note: choice.note } : {}),
+        // Said only where it holds: a copy moved to the CPU keeps the weights but not the reason.
+        ...(choice.dtypeWhy && device === 'webgpu' ? { dtypeWhy: choice.dtypeWhy } : {}),
         device: device as GenerationDevice,
         dtype: dtype as GenerationDtype,
         tag: builtinModelTag(choice),

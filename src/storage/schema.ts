@@ -11,6 +11,7 @@ import type { PdfLayout } from '../ingest/pdf-layout';
 import type { IngestType } from '../ingest/types';
 import type { LlmEndpoint } from '../llm/types';
 import type { ModelChoice } from '../models/embed-service';
+import type { DeviceUse } from '../models/placement';
 import type { BuiltinModelChoice, PipelineProgress, PipelineStageEvent, RunDevices } from '../protocol/build';
 
 /** The dtype a browser model runs with when a request names none (the embedder's default). */
@@ -388,6 +389,8 @@ export interface EvalRunRecord extends TreeHistoryRecord {
   tree: { title: string; embedding: string; summarizer: string; nodes: number; createdAt: string };
   /** The answering model, when answers were asked for. */
   answerModel?: string;
+  /** Where the tree's model in this browser embedded the questions (WebGPU or WASM; none for an endpoint). */
+  questionsEmbeddedOn?: DeviceUse[];
   status: EvalRunStatus;
   /**
    * Where the run got to (shown while it runs, and after a stop): stored when a stage starts, with its total,

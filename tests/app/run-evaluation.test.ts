@@ -226,5 +226,23 @@ describe('executeRun', () => {
     expect(run.status).toBe('done');
     expect(run.answerModel).toBeUndefined();
     expect(Object.keys(run.report!.modes)).toHaveLength(3);
+    // No model in this browser said where it embedded: nothing is claimed.
+    expect(run.questionsEmbeddedOn).toBeUndefined();
+  });
+
+  it('keeps where the questions were embedded with the run (as the embedder says once retrieval is done)', async () => {
+    const { db, treeId, tree } = await openFixture();
+    const placement = { device: 'webgpu', adapter: 'test gpu' } as const;
+    let embedded = 0;
+    const run = await executeRun(await start(db, treeId, tree), {
+      db,
+      tree,
+      embedQuery: async (texts) => ((embedded += texts.length), embedQuery(texts)),
+      embeddedOn: () => [{ placement, count: embedded }],
+      signal: new AbortController().signal,
+      onUpdate: () => {},
+    });
+    expect(run.questionsEmbeddedOn).toEqual([{ placement, count: QUESTIONS.length }]);
+    expect((await getEvalRun(db, 'run-1'))?.questionsEmbeddedOn).toEqual(run.questionsEmbeddedOn);
   });
 });

@@ -19,6 +19,7 @@ import {
   GENERATOR_PRESETS,
   GPU_PRESET_ID,
   llamaCppWebGpuGap,
+  NO_SHADER_F16,
   parseBuiltinModelTag,
   resolveRuntime,
   runtimeLabel,
@@ -37,7 +38,26 @@ describe('resolveRuntime', () => {
       dtype: 'q4f16',
       runtime: 'onnx',
     });
-    expect(resolveRuntime({ model: GPU_PRESET_ID }, GPU_NO_F16).dtype).toBe('q4');
+    expect(resolveRuntime({ model: GPU_PRESET_ID }, GPU_NO_F16)).toMatchObject({
+      dtype: 'q4',
+      dtypeWhy: NO_SHADER_F16,
+    });
+    expect(resolveRuntime({ model: GPU_PRESET_ID, dtype: 'q4' }, GPU_NO_F16).dtypeWhy).toBeUndefined();
+    expect(resolveRuntime({ model: 'someone/any-instruct' }, GPU_NO_F16)).toMatchObject({
+      device: 'webgpu',
+      dtype: 'q4',
+      dtypeWhy: NO_SHADER_F16,
+    });
+  });
+
+  it('says why a GPU got q4 rather than q4f16 where it names the weights', () => {
+    const gpu = { device: 'webgpu', adapter: 'test gpu' } as const;
+    expect(runtimeLabel({ device: 'webgpu', dtype: 'q4', dtypeWhy: NO_SHADER_F16, placement: gpu })).toBe(
+      'ONNX Runtime, WebGPU (test gpu), q4 (this GPU lacks shader-f16, which q4f16 needs)',
+    );
+    expect(runtimeLabel({ device: 'webgpu', dtype: 'q4f16', placement: gpu })).toBe(
+      'ONNX Runtime, WebGPU (test gpu), q4f16',
+    );
   });
 
   it('runs the CPU preset in WASM q8 even when a GPU exists, and anything without a GPU on WASM', () => {

@@ -1,6 +1,7 @@
 /**
  * Where a build's models ran, as the build card, the library row and Statistics say it: "Embeddings ran on WebGPU
- * (google swiftshader): 40 texts; then WASM (2 threads, cross-origin isolated): 62 texts (the GPU … was lost …)".
+ * (google swiftshader): 40 texts; then WASM (2 threads, cross-origin isolated): 62 texts (the GPU … was lost …)";
+ * and where a question's passages were reranked, as its results say it.
  */
 import { placementLabel, usesLabel, type DeviceUse, type ModelPlacement } from '../../models/placement';
 import type { RunDevices } from '../../protocol/build';
@@ -34,4 +35,10 @@ export function deviceFallbackNotice(
 export function mainDevice(uses: readonly DeviceUse[] | undefined): ModelPlacement | undefined {
   if (!uses?.length) return undefined;
   return uses.reduce((best, u) => (u.count > best.count ? u : best)).placement;
+}
+
+/** The note of a question's reranked results: "Reranked on WebGPU (google swiftshader)." (and why not, if not). */
+export function rerankedOnNote(info: { placement: ModelPlacement; fallback?: { message: string } }): string {
+  const why = info.fallback ? ` (${info.fallback.message})` : '';
+  return `Reranked on ${placementLabel(info.placement)}${why}.`;
 }

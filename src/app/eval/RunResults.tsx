@@ -5,6 +5,7 @@
  */
 import { useId, useMemo, useState } from 'react';
 import type { RaptorTree } from '../../core/types';
+import { usesLabel } from '../../models/placement';
 import type { EvalRunRecord } from '../../storage/schema';
 import { download, safeFileBase } from '../download';
 import { formatDate } from '../format';
@@ -73,6 +74,11 @@ export function RunResults({ run, tree, comparable, onLoadOthers, onOpenNode }: 
           ? ` · answers by ${run.answerModel}${run.options.judge ? ', judged' : ''}`
           : ''} · {runStatusText(run)}
       </p>
+      {run.questionsEmbeddedOn && run.questionsEmbeddedOn.length > 0 && (
+        <p className="eval-muted" role="status" aria-label="Where the questions were embedded">
+          Questions embedded on {usesLabel(run.questionsEmbeddedOn, ['question', 'questions'])}.
+        </p>
+      )}
       {report?.warnings.map((w, i) => (
         <p key={i} className="eval-warning">
           {w}

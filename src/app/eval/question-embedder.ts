@@ -5,21 +5,40 @@
 import { embedWorker } from '../../client/workers';
 import type { RaptorTree } from '../../core/types';
 import { createOpenAiEmbedder } from '../../llm';
+import { mergeUses, type DeviceUse } from '../../models/placement';
 import { splitRows } from '../../models/rows';
 import type { TreeRecord } from '../../storage/schema';
 import { toLlmEndpoint, type AppSettings } from '../settings/app-settings';
 import { browserQuestionModel, endpointModelOf } from '../state/useAsk';
 
-/** Embeds texts (questions) with `tree`'s model; one vector per text, in order. */
+/** A run's question embedder: `embed` gives one vector per text, in order; `ranOn` where they were embedded. */
+export interface QuestionEmbedder {
+  embed: (texts: string[]) => Promise<Float32Array[]>;
+  /** The devices of the texts embedded so far in this browser (empty for an endpoint). */
+  ranOn: () => DeviceUse[];
+}
+
+/** Embeds texts (questions) with `tree`'s model. */
 export function questionEmbedder(
   tree: RaptorTree,
   record: TreeRecord | undefined,
   settings: AppSettings,
-): (texts: string[]) => Promise<Float32Array[]> {
+): QuestionEmbedder {
   const remote = endpointModelOf(tree.embedding.model);
   if (remote !== undefined) {
-    return createOpenAiEmbedder(toLlmEndpoint({ ...settings.embeddingsEndpoint, model: remote }));
+    return {
+      embed: createOpenAiEmbedder(toLlmEndpoint({ ...settings.embeddingsEndpoint, model: remote })),
+      ranOn: () => [],
+    };
   }
   const model = browserQuestionModel(tree.embedding.model, record, settings);
-  return async (texts) => splitRows(await embedWorker().embed(texts, model));
+  let uses: DeviceUse[] = [];
+  return {
+    embed: async (texts) => {
+      const rows = await embedWorker().embed(texts, model);
+      uses = mergeUses(uses, rows.ranOn ?? []);
+      return splitRows(rows);
+    },
+    ranOn: () => uses,
+  };
 }

@@ -16,6 +16,7 @@ import {
   type EvalQuestion,
 } from '../../core/eval';
 import type { RaptorTree } from '../../core/types';
+import type { DeviceUse } from '../../models/placement';
 import { saveEvalRun, type AerieDb } from '../../storage';
 import type { EvalRunOptions, EvalRunRecord, EvalSetRecord } from '../../storage/schema';
 import { errorMessage } from '../state/messages';
@@ -35,6 +36,8 @@ export interface RunDeps {
   tree: RaptorTree;
   /** Embeds questions with the tree's model. */
   embedQuery: (texts: string[]) => Promise<Float32Array[]>;
+  /** Where `embedQuery` has embedded so far (a model in this browser); kept with the run. */
+  embeddedOn?: () => DeviceUse[];
   /** Connects the answering model; called only when the run answers. */
   connectModel?: () => Promise<EvalModel>;
   signal: AbortSignal;
@@ -124,6 +127,8 @@ export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<E
     const answering = run.options.answers && answerableCount(run.questions) > 0 && deps.connectModel;
     // The answering stage's calls are known before any is made: a stop or reload says "12 / 90", never "0 / 0".
     const calls = answerCallCount(run.questions, defaultAnswerKeys(retrieval).length, run.options.judge);
+    const embeddedOn = deps.embeddedOn?.() ?? [];
+    if (embeddedOn.length > 0) run = { ...run, questionsEmbeddedOn: embeddedOn };
     await store({
       ...run,
       report: retrieval,

@@ -224,11 +224,13 @@ export function useEvaluation(
         if (next.treeId !== shownTree.current) return;
         setRuns((list) => [next, ...list.filter((r) => r.id !== next.id)]);
       };
+      const questions = questionEmbedder(tree, record, settings);
       try {
         const ended = await executeRun(run, {
           db,
           tree,
-          embedQuery: questionEmbedder(tree, record, settings),
+          embedQuery: questions.embed,
+          embeddedOn: questions.ranOn,
           ...(model && treeId
             ? { connectModel: () => connectEvalModel(model, db, treeId, { signal: abort.signal }) }
             : {}),

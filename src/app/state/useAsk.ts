@@ -23,6 +23,7 @@ import { splitRows } from '../../models/rows';
 import type { TreeRecord } from '../../storage/schema';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { answerLimitText } from '../build/budget-text';
+import { rerankedOnNote } from '../build/devices-text';
 import { formatDecimal } from '../format';
 import {
   answerModelOf,
@@ -250,12 +251,9 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
         const perMode: Partial<Record<RetrievalMode, ModeResult>> = {};
         const notes = new Set<string>();
         let rerank = s.rerank && text !== undefined;
+        const rerankerChoice = { model: settings.reranker.model, device: settings.embedding.device };
         const reranker = {
-          score: (texts: string[]) =>
-            embedWorker().rerank(text ?? '', texts, {
-              model: settings.reranker.model,
-              device: settings.embedding.device,
-            }),
+          score: (texts: string[]) => embedWorker().rerank(text ?? '', texts, rerankerChoice),
         };
         for (const mode of modes) {
           const options = retrieveOptionsFor(mode, s, text);
@@ -283,6 +281,8 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
             })),
           };
         }
+        // Where the cross-encoder ran (it is loaded by now: this only reads its record).
+        if (rerank) notes.add(rerankedOnNote(await embedWorker().loadReranker(rerankerChoice)));
         const primary = modes.includes(s.mode) ? s.mode : modes[0];
         const model = answerModelOf(settings);
         const base: AskResults = { question: label, results: perMode };
