@@ -31,11 +31,12 @@ import {
   type GeneratorInfo,
 } from './generator-contract';
 import { TransformersGenerator } from './transformers-generator';
+import type { LlamaCppGenerator } from './llama-cpp-generator';
 import { isNodeRuntime, probeWebGpu } from './webgpu';
 import { checkGpuOnKnownInput } from './gpu-check';
 import { GpuDevice, type GpuHandle } from './gpu-device';
 import { noteModelUse } from './model-use';
-import { isGpuProblem, type Placeable } from './placed';
+import { isGpuProblem } from './placed';
 import { addUse, type DeviceFallback, type DeviceUse } from './placement';
 
 /** New tokens of the timed warm-up: 15 decoding steps, enough for a steady rate, a few seconds on a CPU. */
@@ -79,13 +80,16 @@ export function cpuDtypeOf(dtype: string): string {
   return dtype;
 }
 
+/** A generator of either runtime; each can be said to run on the CPU because of a fallback (`withFallback`). */
+type LoadedGenerator = TransformersGenerator | LlamaCppGenerator;
+
 /** Loads a resolved choice with its runtime (wllama is imported only when a GGUF model is loaded). */
 async function loadGenerator(
   resolved: ResolvedGeneratorChoice,
   runtime: RuntimeConfig,
   onProgress: (p: ModelLoadProgress) => void,
   gpu?: GpuHandle,
-): Promise<BuiltinGenerator> {
+): Promise<LoadedGenerator> {
   if (resolved.runtime === 'onnx') {
     return TransformersGenerator.load(resolved, { onProgress, batchSize: runtime.generationBatchSize, gpu });
   }
@@ -107,11 +111,6 @@ async function loadGenerator(
     },
     { onProgress, ...(gpu ? { gpu: { adapter: gpu.adapter } } : {}) },
   );
-}
-
-/** A loaded generator of either runtime, which can say it runs on the CPU because of a fallback. */
-function asPlaceable(generator: BuiltinGenerator): BuiltinGenerator & Placeable<BuiltinGenerator> {
-  return generator as BuiltinGenerator & Placeable<BuiltinGenerator>;
 }
 
 /** Rejects with an AbortError as soon as `signal` fires, else settles as `promise` does. */
@@ -217,8 +216,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       if (!isGpuProblem(error)) throw error;
       const fault = device.fail(error);
       const cpu = { ...resolved, device: 'wasm' as const, dtype: cpuDtypeOf(resolved.dtype) };
-      const loaded = (await loadGenerator(cpu, runtime, onProgress)) as TransformersGenerator;
-      return loaded.withFallback(fault.fallback);
+      return (await loadGenerator(cpu, runtime, onProgress)).withFallback(fault.fallback);
     }
   }
 
@@ -233,9 +231,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     onProgress: (p: ModelLoadProgress) => void,
   ): Promise<BuiltinGenerator> {
     const onCpu = async (fallback: DeviceFallback) =>
-      asPlaceable(await loadGenerator({ ...resolved, device: 'wasm' }, runtime, onProgress)).withFallback(
-        fallback,
-      );
+      (await loadGenerator({ ...resolved, device: 'wasm' }, runtime, onProgress)).withFallback(fallback);
     let handle: GpuHandle;
     try {
       handle = await device.acquire();
@@ -266,9 +262,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     const entry = current;
     if (entry && moved?.from === from) return moved.to;
     const cpu = { ...from.info, device: 'wasm' as const, dtype: cpuDtypeOf(from.info.dtype) };
-    const to = loadGenerator(cpu, runtime, () => undefined).then((g) =>
-      asPlaceable(g).withFallback(fault.fallback),
-    );
+    const to = loadGenerator(cpu, runtime, () => undefined).then((g) => g.withFallback(fault.fallback));
     moved = { from, to };
     if (entry) {
       entry.generator = to;
