@@ -12,6 +12,7 @@ import {
   shoot,
   treeItems,
 } from './support/app';
+import { holdAerieDb, releaseAerieDb } from './support/hold-db';
 
 test('import the official Cinderella tree and retrieve by an existing node', async ({ page, context }) => {
   const urls = recordRequests(context);
@@ -51,38 +52,14 @@ test('import the official Cinderella tree and retrieve by an existing node', asy
 test('a tree file chosen before the database has opened is imported once it opens, never dropped', async ({
   page,
 }) => {
-  // The real database opens (its upgrade runs), but the page hears of it only when the test says so.
-  await page.addInitScript(() => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    (window as unknown as { releaseAerieDb: () => void }).releaseAerieDb = release;
-    const open = IDBFactory.prototype.open;
-    IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
-      const request = open.call(this, name, version);
-      if (name !== 'aerie') return request;
-      const listen = request.addEventListener.bind(request);
-      request.addEventListener = ((
-        type: string,
-        listener: EventListenerOrEventListenerObject,
-        options?: boolean | AddEventListenerOptions,
-      ) => {
-        if (type !== 'success') return listen(type, listener, options);
-        const later = (event: Event) =>
-          void held.then(() =>
-            typeof listener === 'function' ? listener.call(request, event) : listener.handleEvent(event),
-          );
-        listen(type, later, options);
-      }) as IDBOpenDBRequest['addEventListener'];
-      return request;
-    };
-  });
+  await holdAerieDb(page);
   await page.goto('/');
   const library = page.getByRole('region', { name: 'Library' });
   await library
     .getByLabel('Tree file to import')
     .setInputFiles('tests/fixtures/official-cinderella-tree.json');
   await expect(library.getByText('No trees yet')).toBeVisible();
-  await page.evaluate(() => (window as unknown as { releaseAerieDb: () => void }).releaseAerieDb());
+  await releaseAerieDb(page);
   await expect(page.getByText(/^Imported/)).toBeVisible();
   await expect(library.getByRole('listitem')).toHaveCount(1);
   await expect(await treeItems(page)).toHaveCount(40);

@@ -6,6 +6,7 @@
 import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
 import { addSample, fakeLlmForFile, libraryRow, LLM_KEY, LLM_MODEL } from './support/app';
 import { expect, test } from './support/fixtures';
+import { holdAerieDb, releaseAerieDb } from './support/hold-db';
 
 const llm = fakeLlmForFile();
 
@@ -107,4 +108,40 @@ test('closing Settings with unsaved edits asks first — Escape, Close, a click 
   await expect(dialog).toBeHidden();
   await open();
   await expect(chunk).toHaveValue('55');
+});
+
+test('Settings opened before the database has: the dialog waits for the stored settings, and a save sticks', async ({
+  page,
+}) => {
+  // A slow first open (a busy machine) once let a save made before it be overwritten by the defaults read after.
+  await holdAerieDb(page);
+  await page.goto('/');
+  const button = page.getByRole('button', { name: 'Settings', exact: true });
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  const summaries = dialog.getByRole('group', { name: 'Summarization', exact: true });
+  const hint = page.locator('.build-hint');
+  await expect(page.getByRole('combobox', { name: 'Theme' })).toBeDisabled();
+  await button.click();
+  await expect(button).toHaveAttribute('aria-busy', 'true');
+  await expect(dialog).toBeHidden();
+  await releaseAerieDb(page);
+  await expect(dialog).toBeVisible();
+  await expect(button).toHaveAttribute('aria-busy', 'false');
+  await summaries.getByLabel('Endpoint URL').fill(llm.openaiBaseUrl);
+  await summaries.getByLabel('API key').fill(LLM_KEY);
+  await summaries.getByLabel('Model').fill(LLM_MODEL);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(hint).toContainText(`Summaries by the LLM ${LLM_MODEL}.`);
+
+  // Reopened before the database again: the dialog shows what was stored, never the defaults.
+  await page.reload();
+  await button.click();
+  await expect(dialog).toBeHidden();
+  await releaseAerieDb(page);
+  await expect(summaries.getByLabel('Endpoint URL')).toHaveValue(llm.openaiBaseUrl);
+  await expect(summaries.getByLabel('Model')).toHaveValue(LLM_MODEL);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(hint).toContainText(`Summaries by the LLM ${LLM_MODEL}.`);
 });

@@ -62,7 +62,12 @@ const VIEW_LABELS: Record<View, string> = {
 export function App() {
   const { notices, notify, dismiss } = useNotices();
   const { db, error: dbError } = useDatabase(notify);
-  const { settings, save: saveSettings, saveOrReport: saveSettingsOrReport } = useSettings(db, notify);
+  const {
+    settings,
+    ready: settingsReady,
+    save: saveSettings,
+    saveOrReport: saveSettingsOrReport,
+  } = useSettings(db, dbError !== undefined, notify);
   useTheme(settings.theme);
   const library = useLibrary(db, notify);
   const docs = useDocuments(db, notify);
@@ -184,7 +189,8 @@ export function App() {
   );
 
   const building = build.progress?.status === 'running' || build.progress?.status === 'cancelling';
-  const canBuild = docs.ready.length > 0 && !docs.reading && !building && !!db;
+  // Builds take the stored settings: none starts on the defaults shown before they are read.
+  const canBuild = docs.ready.length > 0 && !docs.reading && !building && !!db && settingsReady;
   // A build in another tab counts too: the new version takes over every tab, and may upgrade the storage under it.
   const busy: Busy | undefined =
     building || library.running.length > 0
@@ -312,6 +318,7 @@ export function App() {
             <span>Theme</span>
             <select
               value={settings.theme}
+              disabled={!settingsReady}
               onChange={(e) =>
                 void saveSettingsOrReport({ ...settings, theme: e.target.value as typeof settings.theme })
               }
@@ -326,7 +333,12 @@ export function App() {
               Install Aerie
             </button>
           )}
-          <button type="button" onClick={() => setSettingsOpen(true)}>
+          {/* Clicked before the stored settings are read, the dialog opens once they are (never on defaults). */}
+          <button
+            type="button"
+            aria-busy={settingsOpen && !settingsReady}
+            onClick={() => setSettingsOpen(true)}
+          >
             Settings
           </button>
         </div>
@@ -543,7 +555,7 @@ export function App() {
       </main>
 
       <SettingsDialog
-        open={settingsOpen}
+        open={settingsOpen && settingsReady}
         settings={settings}
         onSave={saveSettings}
         onClose={() => setSettingsOpen(false)}

@@ -10,8 +10,12 @@ import {
 import { errorMessage } from './messages';
 import type { NoticeInput } from './useNotices';
 
-/** Settings (defaults until loaded) and a saver that persists them. */
-export function useSettings(db: AerieDb | undefined, notify: (n: NoticeInput) => void) {
+/**
+ * Settings (defaults until loaded) and a saver that persists them. `ready` turns true once the stored settings
+ * are read (or the database failed to open, when settings live in this page only): until then nothing may be
+ * derived from `settings` and saved, or the defaults would overwrite what the user stored before.
+ */
+export function useSettings(db: AerieDb | undefined, dbFailed: boolean, notify: (n: NoticeInput) => void) {
   const [settings, setSettings] = useState<AppSettings>(DEFAULT_SETTINGS);
   const [loaded, setLoaded] = useState(false);
 
@@ -61,5 +65,5 @@ export function useSettings(db: AerieDb | undefined, notify: (n: NoticeInput) =>
     [save, notify],
   );
 
-  return { settings, loaded, save, saveOrReport };
+  return { settings, ready: loaded || dbFailed, save, saveOrReport };
 }
