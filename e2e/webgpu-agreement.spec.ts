@@ -225,6 +225,35 @@ test(`the test decoder: WebGPU writes WASM's greedy tokens (fp32; q4 as auto pic
   }
 });
 
+/**
+ * A model's own files decide its precision: on a GPU with `shader-f16` (claimed by the adapter, injected: SwiftShader
+ * lacks it) `auto` asks for q4f16 first, which the test decoder does not ship; the generator loads its q4 file
+ * instead, still on WebGPU, writes the q4 greedy tokens (those WASM writes, as the test above checks) and says why.
+ */
+test("auto on a GPU with shader-f16 and a model without q4f16 weights: its q4 file on WebGPU, WASM's q4 tokens, and why", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(240_000);
+  await injectGpuFault(context, { kind: 'claims-shader-f16' });
+  const harness = await generateHarness(page);
+  const expected = GREEDY.paths.q4.greedyIds;
+  const gpu = await harness.generate(
+    { model: TEST_GENERATOR_ID, device: 'webgpu' },
+    GREEDY.messages,
+    expected.length,
+  );
+  const why = 'the model has no q4f16 weights';
+  expect(gpu.info).toMatchObject({ device: 'webgpu', dtype: 'q4', dtypeWhy: why });
+  expect(gpu.reply.ranOn).toEqual([
+    { placement: { device: 'webgpu', adapter: 'google swiftshader' }, count: expected.length },
+  ]);
+  expect(gpu.ids).toEqual(expected);
+  expect(runtimeLabel(gpu.info, gpu.reply.ranOn)).toBe(
+    `ONNX Runtime, WebGPU (google swiftshader), q4 (${why})`,
+  );
+});
+
 /** "identical", or where the first difference is. */
 function sameTokens(a: number[], b: number[]): string {
   const at = a.findIndex((id, i) => id !== b[i]);

@@ -195,11 +195,12 @@ export function dtypeCandidates(
 
 /**
  * Loads with each dtype in turn until one's weights exist: another dtype is tried only when the file of this one
- * is missing (MODEL_NOT_FOUND), never after any other failure.
+ * is missing (an error with code MODEL_NOT_FOUND), never after any other failure. When none exists, the last
+ * dtype's error is thrown.
  */
-export async function loadFirstPresent<T>(
-  dtypes: readonly EmbeddingDtype[],
-  load: (dtype: EmbeddingDtype) => Promise<T>,
+export async function loadFirstPresent<D extends string, T>(
+  dtypes: readonly D[],
+  load: (dtype: D) => Promise<T>,
 ): Promise<T> {
   let lastError: unknown;
   for (const dtype of dtypes) {

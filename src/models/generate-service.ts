@@ -80,6 +80,18 @@ export function cpuDtypeOf(dtype: string): string {
   return dtype;
 }
 
+/**
+ * A WebGPU choice moved to the CPU: the same weights (`cpuDtypeOf`), and of an `auto` dtype's fallbacks those the
+ * CPU runs, in the same order.
+ */
+export function movedToCpu(resolved: ResolvedGeneratorChoice): ResolvedGeneratorChoice {
+  const dtype = cpuDtypeOf(resolved.dtype);
+  const fallbacks = resolved.dtypeFallbacks && [
+    ...new Set(resolved.dtypeFallbacks.map(cpuDtypeOf).filter((d) => d !== dtype)),
+  ];
+  return { ...resolved, device: 'wasm', dtype, ...(fallbacks ? { dtypeFallbacks: fallbacks } : {}) };
+}
+
 /** A generator of either runtime; each can be said to run on the CPU because of a fallback (`withFallback`). */
 type LoadedGenerator = TransformersGenerator | LlamaCppGenerator;
 
@@ -215,8 +227,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     } catch (error) {
       if (!isGpuProblem(error)) throw error;
       const fault = device.fail(error);
-      const cpu = { ...resolved, device: 'wasm' as const, dtype: cpuDtypeOf(resolved.dtype) };
-      return (await loadGenerator(cpu, runtime, onProgress)).withFallback(fault.fallback);
+      return (await loadGenerator(movedToCpu(resolved), runtime, onProgress)).withFallback(fault.fallback);
     }
   }
 

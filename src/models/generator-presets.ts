@@ -133,6 +133,11 @@ export interface ResolvedGeneratorChoice {
   note?: string;
   /** Why `auto` chose these weights, when not the best for the device (a GPU without `shader-f16`). */
   dtypeWhy?: string;
+  /**
+   * For an `auto` dtype, the weights to load instead, in order, when the model has no file of `dtype` (a model's
+   * own files decide its precision): those `device` can run, best first.
+   */
+  dtypeFallbacks?: GenerationDtype[];
 }
 
 /** Said of 4-bit weights with fp32 activations chosen on WebGPU for a GPU without half-precision shaders. */
@@ -156,6 +161,21 @@ export function defaultPreset(gpu: GpuSupport): GeneratorPreset {
 function gpuDtype(gpu: GpuSupport, preset: GeneratorPreset | undefined): GenerationDtype {
   if (gpu.f16) return preset?.tier === 'gpu' ? preset.dtype : 'q4f16';
   return preset?.fallbackDtype ?? 'q4';
+}
+
+/**
+ * The ONNX weights an `auto` dtype may load on `device`, best first after `first`: on a GPU with `shader-f16`
+ * 4-bit with half or full-precision activations, then half and full precision; on one without, 4-bit and full
+ * precision (fp16 needs the feature); on the CPU 8-bit, 4-bit, then full precision.
+ */
+function autoDtypeFallbacks(
+  first: GenerationDtype,
+  device: GenerationDevice,
+  gpu: GpuSupport,
+): GenerationDtype[] {
+  const order: GenerationDtype[] =
+    device !== 'webgpu' ? ['q8', 'q4', 'fp32'] : gpu.f16 ? ['q4f16', 'q4', 'fp16', 'fp32'] : ['q4', 'fp32'];
+  return order.filter((dtype) => dtype !== first);
 }
 
 const FALLBACK_ADAPTER_NOTE = (name: string) =>
@@ -195,7 +215,7 @@ function llamaCppDevice(
  * when there is a hardware adapter (or `cpu` in Node, `isNode`), else WASM, with a `note` when the only adapter is
  * the browser's software fallback. `auto` dtype: the preset's (q4f16 or its
  * fallback on a GPU, q8 on the CPU); for any other model the same rule by device; on a GPU without `shader-f16`
- * `dtypeWhy` says so. A CPU preset stays on the CPU
+ * `dtypeWhy` says so; `dtypeFallbacks` lists what to load when the model lacks that file. A CPU preset stays on the CPU
  * even with a GPU (the user chose it).
  */
 export function resolveRuntime(
@@ -228,11 +248,15 @@ export function resolveRuntime(
   } else device = 'webgpu';
   let dtype: GenerationDtype;
   let dtypeWhy: string | undefined;
+  let dtypeFallbacks: GenerationDtype[] | undefined;
   if (choice.dtype && choice.dtype !== 'auto') dtype = choice.dtype;
-  else if (device === 'webgpu') {
-    dtype = gpuDtype(gpu, preset);
-    if (!gpu.f16) dtypeWhy = NO_SHADER_F16;
-  } else dtype = preset?.tier === 'cpu' ? preset.dtype : 'q8';
+  else {
+    if (device === 'webgpu') {
+      dtype = gpuDtype(gpu, preset);
+      if (!gpu.f16) dtypeWhy = NO_SHADER_F16;
+    } else dtype = preset?.tier === 'cpu' ? preset.dtype : 'q8';
+    dtypeFallbacks = autoDtypeFallbacks(dtype, device, gpu);
+  }
   return {
     model: choice.model,
     device,
@@ -240,6 +264,7 @@ export function resolveRuntime(
     runtime: 'onnx',
     ...(note ? { note } : {}),
     ...(dtypeWhy ? { dtypeWhy } : {}),
+    ...(dtypeFallbacks ? { dtypeFallbacks } : {}),
   };
 }
 

@@ -18,7 +18,7 @@ import {
 import { throwIfAborted, type AbortSignalLike } from '../core/abort';
 import { Limiter } from '../llm/limiter';
 import type { ChatMessage } from '../llm/types';
-import { placementOf, type ModelLoadProgress } from './embedder';
+import { loadFirstPresent, placementOf, type ModelLoadProgress } from './embedder';
 import { GpuDevice, type GpuHandle } from './gpu-device';
 import type { DeviceFallback } from './placement';
 import {
@@ -36,7 +36,6 @@ import {
 import {
   builtinModelTag,
   type GenerationDevice,
-  type GenerationDtype,
   type OnnxDtype,
   type ResolvedGeneratorChoice,
 } from './generator-presets';
@@ -154,18 +153,36 @@ export class TransformersGenerator implements BuiltinGenerator {
     };
     const session_options =
       device === 'webgpu' && options.gpu ? GpuDevice.sessionOptionsFor(options.gpu) : undefined;
+    // An `auto` dtype whose file the model lacks loads the next weights it has (`dtypeFallbacks`).
+    const weights = [dtype, ...(choice.dtypeFallbacks ?? [])];
     const [tokenizerLoad, modelLoad] = await Promise.allSettled([
       AutoTokenizer.from_pretrained(name, { progress_callback }),
-      AutoModelForCausalLM.from_pretrained(name, {
-        dtype: dtype as OnnxDtype,
-        device,
-        progress_callback,
-        ...(session_options ? { session_options } : {}),
+      loadFirstPresent(weights, async (tried) => {
+        try {
+          const lm = await AutoModelForCausalLM.from_pretrained(name, {
+            dtype: tried as OnnxDtype,
+            device,
+            progress_callback,
+            ...(session_options ? { session_options } : {}),
+          });
+          return { lm, loaded: tried };
+        } catch (error) {
+          throw classifyLoadError(error, model);
+        }
       }),
     ]);
     // The model's failure explains more (a missing tokenizer config surfaces as a bare TypeError).
     if (modelLoad.status === 'rejected') throw classifyLoadError(modelLoad.reason, model);
-    const lm = modelLoad.value;
+    const { lm, loaded } = modelLoad.value;
+    // Weights other than those asked for: the model's files decided, and the user is told which were missing.
+    // The device's reason is said only where it holds: a copy moved to the CPU keeps the weights, not the reason.
+    const missing = weights.slice(0, weights.indexOf(loaded));
+    const dtypeWhy = [
+      device === 'webgpu' ? choice.dtypeWhy : undefined,
+      missing.length ? `the model has no ${missing.join(' or ')} weights` : undefined,
+    ]
+      .filter(Boolean)
+      .join('; ');
     if (tokenizerLoad.status === 'rejected') {
       await lm.dispose().catch(() => undefined);
       throw classifyLoadError(tokenizerLoad.reason, model);
@@ -195,11 +212,10 @@ export class TransformersGenerator implements BuiltinGenerator {
         model,
         runtime: 'onnx',
         ...(choice.note ? { note: choice.note } : {}),
-        // Said only where it holds: a copy moved to the CPU keeps the weights but not the reason.
-        ...(choice.dtypeWhy && device === 'webgpu' ? { dtypeWhy: choice.dtypeWhy } : {}),
+        ...(dtypeWhy ? { dtypeWhy } : {}),
         device: device as GenerationDevice,
-        dtype: dtype as GenerationDtype,
-        tag: builtinModelTag(choice),
+        dtype: loaded,
+        tag: builtinModelTag({ model, dtype: loaded }),
         threads,
         contextTokens:
           config.max_position_embeddings ?? tokenizer.model_max_length ?? Number.MAX_SAFE_INTEGER,

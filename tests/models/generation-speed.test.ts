@@ -25,6 +25,7 @@ import {
   runtimeLabel,
   TEST_GGUF_GENERATOR_ID,
 } from '../../src/models/generator-presets';
+import { movedToCpu } from '../../src/models/generate-service';
 
 const NO_GPU = { adapter: false, f16: false, fallback: false, name: '' };
 const GPU_F16 = { adapter: true, f16: true, fallback: false, name: 'test gpu' };
@@ -37,6 +38,7 @@ describe('resolveRuntime', () => {
       device: 'webgpu',
       dtype: 'q4f16',
       runtime: 'onnx',
+      dtypeFallbacks: ['q4', 'fp16', 'fp32'],
     });
     expect(resolveRuntime({ model: GPU_PRESET_ID }, GPU_NO_F16)).toMatchObject({
       dtype: 'q4',
@@ -47,6 +49,20 @@ describe('resolveRuntime', () => {
       device: 'webgpu',
       dtype: 'q4',
       dtypeWhy: NO_SHADER_F16,
+    });
+  });
+
+  it("lets an 'auto' dtype fall back to the weights the model has, those the device runs, best first", () => {
+    expect(resolveRuntime({ model: 'someone/any-instruct' }, GPU_NO_F16).dtypeFallbacks).toEqual(['fp32']);
+    expect(resolveRuntime({ model: 'someone/any-instruct' }, NO_GPU).dtypeFallbacks).toEqual(['q4', 'fp32']);
+    expect(resolveRuntime({ model: CPU_PRESET_ID }, GPU_F16).dtypeFallbacks).toEqual(['q4', 'fp32']);
+    // A dtype the user chose is loaded or fails: nothing else is tried.
+    expect(resolveRuntime({ model: GPU_PRESET_ID, dtype: 'q4f16' }, GPU_F16).dtypeFallbacks).toBeUndefined();
+    // Moved to the CPU: the same weights where the CPU runs them, and the fallbacks the CPU can run.
+    expect(movedToCpu(resolveRuntime({ model: GPU_PRESET_ID }, GPU_F16))).toMatchObject({
+      device: 'wasm',
+      dtype: 'q4',
+      dtypeFallbacks: ['fp32'],
     });
   });
 

@@ -312,6 +312,25 @@ describe('TransformersGenerator load errors', () => {
     ).rejects.toMatchObject({ code: 'MODEL_NOT_FOUND' });
   });
 
+  it("loads the next weights the model has when an 'auto' dtype's file is missing, and says which were", async () => {
+    // The test model has fp32, q8 and q4 files, no q4f16 and no fp16 (what a GPU with shader-f16 asks first).
+    const generator = await TransformersGenerator.load({
+      model: TINY,
+      device: 'cpu',
+      dtype: 'q4f16',
+      dtypeFallbacks: ['fp16', 'q4', 'fp32'],
+    });
+    try {
+      expect(generator.info).toMatchObject({
+        dtype: 'q4',
+        dtypeWhy: 'the model has no q4f16 or fp16 weights',
+        tag: 'builtin:local:aerie-tiny-qwen2@q4',
+      });
+    } finally {
+      await generator.dispose();
+    }
+  });
+
   it('says WebGPU is missing when asked for it where there is none', async () => {
     await expect(
       TransformersGenerator.load({ model: TINY, device: 'webgpu', dtype: 'q4' }),
