@@ -281,8 +281,14 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
             })),
           };
         }
-        // Where the cross-encoder ran (it is loaded by now: this only reads its record).
-        if (rerank) notes.add(rerankedOnNote(await embedWorker().loadReranker(rerankerChoice)));
+        // Where the cross-encoder ran (it is loaded by now: this only reads its record). Should that read fail,
+        // only the note is lost, never the question.
+        if (rerank) {
+          const ranked = await embedWorker()
+            .loadReranker(rerankerChoice)
+            .catch(() => undefined);
+          if (ranked) notes.add(rerankedOnNote(ranked));
+        }
         const primary = modes.includes(s.mode) ? s.mode : modes[0];
         const model = answerModelOf(settings);
         const base: AskResults = { question: label, results: perMode };
