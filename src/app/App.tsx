@@ -208,13 +208,16 @@ export function App() {
   useConnectivity(settings, notify, dismiss);
   const install = useInstallPrompt();
   const storage = useStorageOverview(settingsOpen, library.trees, notify);
+  // Never the default model of settings not yet read: the user's own choice is warmed.
   useModelWarmup(
-    modelToWarm({
-      building,
-      documentsWaiting: docs.ready.length > 0,
-      build: embeddingChoiceOf(settings),
-      question: tree ? questionModelOf(tree, open.record, settings) : undefined,
-    }),
+    settingsReady
+      ? modelToWarm({
+          building,
+          documentsWaiting: docs.ready.length > 0,
+          build: embeddingChoiceOf(settings),
+          question: tree ? questionModelOf(tree, open.record, settings) : undefined,
+        })
+      : undefined,
   );
   useBuildWorkerWarmup(docs.ready.length > 0 && !building);
   const startBuild = () => {
