@@ -272,7 +272,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     const fault = device.fail(error);
     const entry = current;
     if (entry && moved?.from === from) return moved.to;
-    const cpu = { ...from.info, device: 'wasm' as const, dtype: cpuDtypeOf(from.info.dtype) };
+    const cpu = movedToCpu(from.info);
     const to = loadGenerator(cpu, runtime, () => undefined).then((g) => g.withFallback(fault.fallback));
     moved = { from, to };
     if (entry) {
