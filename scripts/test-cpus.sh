@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The model checks whose results depend on the CPU's int8 kernels (ONNX Runtime's native q8 paths), run on
-# CPUs other than this machine's under Debian's qemu-user (issue 33: fixtures made on one CPU failed on another):
+# The model checks whose results depend on the CPU's integer kernels (ONNX Runtime's native q8 paths, and the
+# 4-bit MatMulNBits path of the greedy agreement prompt's q4 margins), run on CPUs other than this machine's
+# under Debian's qemu-user (issue 33: fixtures made on one CPU failed on another):
 #   avx2         x86-64 without AVX-512 or VNNI (`qemu-x86_64 -cpu Haswell`: ONNX Runtime's CPU dispatch then
 #                takes its AVX2 u8s8 kernels, the ones that failed on an AVX2-only machine before a060c40);
 #   arm64        arm64 with dot-product and i8mm instructions (`qemu-aarch64`'s default CPU, "max");
@@ -15,7 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TESTS=(tests/models/local-decoder.test.ts tests/models/local-models.test.ts tests/models/reranker.test.ts)
+TESTS=(tests/models/local-decoder.test.ts tests/models/local-models.test.ts tests/models/reranker.test.ts
+  tests/models/greedy-margin.test.ts)
 SCRATCH="$PWD/.scratch/cpus"
 ROOT="$SCRATCH/arm64-root"
 VITEST=(node_modules/vitest/vitest.mjs run "${TESTS[@]}" --pool=threads)
@@ -24,7 +26,7 @@ need() { command -v "$1" >/dev/null || { echo "test-cpus: $1 is missing (Debian:
 
 run_avx2() {
   need qemu-x86_64
-  echo "== q8 model checks on x86-64 with AVX2 only (qemu-x86_64 -cpu Haswell)"
+  echo "== q8/q4 model checks on x86-64 with AVX2 only (qemu-x86_64 -cpu Haswell)"
   qemu-x86_64 -cpu Haswell "$(command -v node)" "${VITEST[@]}"
 }
 
@@ -67,7 +69,7 @@ run_arm64() {
   arm64_twin @rolldown/binding-linux-x64-gnu @rolldown/binding-linux-arm64-gnu
   arm64_twin @img/sharp-linux-x64 @img/sharp-linux-arm64
   arm64_twin @img/sharp-libvips-linux-x64 @img/sharp-libvips-linux-arm64
-  echo "== q8 model checks on arm64 (qemu-aarch64 -cpu $cpu, Node.js $(qemu-aarch64 -L "$ROOT" "$ROOT/usr/bin/node" --version))"
+  echo "== q8/q4 model checks on arm64 (qemu-aarch64 -cpu $cpu, Node.js $(qemu-aarch64 -L "$ROOT" "$ROOT/usr/bin/node" --version))"
   qemu-aarch64 -cpu "$cpu" -L "$ROOT" "$ROOT/usr/bin/node" "${VITEST[@]}"
 }
 
