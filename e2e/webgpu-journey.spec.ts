@@ -3,9 +3,10 @@
  * 'webgpu'): device "Automatic" puts the embedding model on WebGPU, the sample builds there (the build card, the
  * library row and Statistics say so), a question gets a streamed answer with citations from the FAKE LLM server
  * (the one stand-in allowed), a reranked question says its cross-encoder ran on WebGPU, and an evaluation run (its
- * questions embedded on WebGPU, answers from the stand-in) completes; then the build at 390 px wide. The adapter here is SwiftShader, the browser's software fallback, which `auto`
- * rightly refuses; the worker is told the adapter is not a fallback (e2e/support/webgpu-faults.ts,
- * 'hardware-adapter', no fault), as a machine with a GPU would say, so `auto`'s own choice is what runs.
+ * questions embedded on WebGPU, answers from the stand-in) completes; then the build at 390 px wide. The adapter
+ * here is SwiftShader, the browser's software fallback, which `auto` rightly refuses; the worker is told the
+ * adapter is not a fallback (e2e/support/webgpu-faults.ts, 'hardware-adapter', no fault), as a machine with a
+ * GPU would say, so `auto`'s own choice is what runs.
  */
 import { expect, test } from './support/fixtures';
 import {
