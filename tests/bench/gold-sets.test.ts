@@ -87,9 +87,13 @@ describe('sets.json', () => {
     }
   });
 
-  it('keeps Pride and Prejudice, Persuasion and Genesis for tuning', () => {
-    const tune = sets.filter((s) => s.role === 'tune').map((s) => s.id);
-    expect(tune.sort()).toEqual(['genesis', 'persuasion', 'pride-and-prejudice']);
+  it('keeps Pride and Prejudice, Persuasion and Genesis for tuning and holds out sets over other books', () => {
+    const tune = sets.filter((s) => s.role === 'tune');
+    const heldOut = sets.filter((s) => s.role === 'held-out');
+    expect(tune.map((s) => s.id).sort()).toEqual(['genesis', 'persuasion', 'pride-and-prejudice']);
+    expect(heldOut.map((s) => s.id)).toContain('sense-and-sensibility');
+    const tuneBooks = new Set(tune.map((s) => s.book));
+    expect(heldOut.filter((s) => tuneBooks.has(s.book)).map((s) => s.id)).toEqual([]);
   });
 });
 
