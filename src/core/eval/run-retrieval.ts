@@ -269,6 +269,11 @@ export async function evaluateRetrieval(
         timeMs,
         ...score(tree, question, report.scoring, golds[qi], result),
       };
+      if (chosen !== result.nodes) {
+        entry.read = result.nodes.map((n) =>
+          n.excerpt?.sentences ? { id: n.id, sentences: n.excerpt.sentences } : { id: n.id },
+        );
+      }
       report.modes[keys[vi]] = entry;
       onProgress?.({ stage: 'retrieve', done: ++done, total });
     }

@@ -35,7 +35,10 @@ export const PASSAGE_NODE_WEIGHT = 0.5;
  */
 export const PASSAGE_POOL = 64;
 const PASSAGE_POOL_GROWTH = 4;
-/** Below this many tokens left, the budget counts as spent (no sentence is that short but a word or two). */
+/**
+ * Below this many tokens left (once something is in), the budget counts as spent: few sentences are that short,
+ * and trying every remaining one would cost a token count each.
+ */
 const FULL_MARGIN = 8;
 /** What stands between two runs of sentences of one node that are not next to each other. */
 export const EXCERPT_GAP = ' … ';
@@ -237,7 +240,7 @@ export function choosePassages(request: PassageRequest): ChosenPassage[] {
     for (let r = 0; r < head.length; r++) if (!read.has(head[r])) fresh.push(head[r]);
     for (const id of fresh) read.add(id);
     for (const { ref } of candidatesOf(request, fresh, read.size - fresh.length, averageLength)) {
-      if (maxTokens - total < FULL_MARGIN) break;
+      if (total > 0 && maxTokens - total < FULL_MARGIN) break;
       const passage = chosen.get(ref.id);
       if (passage?.sentences.includes(ref.sentence)) continue;
       const { spans } = sentencesOf(nodes, ref.id);
@@ -258,7 +261,7 @@ export function choosePassages(request: PassageRequest): ChosenPassage[] {
         rank: passage?.rank ?? chosen.size + 1,
       });
     }
-    if (maxTokens - total < FULL_MARGIN || head.length < size) break;
+    if ((total > 0 && maxTokens - total < FULL_MARGIN) || head.length < size) break;
   }
   return [...chosen.values()].sort((a, b) => a.rank - b.rank);
 }

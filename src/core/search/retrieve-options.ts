@@ -115,9 +115,10 @@ export interface RetrievedNode {
    * Set when only some of the node's sentences entered the context: the text that entered and how many
    * sentences were left out. `focused`: the sentences were chosen for the question (passages by sentence; runs
    * of sentences joined by " … "); otherwise the others were already in the context (`distinct`, joined by one
-   * space).
+   * space). `sentences`: with `focused`, the indexes of the node's sentences (as `sentenceSpans` cuts its text)
+   * that entered, ascending.
    */
-  excerpt?: { text: string; omitted: number; focused?: true };
+  excerpt?: { text: string; omitted: number; focused?: true; sentences?: number[] };
   /**
    * 1-based order in which the node entered the context, set when `nodes` are in reading order (passages by
    * sentence) rather than in that order.

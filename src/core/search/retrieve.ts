@@ -339,7 +339,12 @@ function* select(
     result = {
       nodes: read.map((p) => ({
         ...describe(
-          p.whole ? { id: p.id } : { id: p.id, excerpt: { text: p.text, omitted: p.omitted, focused: true } },
+          p.whole
+            ? { id: p.id }
+            : {
+                id: p.id,
+                excerpt: { text: p.text, omitted: p.omitted, focused: true, sentences: p.sentences },
+              },
         ),
         rank: p.rank,
       })),

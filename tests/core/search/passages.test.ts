@@ -68,6 +68,7 @@ describe('passages by sentence', () => {
       text: 'Captain Wentworth spoke of the navy and of prize money.',
       omitted: 2,
       focused: true,
+      sentences: [0],
     });
     expect(result.context).not.toContain('The dinner was long.');
     expect(result.tokens).toBeLessThanOrEqual(budget);
