@@ -13,6 +13,7 @@ import { TreeView } from './tree/TreeView';
 import { layerTopics, rootTerms } from './tree/topics';
 import { hierarchyOf } from './tree/hierarchy';
 import { leavesUnder } from './tree/selection';
+import { ReachStrip } from './tree/ReachStrip';
 import { SelectionHistogram } from './tree/SelectionHistogram';
 import { NodeInspector } from './tree/NodeInspector';
 import { SettingsDialog } from './settings/SettingsDialog';
@@ -416,7 +417,10 @@ export function App() {
               <div id="panel-tree" role="tabpanel" aria-labelledby="tab-tree" hidden={view !== 'tree'}>
                 <TreeView tree={tree} selections={selections} onOpenNode={openNode} focusNodeId={inspected} />
                 {Object.keys(selections).length > 0 && (
-                  <SelectionHistogram tree={tree} selections={selections} />
+                  <>
+                    <ReachStrip tree={tree} selections={selections} />
+                    <SelectionHistogram tree={tree} selections={selections} />
+                  </>
                 )}
               </div>
               <div

@@ -431,6 +431,7 @@ const AskResultsView = memo(function AskResultsView({
           initialMode={answer?.mode ?? settings.mode}
           onOpenNode={onOpenNode}
           activeNodeId={activeNodeId}
+          sourceOf={sourceOf}
         />
       )}
     </div>
