@@ -17,7 +17,7 @@
  * with BM25+ (bm25.ts: k1 1.2, b 0.7, δ 0.5) against the question's terms weighted as the keyword index
  * weighs them (`KeywordIndex.termWeights`), plus `PASSAGE_NODE_WEIGHT` times the node's own keyword score.
  */
-import { countTokens, sentenceSpans, type TextSpan } from '../text';
+import { countTokens, headingTitle, MAX_HEADING_CHARS, sentenceSpans, type TextSpan } from '../text';
 import type { TreeNode } from '../types';
 import { BM25_B as B, BM25_DELTA as DELTA, BM25_K1 as K1 } from './bm25';
 import { leavesUnder } from './distinct';
@@ -43,13 +43,14 @@ const FULL_MARGIN = 8;
 /** What stands between two runs of sentences of one node that are not next to each other. */
 export const EXCERPT_GAP = ' … ';
 
-/** A node's sentences, split and read once per tree. */
+/**
+ * A node's sentences, split and read once per tree, when a question first reaches the node: their spans in its
+ * text and their terms (repeats kept; `keywordTerms` shares one string per stem, so this stays small: about
+ * 2 kB a node).
+ */
 interface NodeSentences {
   spans: TextSpan[];
-  /** Per sentence: its terms and how often each occurs. */
-  terms: Map<string, number>[];
-  /** Per sentence: its comparison key (its text, white space runs made one space). */
-  keys: string[];
+  terms: string[][];
 }
 
 const sentenceMemo = new WeakMap<readonly TreeNode[], Map<number, NodeSentences>>();
@@ -62,15 +63,13 @@ function sentencesOf(nodes: readonly TreeNode[], id: number): NodeSentences {
   if (known) return known;
   const text = nodes[id].text;
   const spans = sentenceSpans(text);
-  const terms = spans.map(({ start, end }) => {
-    const counts = new Map<string, number>();
-    for (const term of keywordTerms(text.slice(start, end))) counts.set(term, (counts.get(term) ?? 0) + 1);
-    return counts;
-  });
-  const keys = spans.map(({ start, end }) => text.slice(start, end).replace(WHITE_SPACE, ' '));
-  memo.set(id, (known = { spans, terms, keys }));
+  const terms = spans.map(({ start, end }) => keywordTerms(text.slice(start, end)));
+  memo.set(id, (known = { spans, terms }));
   return known;
 }
+
+/** A text with every run of white space made one space, as sentences are compared. */
+const collapse = (text: string) => text.replace(WHITE_SPACE, ' ').trim();
 
 /** Where a sentence is: its node and its index among the node's sentences. */
 interface SentenceRef {
@@ -79,33 +78,85 @@ interface SentenceRef {
 }
 
 const copyMemo = new WeakMap<readonly TreeNode[], Map<number, (SentenceRef | undefined)[]>>();
+/** Shortest sentence (characters) matched as part of another: "Yes." is in too many places to mean one. */
+const MIN_PARTIAL_COPY = 24;
 
 /**
- * For each sentence of summary `id`, the leaf sentence under it with the same text (an extractive summary's
- * sentences all have one; an LLM's seldom), or undefined. Leaves map to themselves.
+ * For each sentence of summary `id`, the leaf sentence under it it was copied from (an extractive summary's
+ * sentences all have one; an LLM's seldom), or undefined; found once per summary. The leaf is the first under the
+ * summary whose text (white space made single spaces) holds the sentence; the leaf's sentence is the one with the
+ * same text, or one that begins with it (an extractive summary may cut its last sentence short), or the longest
+ * that the summary's sentence holds and that is at least half of it (an extractive summary joins a heading line
+ * to the sentence after it: "Chapter 29 He then recollected …", two sentences in the leaf). Leaves map to
+ * themselves.
  */
 function copiesOf(nodes: readonly TreeNode[], id: number): (SentenceRef | undefined)[] {
   const own = sentencesOf(nodes, id);
-  if (nodes[id].layer === 0) return own.keys.map((_, sentence) => ({ id, sentence }));
+  if (nodes[id].layer === 0) return own.spans.map((_, sentence) => ({ id, sentence }));
   let memo = copyMemo.get(nodes);
   if (!memo) copyMemo.set(nodes, (memo = new Map()));
   const known = memo.get(id);
   if (known) return known;
-  const wanted = new Map<string, number>();
-  own.keys.forEach((key, i) => wanted.set(key, i));
-  const copies: (SentenceRef | undefined)[] = own.keys.map(() => undefined);
-  let left = wanted.size;
-  for (const leaf of leavesUnder(nodes, id)) {
-    if (left === 0) break;
-    sentencesOf(nodes, leaf).keys.forEach((key, sentence) => {
-      const i = wanted.get(key);
-      if (i === undefined || copies[i]) return;
-      copies[i] = { id: leaf, sentence };
-      left--;
-    });
+  const text = nodes[id].text;
+  const keys = own.spans.map(({ start, end }) => collapse(text.slice(start, end)));
+  const copies = findCopies(nodes, id, keys);
+  // A heading joined to the sentence after it may end one leaf while the sentence opens the next: look for the
+  // sentence alone.
+  const rest = keys.map((key, i) => (copies[i] ? '' : afterHeading(key)));
+  if (rest.some((r) => r !== '')) {
+    findCopies(nodes, id, rest).forEach((copy, i) => (copies[i] ??= copy));
   }
   memo.set(id, copies);
   return copies;
+}
+
+/** For each key ('' for none), its copy in the first leaf under `id` whose text holds it (`copyIn`). */
+function findCopies(
+  nodes: readonly TreeNode[],
+  id: number,
+  keys: readonly string[],
+): (SentenceRef | undefined)[] {
+  const copies: (SentenceRef | undefined)[] = keys.map(() => undefined);
+  let left = keys.filter((k) => k !== '').length;
+  for (const leaf of leavesUnder(nodes, id)) {
+    if (left === 0) break;
+    const flat = collapse(nodes[leaf].text);
+    keys.forEach((key, i) => {
+      if (key === '' || copies[i] || !flat.includes(key)) return;
+      copies[i] = copyIn(nodes, leaf, key);
+      if (copies[i]) left--;
+    });
+  }
+  return copies;
+}
+
+/** What follows a heading that opens `key` ("Chapter 29 He then …" → "He then …"), or '' when none does. */
+function afterHeading(key: string): string {
+  for (let at = key.indexOf(' '); at > 0 && at <= MAX_HEADING_CHARS; at = key.indexOf(' ', at + 1)) {
+    if (headingTitle(key.slice(0, at)) !== undefined && /^\s*\p{Lu}/u.test(key.slice(at))) {
+      return key.slice(at + 1);
+    }
+  }
+  return '';
+}
+
+/** The sentence of `leaf` that the summary sentence `key` was copied from (see `copiesOf`), or undefined. */
+function copyIn(nodes: readonly TreeNode[], leaf: number, key: string): SentenceRef | undefined {
+  const text = nodes[leaf].text;
+  let best: SentenceRef | undefined;
+  let bestLength = 0;
+  sentencesOf(nodes, leaf).spans.forEach(({ start, end }, sentence) => {
+    const other = collapse(text.slice(start, end));
+    const held = other.length >= MIN_PARTIAL_COPY && other.length * 2 >= key.length && key.includes(other);
+    if (other === key || other.startsWith(key)) {
+      best = { id: leaf, sentence };
+      bestLength = Infinity;
+    } else if (held && other.length > bestLength) {
+      best = { id: leaf, sentence };
+      bestLength = other.length;
+    }
+  });
+  return best;
 }
 
 /** One node's part of the context. */
@@ -167,18 +218,19 @@ interface Candidate {
   from: number;
 }
 
-/** BM25 of one sentence's own words for the question. */
+/** BM25 of one sentence's own words (`terms`, repeats kept) for the question. */
 function sentenceScore(
-  terms: Map<string, number>,
+  terms: readonly string[],
   weights: ReadonlyMap<string, number>,
   averageLength: number,
 ): number {
+  const counts = new Map<string, number>();
+  for (const term of terms) if (weights.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  if (counts.size === 0) return 0;
+  const norm = K1 * (1 - B + (B * new Set(terms).size) / averageLength);
   let score = 0;
-  const norm = K1 * (1 - B + (B * terms.size) / averageLength);
-  for (const [term, weight] of weights) {
-    const count = terms.get(term);
-    if (count !== undefined) score += weight * (DELTA + (count * (K1 + 1)) / (count + norm));
-  }
+  for (const [term, count] of counts)
+    score += weights.get(term)! * (DELTA + (count * (K1 + 1)) / (count + norm));
   return score;
 }
 
@@ -212,8 +264,8 @@ function averageSentenceLength(nodes: readonly TreeNode[], order: ArrayLike<numb
   let terms = 0;
   let sentences = 0;
   for (let r = 0; r < count; r++) {
-    for (const counts of sentencesOf(nodes, order[r]).terms) {
-      terms += counts.size;
+    for (const list of sentencesOf(nodes, order[r]).terms) {
+      terms += new Set(list).size;
       sentences++;
     }
   }

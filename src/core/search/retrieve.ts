@@ -335,6 +335,15 @@ function* select(
   };
   let result: RetrievalResult;
   if (passages) {
+    // A leaf may have entered through its summary's copy of its sentence, without being ranked itself: its
+    // similarity is reported all the same.
+    scoreCandidates(
+      index,
+      passages.map((p) => p.id),
+      query,
+      queryNorm,
+      scores,
+    );
     const read = inReadingOrder(tree, passages);
     result = {
       nodes: read.map((p) => ({

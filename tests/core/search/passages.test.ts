@@ -88,6 +88,33 @@ describe('passages by sentence', () => {
     expect(result.context.match(/Anne walked by the sea at Lyme\./g)).toHaveLength(1);
   });
 
+  it('knows a copy when the summary joined a heading to its sentence, or cut its last sentence short', () => {
+    const leaves = [
+      'Chapter 2\n\nCaptain Wentworth spoke of the navy and of prize money. The dinner was long.',
+      'Admiral Croft agreed with him about the prize money. Nobody else spoke.',
+    ];
+    let start = 0;
+    const nodes: TreeNode[] = leaves.map((text, id) => {
+      const source = { doc: 'book', start, end: start + text.length };
+      start += text.length + 2;
+      return { id, layer: 0, text, tokens: countTokens(text), children: [], embedding: at(id * 10), source };
+    });
+    const summary =
+      'Chapter 2 Captain Wentworth spoke of the navy and of prize money. Admiral Croft agreed with him';
+    nodes.push({
+      id: 2,
+      layer: 1,
+      text: summary,
+      tokens: countTokens(summary),
+      children: [0, 1],
+      embedding: at(0),
+    });
+    const tree = { ...treeOf(nodes), documents: [{ id: 'book', name: 'Book', chars: start }] };
+    const result = ask(tree, 'Wentworth Croft prize money navy', { maxTokens: 2000 });
+    expect(result.nodes.map((n) => n.id)).toEqual([0, 1]);
+    expect(result.context.match(/prize money/g)).toHaveLength(2);
+  });
+
   it('takes a summary’s own words (an LLM’s, which no leaf holds) as a passage of that summary', () => {
     const llm = bookTree([
       { text: 'A seaside visit to Lyme ends with Louisa’s fall.', children: [0, 1] },
