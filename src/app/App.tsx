@@ -277,9 +277,9 @@ export function App() {
   const openNode = useCallback((id: number) => setInspected(id), []);
   /** Citation [n]: its exact passage in the Document tab (on its PDF page when kept), and its node opened. */
   const openCitation = useCallback(
-    (n: number, nodeId: number, from: HTMLElement) => {
+    (n: number, nodeId: number, from: HTMLElement, read?: string) => {
       if (!tree?.nodes[nodeId]) return;
-      const target = citationTarget(tree, n, nodeId, (doc) => documentText(doc));
+      const target = citationTarget(tree, n, nodeId, (doc) => documentText(doc), read);
       citationKey.current += 1;
       setCitation({ target, key: citationKey.current, back: returnPointOf(from), view });
       setInspected(nodeId);

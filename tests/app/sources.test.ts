@@ -38,6 +38,8 @@ describe('the sources of an answer', () => {
     expect(placeOf(tree, docs, 0)).toBe('notes.pdf, page 1 · 0%');
     expect(placeOf(tree, docs, tree.nodes.length - 1)).toBe('notes.pdf, pages 1–2 · 0–100%');
     expect(placeOf(tree, [{ id: 'doc-0', name: 'notes.txt' }], 0)).toBe('notes.txt · 0%');
+    // An imported tree has no stored texts: the tree's own list names its documents.
+    expect(placeOf(tree, [], 0)).toBe('notes.html · 0%');
   });
 });
 

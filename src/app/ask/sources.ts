@@ -62,12 +62,14 @@ export function placeOf(
     .map((leaf) => tree.nodes[leaf].source)
     .filter((s): s is NonNullable<typeof s> => s !== undefined);
   const parts: string[] = [];
-  for (const doc of documents) {
+  // The tree names its documents even when their texts are not stored (an imported tree).
+  const known = [...documents, ...tree.documents.filter((d) => !documents.some((o) => o.id === d.id))];
+  for (const doc of known) {
     const own = sources.filter((s) => s.doc === doc.id);
     if (own.length === 0) continue;
     const start = Math.min(...own.map((s) => s.start));
     const end = Math.max(...own.map((s) => s.end));
-    const pages = pagesText(doc.pageStarts, { start, end });
+    const pages = pagesText('pageStarts' in doc ? doc.pageStarts : undefined, { start, end });
     parts.push(pages ? `${doc.name}, ${pages}` : doc.name);
   }
   if (parts.length === 0) return undefined;

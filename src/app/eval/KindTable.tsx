@@ -2,7 +2,8 @@
  * Evidence recall per kind of question: one column per `kind` the question set has ("fact", "arc", "theme", or
  * whatever the user's set calls its kinds), one row per mode and search, and the question count of each kind in
  * its heading. The split `npm run bench retrieval` prints for the gold sets, for the user's own questions.
- * Questions without a kind are counted under "no kind" when the set has other kinds too.
+ * Questions without a kind are counted under "no kind" when the set has other kinds too; only scored questions
+ * (with evidence or a gold node) count.
  */
 import type { ModeReport } from '../../core/eval';
 import { modeColorVar } from '../modes';
@@ -24,11 +25,14 @@ export interface KindTableProps {
   modes: readonly ModeReport[];
 }
 
-/** The table, or nothing when the set's questions have no kinds (one column would repeat the results table). */
+/**
+ * The table, or nothing when the set's scored questions have no kinds (one column would repeat the results
+ * table). A kind none of whose questions could be scored (no evidence, no gold node) gets no column.
+ */
 export function KindTable({ modes }: KindTableProps) {
-  const kinds = kindsOf(modes);
-  if (kinds.filter((k) => k !== NO_KIND).length === 0) return null;
   const count = (kind: string) => Math.max(0, ...modes.map((m) => m.byKind[kind]?.questions ?? 0));
+  const kinds = kindsOf(modes).filter((kind) => count(kind) > 0);
+  if (kinds.filter((k) => k !== NO_KIND).length === 0) return null;
   return (
     <div className="eval-table-scroll">
       <table className="eval-table eval-kinds">
