@@ -89,7 +89,7 @@ test('evaluate: import, every mode, answers and judge, cancel and resume, drill-
     // The same split as `npm run bench retrieval`: recall per kind of question (the set's "arc" and "fact"),
     // plain BM25 over the leaves beside the modes.
     const kinds = panel.getByRole('table', { name: 'Evidence recall by kind of question' });
-    await expect(kinds.getByRole('columnheader')).toHaveText(['Mode', 'arc (2)', 'fact (4)']);
+    await expect(kinds.getByRole('columnheader')).toHaveText(['Mode', 'arc (2)', 'fact (5)']);
     await expect(kinds.getByRole('rowheader', { name: 'Plain BM25 (leaves, no tree)' })).toBeVisible();
     const beforeResume = chatBodies();
     llm.configure({ latencyMs: 0 });
