@@ -1,8 +1,8 @@
 /**
  * The icicle's geometry and what a frame draws, as pure functions tested in Node. One row per layer (the top
  * layer on top, the leaves at the bottom); along x, each node spans its primary subtree's leaves (hierarchy.ts).
- * The view is the range of leaf slots shown across the canvas, so zooming is horizontal only and rows keep
- * their place. A frame's plan says what each row shows: a node wide enough is drawn on its own with its label
+ * The view is the range of leaf slots shown across the canvas (view-transform.ts derives it from d3-zoom's
+ * transform), so zooming is horizontal only and rows keep their place. A frame's plan says what each row shows: a node wide enough is drawn on its own with its label
  * (across, or up its side in a narrow tall cell) or its child count; consecutive nodes too narrow to read
  * merge into a run that shows how many nodes it holds, never crossing the edge of an item of the row above,
  * so runs nest like the cells they stand for. Clicking a cell or a run zooms to it.
@@ -48,44 +48,9 @@ export function fitView(h: Pick<Hierarchy, 'leafCount'>): View {
   return { x0: 0, x1: Math.max(1, h.leafCount) };
 }
 
-/** `view` moved and resized as little as needed to lie within the tree and show at least MIN_VIEW_LEAVES. */
-export function clampView(view: View, h: Pick<Hierarchy, 'leafCount'>): View {
-  const total = Math.max(1, h.leafCount);
-  const span = Math.min(total, Math.max(Math.min(MIN_VIEW_LEAVES, total), view.x1 - view.x0));
-  let x0 = Math.max(0, Math.min(view.x0, total - span));
-  if (!Number.isFinite(x0)) x0 = 0;
-  return { x0, x1: x0 + span };
-}
-
-/** Zooms by `factor` (> 1 in) keeping the point at `anchor` (0 … 1 across the canvas) where it is. */
-export function zoomView(view: View, factor: number, anchor: number, h: Pick<Hierarchy, 'leafCount'>): View {
-  const span = view.x1 - view.x0;
-  const at = view.x0 + anchor * span;
-  const next = span / factor;
-  return clampView({ x0: at - anchor * next, x1: at - anchor * next + next }, h);
-}
-
-/** Pans by `dx` pixels (positive: the content moves right, showing what is left of it). */
-export function panView(view: View, dx: number, width: number, h: Pick<Hierarchy, 'leafCount'>): View {
-  const shift = (dx / Math.max(1, width)) * (view.x1 - view.x0);
-  return clampView({ x0: view.x0 - shift, x1: view.x1 - shift }, h);
-}
-
-/** The view that shows exactly a node's span (or a run's). */
-export function spanView(start: number, span: number, h: Pick<Hierarchy, 'leafCount'>): View {
-  return clampView({ x0: start, x1: start + span }, h);
-}
-
-/** `t` of the way from `a` to `b`, both ends moving so the zoom looks steady (interpolated in log scale). */
-export function interpolateView(a: View, b: View, t: number): View {
-  const sa = a.x1 - a.x0;
-  const sb = b.x1 - b.x0;
-  const span = sa === sb ? sa : sa * Math.pow(sb / sa, t);
-  // The point that stays fixed in a pure zoom, or the centre's glide in a pan.
-  const ca = (a.x0 + a.x1) / 2;
-  const cb = (b.x0 + b.x1) / 2;
-  const centre = ca + (cb - ca) * (sa === sb ? t : (sa - span) / (sa - sb));
-  return { x0: centre - span / 2, x1: centre + span / 2 };
+/** The view that shows exactly a node's span (or a run's); d3-zoom's extents clamp it when it is zoomed to. */
+export function spanView(start: number, span: number): View {
+  return { x0: start, x1: start + span };
 }
 
 /** Top and height of each layer's row in pixels (`top[layer]`, `height[layer]`), the top layer first. */
@@ -296,8 +261,8 @@ export function itemOf(frame: Frame, h: Hierarchy, id: number): Item | undefined
 /** The view that shows node `id` readably: its own span for a summary, its parent's for a leaf. */
 export function revealView(h: Hierarchy, id: number): View {
   const parent = h.primaryParent[id];
-  if (h.layer[id] === 0 && parent >= 0) return spanView(h.start[parent], h.span[parent], h);
-  return spanView(h.start[id], h.span[id], h);
+  if (h.layer[id] === 0 && parent >= 0) return spanView(h.start[parent], h.span[parent]);
+  return spanView(h.start[id], h.span[id]);
 }
 
 /** Whether node `id` is drawn as a cell of its own in `frame` (so the user can see and click it). */
