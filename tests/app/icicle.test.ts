@@ -28,6 +28,7 @@ import {
   type View,
 } from '../../src/app/tree/icicle';
 import { targetTransform, viewOf } from '../../src/app/tree/view-transform';
+import { syntheticTree } from '../support/synthetic-tree';
 
 const shape = JSON.parse(
   readFileSync(new URL('../fixtures/books/pride-and-prejudice.tree-shape.json', import.meta.url), 'utf8'),
@@ -163,6 +164,33 @@ describe('Pride and Prejudice at Fit (2,143 nodes, the issue’s test on a book 
         expect(checkFrame(h, planFrame(h, view, DESKTOP))).toEqual([]);
       }
     }
+  });
+
+  it('plans the same frame run by run as node by node, zoomed anywhere, on the book and on a 14k-node tree', () => {
+    const large = buildHierarchy(syntheticTree({ nodes: 14_000 }).nodes);
+    let fast = 0;
+    for (const tree of [h, large]) {
+      for (const size of [DESKTOP, PHONE]) {
+        for (const factor of [1, 1.7, 4, 16, 90]) {
+          for (const anchor of [0, 0.21, 0.5, 0.93]) {
+            const view = zoomedAbout(tree, factor, anchor, size);
+            const quick = planFrame(tree, view, size);
+            const slow = planFrame(tree, view, size, { nodeByNode: true });
+            const shape = (f: Frame) => f.items.map((row) => row.map((i) => [i.from, i.to, i.id, i.text]));
+            expect(shape(quick)).toEqual(shape(slow));
+            quick.items.forEach((row, layer) =>
+              row.forEach((item, k) => {
+                const other = slow.items[layer][k];
+                expect(Math.abs(item.x - other.x) + Math.abs(item.w - other.w)).toBeLessThan(1e-6);
+                if (item.to - item.from > 1) fast++;
+              }),
+            );
+          }
+        }
+      }
+    }
+    // Runs were found at once (the path under test), many of them.
+    expect(fast).toBeGreaterThan(1000);
   });
 
   it('finds the item under a point, the breadcrumb of a view and the view that reveals a node', () => {
