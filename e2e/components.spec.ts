@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import { shoot } from './support/app';
 import { expect, test } from './support/fixtures';
-import { pair, touchscreen } from './support/touch';
+import { pair, restingView as restingOf, slotAt as slotOn, touchscreen } from './support/touch';
 
 const HARNESS = '/dev/components.html';
 const MODES = ['collapsed', 'traversal', 'leaves'];
@@ -245,32 +245,8 @@ test('“Next selected” visits every selected node, best rank first, and shows
   expect(seen.size).toBe(total);
 });
 
-/** The leaf slot under client x (CSS px) in the view the canvas last drew. */
-async function slotAt(page: Page, clientX: number): Promise<number> {
-  const box = (await canvas(page).boundingBox())!;
-  const [x0, x1] = await viewOf(page);
-  return x0 + ((clientX - box.x) / box.width) * (x1 - x0);
-}
-
-/** The view once it rests: unchanged over a few animation frames (after a glide or a fling). */
-async function restingView(page: Page): Promise<[number, number]> {
-  await canvas(page).evaluate(
-    (el) =>
-      new Promise<void>((resolve) => {
-        let last = el.getAttribute('data-view');
-        let still = 0;
-        const tick = () => {
-          const now = el.getAttribute('data-view');
-          still = now === last ? still + 1 : 0;
-          last = now;
-          if (still >= 10) resolve();
-          else requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      }),
-  );
-  return viewOf(page);
-}
+const slotAt = (page: Page, clientX: number) => slotOn(canvas(page), clientX);
+const restingView = (page: Page) => restingOf(canvas(page));
 
 for (const [name, viewport] of [
   ['390 px', { width: 390, height: 844 }],

@@ -3,7 +3,7 @@
  * finger's events take into the page, gesture detection and compatibility clicks included), for pages of a
  * context made with `hasTouch: true`. Points are in CSS pixels of the viewport.
  */
-import type { CDPSession, Page } from '@playwright/test';
+import type { CDPSession, Locator, Page } from '@playwright/test';
 
 /** A point in CSS pixels of the viewport. */
 export interface Point {
@@ -61,4 +61,36 @@ export function pair(centre: Point, distance: number): [Point, Point] {
     { x: centre.x - distance / 2, y: centre.y },
     { x: centre.x + distance / 2, y: centre.y },
   ];
+}
+
+/** The leaf slots the tree canvas last drew (its `data-view`). */
+export async function drawnView(canvas: Locator): Promise<[number, number]> {
+  return ((await canvas.getAttribute('data-view')) ?? '').split(' ').map(Number) as [number, number];
+}
+
+/** The tree canvas's view once it rests: unchanged over ten animation frames (after a glide or a fling). */
+export async function restingView(canvas: Locator): Promise<[number, number]> {
+  await canvas.evaluate(
+    (el) =>
+      new Promise<void>((resolve) => {
+        let last = el.getAttribute('data-view');
+        let still = 0;
+        const tick = () => {
+          const now = el.getAttribute('data-view');
+          still = now === last ? still + 1 : 0;
+          last = now;
+          if (still >= 10) resolve();
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  return drawnView(canvas);
+}
+
+/** The leaf slot under client x (CSS px) in the view the tree canvas last drew. */
+export async function slotAt(canvas: Locator, clientX: number): Promise<number> {
+  const box = (await canvas.boundingBox())!;
+  const [x0, x1] = await drawnView(canvas);
+  return x0 + ((clientX - box.x) / box.width) * (x1 - x0);
 }
