@@ -113,7 +113,8 @@ export type Layout = Omit<Hierarchy, 'size' | 'layer' | 'primaryParent' | 'paren
 export function buildHierarchy(nodes: readonly HierarchyNode[]): Hierarchy {
   const parents = buildParentIndex(nodes);
   const primaryParent = primaryParents(nodes, parents);
-  const layer = Int32Array.from(nodes, (node) => Math.max(0, node.layer));
+  const layer = new Int32Array(nodes.length);
+  for (let id = 0; id < nodes.length; id++) layer[id] = Math.max(0, nodes[id].layer);
   return { size: nodes.length, layer, primaryParent, parents, ...layoutHierarchy(layer, primaryParent) };
 }
 
@@ -188,8 +189,12 @@ export function layoutHierarchy(layer: Int32Array, primaryParent: Int32Array): L
   const rows: Int32Array[] = [];
   for (let l = 0; l < layerCount; l++) {
     const ids = order.subarray(perLayer[l], perLayer[l + 1]);
-    const keys = Float64Array.from(ids, (id) => start[id] * n + id).sort();
-    rows.push(Int32Array.from(keys, (key) => key % n));
+    const keys = new Float64Array(ids.length);
+    for (let k = 0; k < ids.length; k++) keys[k] = start[ids[k]] * n + ids[k];
+    keys.sort();
+    const row = new Int32Array(ids.length);
+    for (let k = 0; k < ids.length; k++) row[k] = keys[k] % n;
+    rows.push(row);
   }
   return { layerCount, kids, rootKids, start, span, leafCount, rows, descendants };
 }
