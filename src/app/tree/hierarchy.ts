@@ -70,9 +70,18 @@ export function primaryParents(nodes: readonly HierarchyNode[], parents: ParentI
     return scale === 0 ? 0 : dot(nodes[a].embedding, nodes[b].embedding) / scale;
   };
   for (let id = 0; id < n; id++) {
+    // One parent above the node (nine in ten nodes): it is the primary one, with no similarity to compute.
+    let candidates = 0;
+    for (let k = parents.offsets[id]; k < parents.offsets[id + 1]; k++) {
+      if (nodes[parents.ids[k]].layer > nodes[id].layer) candidates++;
+    }
     for (let k = parents.offsets[id]; k < parents.offsets[id + 1]; k++) {
       const p = parents.ids[k];
       if (nodes[p].layer <= nodes[id].layer) continue;
+      if (candidates === 1) {
+        primary[id] = p;
+        break;
+      }
       const s = cosine(id, p);
       if (s > similarity[id]) {
         similarity[id] = s;
