@@ -243,6 +243,15 @@ test('“Next selected” visits every selected node, best rank first, and shows
   expect(seen.size).toBe(total);
 });
 
+/** Makes a panel of the app on the dev server throw while it renders (src/app/panel-faults.ts). */
+async function breakPanel(page: Page, panel: string): Promise<void> {
+  await page.evaluate((name) => {
+    const hook = (window as { __aerieBreakPanel?: (panel: string) => void }).__aerieBreakPanel;
+    if (!hook) throw new Error('this page has no panel fault hook (the dev server has one)');
+    hook(name);
+  }, panel);
+}
+
 test('a panel that throws shows a sentence and “Reload this panel”; the rest of the app and the user’s work stay', async ({
   page,
 }) => {
@@ -264,7 +273,7 @@ test('a panel that throws shows a sentence and “Reload this panel”; the rest
   const documents = page.getByRole('list', { name: 'Added documents' });
   await expect(documents).toContainText('notes.txt');
 
-  await page.evaluate(() => window.__aerieBreakPanel?.('tree view'));
+  await breakPanel(page, 'tree view');
   const broken = page
     .getByRole('alert')
     .filter({ hasText: 'The tree view stopped because of a bug in Aerie' });
@@ -283,7 +292,7 @@ test('a panel that throws shows a sentence and “Reload this panel”; the rest
   await expect(broken).toHaveCount(0);
 
   // Another panel, the same way; the tree view stays drawn.
-  await page.evaluate(() => window.__aerieBreakPanel?.('Ask panel'));
+  await breakPanel(page, 'Ask panel');
   const askBroken = page.getByRole('alert').filter({ hasText: 'The Ask panel stopped' });
   await expect(askBroken).toBeVisible();
   await expect(canvas(page)).toBeVisible();
