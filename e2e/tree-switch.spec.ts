@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { ask, configure, fakeLlmForFile, libraryRow, treeCanvas } from './support/app';
+import { ask, configure, fakeLlmForFile, importTreeFile, libraryRow, treeCanvas } from './support/app';
 import { expect, test } from './support/fixtures';
 
 const NOVEL = 'tests/fixtures/books/northanger-abbey.raptor.json';
@@ -19,12 +19,6 @@ const OTHER = 'tests/fixtures/official-cinderella-tree.json';
 const OTHER_TITLE = 'Cinderella (official RAPTOR demo tree)';
 
 const llm = fakeLlmForFile().configure({ answerCites: [1, 2] });
-
-/** Imports a tree file through the library and waits until it is open. */
-async function importTree(page: Page, file: string, title: string): Promise<void> {
-  await page.getByRole('region', { name: 'Library' }).getByLabel('Tree file to import').setInputFiles(file);
-  await expect(page.locator('.open-title')).toHaveText(title, { timeout: 60_000 });
-}
 
 /**
  * Stores `text` as the text of the only document of the tree titled `title`, as a build stores it (a tree file
@@ -82,7 +76,7 @@ test('citations opened in a novel, then another tree opened: the app stays, noth
   await page.goto('/');
   expect(await page.evaluate(() => '__aerieBreakPanel' in window), 'a fault hook in production').toBe(false);
   await configure(page, llm);
-  await importTree(page, NOVEL, NOVEL_TITLE);
+  await importTreeFile(page, NOVEL, NOVEL_TITLE);
   await storeDocumentText(page, NOVEL_TITLE, readFileSync(NOVEL_TEXT, 'utf8'));
   await page.reload();
   await libraryRow(page, NOVEL_TITLE)
@@ -104,7 +98,7 @@ test('citations opened in a novel, then another tree opened: the app stays, noth
     await expect.poll(() => breadcrumb.count()).toBeGreaterThan(1);
   }
 
-  await importTree(page, OTHER, OTHER_TITLE);
+  await importTreeFile(page, OTHER, OTHER_TITLE);
   await expectAppShown(page, OTHER_TITLE);
   await expect(breadcrumb).toHaveCount(1);
   await libraryRow(page, NOVEL_TITLE)

@@ -40,6 +40,7 @@ import { useLibraryActions } from './state/useLibraryActions';
 import { useConversation, useConversationPanel } from './state/useConversation';
 import { useTheme } from './state/useTheme';
 import { useTreeBound } from './state/useTreeBound';
+import { useTreeDeletions } from './state/useTreeDeletions';
 import { useServiceWorker, type Busy } from './state/useServiceWorker';
 import { useConnectivity } from './state/useConnectivity';
 import { useStorageOverview } from './state/useStorageOverview';
@@ -115,9 +116,19 @@ export function App() {
     (ActiveCitation & { back: ReturnPoint; view: View }) | undefined
   >(tree, undefined);
   const citationKey = useRef(0);
+  // The open tree deleted (here or in another tab): what runs on it stops, and it closes.
+  const deletions = useTreeDeletions(openId, {
+    stop: () => {
+      ask.discard();
+      evaluation.cancel();
+    },
+    open: setOpenId,
+    notify,
+    title: tree?.title,
+  });
   const actions = useLibraryActions(db, notify, library.refresh, {
     onOpen: setOpenId,
-    onDeleted: (id) => id === openId && setOpenId(undefined),
+    onDeleted: deletions.closeDeleted,
     onDraft: async (draft) => {
       await saveSettingsOrReport({ ...settings, params: { ...settings.params, ...draft.params } });
       for (const d of draft.documents) docs.addPaste(d.text, d.name ?? 'Document');
@@ -243,18 +254,13 @@ export function App() {
   );
 
   const blocker = dbError ? `Storage is unavailable: ${dbError}` : queryBlocker(tree, settings);
+  const unanswered = (e: unknown) =>
+    deletions.handledGone(e) || actions.report('The question could not be answered', e);
   const onAsk = (question: string, followUp: boolean) =>
-    void conversation
-      .submit(question, retrieval, 'ask', followUp)
-      .catch((e: unknown) => actions.report('The question could not be answered', e));
+    void conversation.submit(question, retrieval, 'ask', followUp).catch(unanswered);
   const onCompare = (question: string, followUp: boolean) =>
-    void conversation
-      .submit(question, retrieval, 'compare', followUp)
-      .catch((e: unknown) => actions.report('The question could not be answered', e));
-  const onConfirmSearch = (search: string) =>
-    void conversation
-      .confirm(search)
-      .catch((e: unknown) => actions.report('The question could not be answered', e));
+    void conversation.submit(question, retrieval, 'compare', followUp).catch(unanswered);
+  const onConfirmSearch = (search: string) => void conversation.confirm(search).catch(unanswered);
   const conversationProps = useConversationPanel(conversation, ask.results, onConfirmSearch);
   // The ARIA tabs pattern: arrow keys move between tabs (and select them), Home/End go to the ends.
   const onTabKey = (event: KeyboardEvent) => {

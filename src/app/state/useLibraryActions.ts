@@ -28,6 +28,7 @@ import { errorMessage } from './messages';
 import { toBuildDocuments } from './request';
 import { originalOf, type ReadyDocument } from './useDocuments';
 import { markDeletedInLedger } from '../../storage/ledger';
+import { announceDeletion } from './deletions';
 import { announceLibraryChange, pageStore } from './useLibrary';
 import type { NoticeInput } from './useNotices';
 
@@ -87,6 +88,8 @@ export function useLibraryActions(
       forgetInLedger(id);
       whileBuildStopped(id, () => deleteTree(db, id)).then(
         async () => {
+          // Every other tab working on it stops and closes it (deletions.ts); this one does so here.
+          announceDeletion({ kind: 'tree', treeId: id });
           callbacks.onDeleted(id);
           await changed();
         },
@@ -199,6 +202,7 @@ export function useLibraryActions(
           await moveTreeHistory(db, treeId, newId);
           forgetInLedger(treeId);
           await deleteTree(db, treeId);
+          announceDeletion({ kind: 'tree', treeId, replacedBy: newId });
           await changed();
         }
       } catch (e) {
