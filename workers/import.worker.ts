@@ -1,5 +1,7 @@
 import '../src/rpc/errors';
 import { expose } from 'comlink';
+import { loadBundledCMap } from '../src/ingest/pdf-assets';
+import { loadPdfjs } from '../src/ingest/pdfjs-runtime';
 import { createImportService } from '../src/storage/import-service';
 
-expose(createImportService());
+expose(createImportService({ loadPdf: () => loadPdfjs(loadBundledCMap) }));

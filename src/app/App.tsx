@@ -7,6 +7,7 @@ import { treeStats } from '../core/stats';
 import { RETRIEVAL_MODES, type ModeSelections, type RetrievalMode } from './modes';
 import { DocumentPanel, type ActiveCitation } from './document/DocumentPanel';
 import { citationTarget } from './document/citation-target';
+import { parseOriginalKey } from './document/original-key';
 import { returnPointOf, returnTo, type ReturnPoint } from './document/return-point';
 import { passagePath, placeOf } from './ask/sources';
 import { TreeView } from './tree/TreeView';
@@ -304,7 +305,10 @@ export function App() {
     requestAnimationFrame(() => returnTo(citation.back));
   };
   const loadOriginal = useCallback(
-    (documentId: string) => (db ? getOriginal(db, documentId) : Promise.resolve(undefined)),
+    (key: string) => {
+      const { documentId, sha256 } = parseOriginalKey(key);
+      return db ? getOriginal(db, documentId, sha256) : Promise.resolve(undefined);
+    },
     [db],
   );
 

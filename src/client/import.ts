@@ -5,22 +5,22 @@
  */
 import '../rpc/errors';
 import { wrap } from 'comlink';
-import type { ImportApi } from '../storage/import-service';
+import type { ImportApi, ImportOutcome } from '../storage/import-service';
 import { StorageError } from '../storage/errors';
 
 /**
  * Imports `file` in the import worker.
- * @returns the new tree's id.
+ * @returns the new tree's id, and a sentence for each carried document it left out.
  * @throws what `importTree` throws (codes kept across the worker boundary), or StorageError IO_ERROR when the
  *   worker cannot start or dies.
  */
-export async function importInWorker(file: File): Promise<string> {
+export async function importInWorker(file: File): Promise<ImportOutcome> {
   const worker = new Worker(new URL('../../workers/import.worker.ts', import.meta.url), {
     type: 'module',
     name: 'aerie-import',
   });
   try {
-    return await new Promise<string>((resolve, reject) => {
+    return await new Promise<ImportOutcome>((resolve, reject) => {
       worker.addEventListener('error', (event) =>
         reject(
           new StorageError(

@@ -20,6 +20,7 @@ import {
   type AerieDb,
   type NewOriginal,
   type BuildDraft,
+  type OriginalInfo,
 } from '../../storage';
 import { download, safeFileBase } from '../download';
 import { toLlmEndpoint, isConfigured, type EndpointSettings } from '../settings/app-settings';
@@ -122,10 +123,19 @@ export function useLibraryActions(
         checkImportSize(file.size);
         // Read, parsed and checked in a worker: a large file must not freeze the page. The tree keeps its own
         // title, not the file name.
-        const id = await importInWorker(file);
+        const { id, notes } = await importInWorker(file);
         await changed();
         callbacks.onOpen(id);
         notify({ kind: 'success', title: `Imported “${file.name}”` });
+        // A carried PDF that is not its document's is left out, and said (the tree itself imported).
+        for (const [i, body] of notes.entries()) {
+          notify({
+            kind: 'warning',
+            key: `import-${id}-${i}`,
+            title: `Part of “${file.name}” was not kept`,
+            body,
+          });
+        }
       })().catch((e: unknown) => report(`“${file.name}” could not be imported`, e));
     },
     [db, changed, callbacks, notify, report],
@@ -167,6 +177,7 @@ export function useLibraryActions(
         files: { type: string; size: number }[],
         taken: readonly string[],
         originals: readonly (NewOriginal | undefined)[],
+        shareOriginals: readonly (OriginalInfo | undefined)[],
       ) => Promise<string>,
     ) => {
       if (!db) return;
@@ -191,10 +202,9 @@ export function useLibraryActions(
           request,
           files,
           added.map((a) => a.key),
-          [
-            ...draft.documents.map(() => undefined), // kept already: the rebuild shares them by text
-            ...added.map(originalOf),
-          ],
+          [...draft.documents.map(() => undefined), ...added.map(originalOf)],
+          // The files the tree's own documents keep: the rebuild keeps the same ones (by their hash).
+          draft.originals,
         );
         const record = await getTree(db, newId);
         if (record?.status === 'ready') {
