@@ -71,7 +71,7 @@ describe('generatedSetKeeper (fake IndexedDB)', () => {
       if (calls === 2) await deleteEvalSet(otherTab, keeper.id);
       // A model takes a while to reply (the keeper's stores land meanwhile).
       await new Promise((resolve) => setTimeout(resolve, 20));
-      options?.signal?.throwIfAborted();
+      if (options?.signal?.aborted) throw Object.assign(new Error('Aborted'), { name: 'AbortError' });
       return `Question: What is part ${calls}?`;
     };
     const stopped = await generateQuestions(tree, plan, chat, {

@@ -78,7 +78,9 @@ describe('evaluation sets and runs', () => {
     const { db, treeId } = await openFixture();
     await saveEvalSet(db, set('a', treeId, 1));
     await saveEvalRun(db, run('r1', treeId, 1));
-    await expect(saveEvalRun(db, run('gone', 'no-such-tree', 1))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(saveEvalRun(db, run('gone', 'no-such-tree', 1))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(await getEvalRun(db, 'gone')).toBeUndefined();
     expect(await deleteTree(db, treeId)).toBe(true);
     expect(await listEvalSets(db, treeId)).toEqual([]);

@@ -44,7 +44,7 @@ const readPdf = async (bytes: Uint8Array, name: string) => {
 let doc: IngestedDocument;
 
 beforeAll(async () => {
-  doc = await ingestFile(new File([PDF], 'layouts.pdf'), {}, nodePdfDeps);
+  doc = await ingestFile(new File([PDF as Uint8Array<ArrayBuffer>], 'layouts.pdf'), {}, nodePdfDeps);
 });
 
 const blob = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' });
