@@ -4,13 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { PdfLayout } from '../../src/ingest/pdf-layout';
 import {
   createTree,
-  deleteTree,
   exportTree,
-  getOriginal,
   getTree,
   importTree,
   keepOriginals,
-  listTrees,
   openAerieDb,
   type AerieDb,
 } from '../../src/storage';
