@@ -3,10 +3,9 @@
  * large file never freezes the page: a 100,000-node file is 73 MB of JSON, whose parse and check held the main
  * thread for seconds. The worker opens the database itself (storage runs in workers) and hands back the new
  * tree's id and what it left out; the page's client ends the worker once it has answered. A PDF the file
- * carries is read here with PDF.js (loaded only then) to check it is the document's (transfer-originals.ts).
+ * carries is read by the caller's `readPdf` (the page reads it in an ingestion worker, which has PDF.js: this
+ * worker does not carry a second copy of it) to check it is the document's (transfer-originals.ts).
  */
-import { MAX_TEXT_CHARS } from '../ingest/limits';
-import { extractPdfText, type PdfRuntime } from '../ingest/pdf';
 import { openAerieDb } from './db';
 import type { AerieDb } from './schema';
 import { checkImportSize, importTree } from './transfer';
@@ -15,8 +14,6 @@ import type { PdfReader } from './transfer-originals';
 /** Dependencies, injectable for tests. */
 export interface ImportServiceDeps {
   openDb?: () => Promise<AerieDb>;
-  /** Loads PDF.js to check the PDFs a tree file carries. Without it, none is kept. */
-  loadPdf?: () => Promise<PdfRuntime>;
 }
 
 /** What an import did. */
@@ -27,30 +24,21 @@ export interface ImportOutcome {
   notes: string[];
 }
 
-/** A `PdfReader` over PDF.js as `loadPdf` gives it (loaded at the first PDF). */
-export function pdfReader(loadPdf: () => Promise<PdfRuntime>): PdfReader {
-  let runtime: Promise<PdfRuntime> | undefined;
-  return async (bytes, name) => {
-    runtime ??= loadPdf();
-    const read = await extractPdfText(bytes, await runtime, { name, maxChars: MAX_TEXT_CHARS });
-    return { text: read.text, pageStarts: read.pageStarts, layout: read.layout };
-  };
-}
-
 /** Makes the service a worker exposes. */
 export function createImportService(deps: ImportServiceDeps = {}) {
   return {
     /**
      * Reads a tree file, validates all of it and stores it in one transaction (see `importTree`).
+     * @param readPdf reads a carried PDF's text and layout; without it no carried PDF is kept.
      * @throws StorageError TOO_LARGE (checked from the size before reading), INVALID_IMPORT, QUOTA_EXCEEDED, ….
      */
-    async importFile(file: Blob): Promise<ImportOutcome> {
+    async importFile(file: Blob, readPdf?: PdfReader): Promise<ImportOutcome> {
       checkImportSize(file.size);
       const db = await (deps.openDb ?? (() => openAerieDb()))();
       const notes: string[] = [];
       try {
         const id = await importTree(db, await file.text(), {
-          ...(deps.loadPdf ? { readPdf: pdfReader(deps.loadPdf) } : {}),
+          ...(readPdf ? { readPdf } : {}),
           onRefused: (sentence) => notes.push(sentence),
         });
         return { id, notes };

@@ -107,10 +107,9 @@ describe('kept originals are keyed by their content', () => {
     const source = (await openFixture({ empty: true })).db;
     await pdfTree(source, 'a', PDF);
     const { db } = await openFixture({ empty: true });
-    const service = createImportService({ openDb: async () => db, loadPdf: nodePdfDeps.loadPdf });
-    const { id, notes } = await service.importFile(
-      new Blob([await exportTree(source, 'a', { originals: true })]),
-    );
+    const service = createImportService({ openDb: async () => db });
+    const file = new Blob([await exportTree(source, 'a', { originals: true })]);
+    const { id, notes } = await service.importFile(file, readPdf);
     expect(notes).toEqual([]);
     expect(await keptBytes(db, id)).toEqual(PDF);
     const entry = (await getTree(db, id))!.documents[0];
