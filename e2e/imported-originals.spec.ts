@@ -1,6 +1,7 @@
 /**
- * An imported tree file cannot plant a PDF (issue 41, point 4), in the production build: the import worker
- * reads a carried PDF with PDF.js and keeps it only when its text is the text the tree was built from. Tree
+ * An imported tree file cannot plant a PDF (issue 41, point 4), in the production build: a carried PDF is read
+ * with PDF.js (in an ingestion worker, as a dropped PDF) and kept only when its text is the text the tree was
+ * built from. Tree
  * files made here from tests/fixtures/pdf/layouts.pdf (read in Node as the app reads it; leaves cut by the
  * app's chunker): one carrying another PDF (tests/fixtures/ingest/three-pages.pdf) imports without it (with the
  * document's text) and says why, in a notice and the library row; the genuine one keeps its PDF and shows its pages; a

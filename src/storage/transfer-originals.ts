@@ -45,7 +45,7 @@ export interface ImportedOriginal {
 
 /**
  * Reads a PDF's text, page starts and layout the way the app's ingest does (src/ingest/pdf.ts, PDF.js):
- * injected where PDF.js can run (the import worker; Node in tests). Rejects when the bytes are not a PDF it
+ * injected by the caller (the page reads it in an ingestion worker; Node in tests). Rejects when the bytes are not a PDF it
  * can read.
  */
 export type PdfReader = (

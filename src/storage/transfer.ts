@@ -91,7 +91,7 @@ export interface ImportOptions {
   /** Milliseconds since the epoch. Default now. */
   now?: number;
   /**
-   * Reads a carried PDF's text and layout (PDF.js, where it runs: the import worker). Without it no carried PDF
+   * Reads a carried PDF's text and layout (PDF.js: the page's ingestion worker, called back). Without it no carried PDF
    * can be checked, so none is kept (their documents' texts still are, when they are the tree's).
    */
   readPdf?: PdfReader;

@@ -1,6 +1,6 @@
 /**
  * Kept originals belong to their content (issue 41, point 4), with a real PDF (tests/fixtures/pdf/layouts.pdf,
- * read by PDF.js in Node as the import worker reads it) and FAKE IndexedDB: a file is keyed by its document and
+ * read by PDF.js in Node as the page's ingestion worker reads it) and FAKE IndexedDB: a file is keyed by its document and
  * the SHA-256 of its bytes, so no tree's file stands in for another's; an imported tree file's PDF is kept only
  * when its text is the text the tree was built from, and a mismatched one is left out with a sentence while the
  * tree still imports; the sizes a file's layout claims are refused before any work; files kept before version 7
@@ -36,7 +36,7 @@ const RESAVED = new Uint8Array([...PDF, ...new TextEncoder().encode('\n% saved a
 const OTHER_PDF = new Uint8Array(
   readFileSync(new URL('../fixtures/ingest/three-pages.pdf', import.meta.url)),
 );
-/** The app's PDF reading (PDF.js in Node, as in the import worker): what checks a carried PDF. */
+/** The app's PDF reading (PDF.js in Node, as in the page's ingestion worker): what checks a carried PDF. */
 const readPdf = async (bytes: Uint8Array, name: string) => {
   const read = await extractPdfText(bytes, await nodePdfDeps.loadPdf!(), { name, maxChars: MAX_TEXT_CHARS });
   return { text: read.text, pageStarts: read.pageStarts, layout: read.layout };
