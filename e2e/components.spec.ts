@@ -4,6 +4,7 @@
  * the icicle's zoom, retrieval marks, Find and "Next selected", and text shown as text.
  */
 import type { Page } from '@playwright/test';
+import { screenshotPath } from './support/app';
 import { expect, test } from './support/fixtures';
 
 const HARNESS = '/dev/components.html';
@@ -287,6 +288,7 @@ test('a panel that throws shows a sentence and “Reload this panel”; the rest
   await page.getByRole('tab', { name: 'Statistics' }).click();
   await expect(page.locator('#panel-stats')).toContainText(/40/);
   await page.getByRole('tab', { name: 'Tree' }).click();
+  await page.screenshot({ path: screenshotPath('panel-boundary') });
   await broken.getByRole('button', { name: 'Reload this panel' }).click();
   await expect(canvas(page)).toBeVisible();
   await expect(broken).toHaveCount(0);

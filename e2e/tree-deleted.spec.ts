@@ -14,6 +14,7 @@ import {
   fakeLlmForFile,
   importTreeFile,
   libraryRow,
+  screenshotPath,
   storedRecords,
 } from './support/app';
 import { expect, test } from './support/fixtures';
@@ -60,6 +61,7 @@ test('a tree deleted in another tab: the answer there is aborted, the tree close
   await expect(asking.locator('.open-title')).toHaveCount(0);
   await expect(asking.getByText('Build or open a tree first.')).toBeVisible();
   await expect(libraryRow(asking, TITLE)).toHaveCount(0);
+  await asking.screenshot({ path: screenshotPath('tree-deleted-in-another-tab') });
 
   // Had the reply not been aborted, it would have been stored by now.
   await asking.waitForTimeout(STREAM_MS);

@@ -33,7 +33,7 @@ describe('the notice of a tree deleted in another tab', () => {
       kind: 'warning',
       title: 'This tree was deleted in another tab',
       body: expect.stringMatching(
-        /^“Emma” was deleted in another Aerie tab, so it was closed here: .* nothing more of it is kept\.$/,
+        /^“Emma” was deleted in another Aerie tab, so it was closed here\. Anything that ran on it here .* was stopped, and nothing more of it is kept\.$/,
       ),
     });
     expect(deletedElsewhereNotice('Emma', true).title).toBe('This tree was rebuilt in another tab');

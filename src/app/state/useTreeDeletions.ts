@@ -35,7 +35,7 @@ export function deletedElsewhereNotice(title: string | undefined, rebuilt: boole
         kind: 'warning',
         key: 'tree-deleted',
         title: 'This tree was deleted in another tab',
-        body: `${name} was deleted in another Aerie tab, so it was closed here: the question being answered, an evaluation or a question generation running on it were stopped, and nothing more of it is kept.`,
+        body: `${name} was deleted in another Aerie tab, so it was closed here. Anything that ran on it here (a question being answered, an evaluation, a question generation) was stopped, and nothing more of it is kept.`,
       };
 }
 
