@@ -4,7 +4,7 @@
  * the icicle's zoom, retrieval marks, Find and "Next selected", and text shown as text.
  */
 import type { Page } from '@playwright/test';
-import { shoot } from './support/app';
+import { screenshotPath, shoot } from './support/app';
 import { expect, test } from './support/fixtures';
 import { pair, restingView as restingOf, slotAt as slotOn, touchscreen } from './support/touch';
 
@@ -342,4 +342,66 @@ test('mouse: the wheel zooms about the pointer, a drag pans without opening, hov
   await expect(page.locator('.tree-tooltip')).toBeVisible();
   await page.mouse.click(box.x + 30, box.y + 10);
   await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(/^Node \d+$/);
+});
+
+/** Makes a panel of the app on the dev server throw while it renders (src/app/panel-faults.ts). */
+async function breakPanel(page: Page, panel: string): Promise<void> {
+  await page.evaluate((name) => {
+    const hook = (window as { __aerieBreakPanel?: (panel: string) => void }).__aerieBreakPanel;
+    if (!hook) throw new Error('this page has no panel fault hook (the dev server has one)');
+    hook(name);
+  }, panel);
+}
+
+test('a panel that throws shows a sentence and “Reload this panel”; the rest of the app and the user’s work stay', async ({
+  page,
+}) => {
+  // The app itself on the dev server: only there can a test break a panel (src/app/panel-faults.ts).
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/');
+  const library = page.getByRole('region', { name: 'Library' });
+  await library
+    .getByLabel('Tree file to import')
+    .setInputFiles('tests/fixtures/official-cinderella-tree.json');
+  await expect(canvas(page)).toBeVisible({ timeout: 60_000 });
+  // Work in progress: a document waiting to be built.
+  await page.getByRole('button', { name: 'Paste text' }).click();
+  const paste = page.getByRole('dialog', { name: 'Paste text' });
+  await paste.getByLabel('Text').fill('Notes on the glass slipper, kept for the next build.');
+  await paste.getByLabel('Name').fill('notes.txt');
+  await paste.getByRole('button', { name: 'Add' }).click();
+  const documents = page.getByRole('list', { name: 'Added documents' });
+  await expect(documents).toContainText('notes.txt');
+
+  await breakPanel(page, 'tree view');
+  const broken = page
+    .getByRole('alert')
+    .filter({ hasText: 'The tree view stopped because of a bug in Aerie' });
+  await expect(broken).toContainText('a test broke the tree view on purpose');
+  await expect(canvas(page)).toHaveCount(0);
+  // Everything else is as it was: the header, the documents waiting, the library, the Ask panel, the other tabs.
+  await expect(page.getByRole('heading', { name: 'Aerie', exact: true })).toBeVisible();
+  await expect(documents).toContainText('notes.txt');
+  await expect(library.getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByRole('complementary', { name: 'Ask panel' })).toContainText('Ask');
+  await page.getByRole('tab', { name: 'Statistics' }).click();
+  await expect(page.locator('#panel-stats')).toContainText(/40/);
+  await page.getByRole('tab', { name: 'Tree' }).click();
+  await page.screenshot({ path: screenshotPath('panel-boundary') });
+  await broken.getByRole('button', { name: 'Reload this panel' }).click();
+  await expect(canvas(page)).toBeVisible();
+  await expect(broken).toHaveCount(0);
+
+  // Another panel, the same way; the tree view stays drawn.
+  await breakPanel(page, 'Ask panel');
+  const askBroken = page.getByRole('alert').filter({ hasText: 'The Ask panel stopped' });
+  await expect(askBroken).toBeVisible();
+  await expect(canvas(page)).toBeVisible();
+  await askBroken.getByRole('button', { name: 'Reload this panel' }).click();
+  await expect(
+    page.getByRole('complementary', { name: 'Ask panel' }).getByLabel('Question', { exact: true }),
+  ).toBeVisible();
+  // The faults were the only errors, and React caught them: the page never went blank.
+  expect(errors).toEqual([]);
 });
