@@ -76,6 +76,9 @@ export function useIcicleZoom(
   const latest = useRef(options);
   latest.current = options;
   const behaviour = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
+  // A move asked for while the canvas has no width (its tab hidden, or before its first layout), in leaf slots:
+  // a transform is in pixels, so it is applied when the canvas has a width again.
+  const pending = useRef<View | null>(null);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -190,6 +193,7 @@ export function useIcicleZoom(
     const z = behaviour.current;
     if (canvas === null || z === null) return;
     z.scaleExtent(scaleExtentOf(latest.current.leafCount));
+    pending.current = null;
     select(canvas).call(z.transform, zoomIdentity);
   }, [canvasRef, tree]);
 
@@ -205,6 +209,14 @@ export function useIcicleZoom(
     ]);
     const before = shownWidth.current;
     shownWidth.current = width;
+    const waiting = pending.current;
+    if (waiting !== null) {
+      pending.current = null;
+      select(canvas)
+        .interrupt()
+        .call(z.transform, targetTransform(waiting, latest.current.leafCount, width, height));
+      return;
+    }
     if (before === 0 || before === width) return;
     const view = viewOf(zoomTransform(canvas), latest.current.leafCount, before);
     select(canvas).call(z.transform, transformOf(view, latest.current.leafCount, width));
@@ -215,11 +227,17 @@ export function useIcicleZoom(
     const z = behaviour.current;
     if (canvas !== null && z !== null) to(canvas, z);
   };
+  const whole = (): View => ({ x0: 0, x1: Math.max(1, latest.current.leafCount) });
+  // The transform is in the pixels of the last width the canvas had: a hidden canvas (width 0) keeps its view.
+  const widthNow = () => latest.current.width || shownWidth.current;
   return {
     view: () => {
       const canvas = canvasRef.current;
-      const { leafCount: n, width: w } = latest.current;
-      return canvas === null ? { x0: 0, x1: Math.max(1, n) } : viewOf(zoomTransform(canvas), n, w);
+      const w = widthNow();
+      if (pending.current !== null) return pending.current;
+      return canvas === null || w === 0
+        ? whole()
+        : viewOf(zoomTransform(canvas), latest.current.leafCount, w);
     },
     zoomBy: (factor) =>
       glide((canvas, z) =>
@@ -227,14 +245,23 @@ export function useIcicleZoom(
       ),
     zoomTo: (view) =>
       glide((canvas, z) => {
-        const { leafCount: n, width: w, height: hgt } = latest.current;
+        const { leafCount: n, height: hgt } = latest.current;
+        const w = widthNow();
+        if (w === 0) {
+          pending.current = view;
+          return;
+        }
         const target = targetTransform(view, n, w, hgt);
         select(canvas).transition().duration(ZOOM_MS).ease(easeOutCubic).call(z.transform, target);
       }),
     fit: () =>
-      glide((canvas, z) =>
-        select(canvas).transition().duration(ZOOM_MS).ease(easeOutCubic).call(z.transform, zoomIdentity),
-      ),
+      glide((canvas, z) => {
+        if (widthNow() === 0) {
+          pending.current = whole();
+          return;
+        }
+        select(canvas).transition().duration(ZOOM_MS).ease(easeOutCubic).call(z.transform, zoomIdentity);
+      }),
   };
 }
 
