@@ -139,8 +139,8 @@ export function keywordIndex(nodes: readonly TreeNode[]): KeywordIndex {
 }
 
 /**
- * Nodes indexed between two returns to the event loop by `prepareKeywordIndex`: about 12 ms of work in Node on
- * this machine (`npm run bench keywords`: 0.65 s for 14,000 nodes), under the 50 ms a browser calls a long task.
+ * Nodes indexed between two returns to the event loop by `prepareKeywordIndex`: about 10 ms of work in Node on
+ * this machine (`npm run bench keywords`: 0.47–0.52 s for 14,000 nodes), under the 50 ms a browser calls a long task.
  */
 const PREPARE_CHUNK = 250;
 
