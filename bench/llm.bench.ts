@@ -27,7 +27,7 @@ import { CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from '../e2e/support/chromium';
 import { splitSentences } from '../src/core/text/chunk';
 import { summaryMessages } from '../src/llm/prompts';
 import type { ChatMessage } from '../src/llm/types';
-import { estimateSummarySeconds, planSummaryWork, speedOf } from '../src/models/generation-speed';
+import { estimateSummarySeconds, planSummaryWork, speedOf } from '../src/models/generate/generation-speed';
 import { ROOT, startBrowserBench, type BrowserBench } from './browser/embed-harness';
 import type { LlmPageConfig, LlmPageResult } from './browser/llm-page';
 import { timeNative, type NativeRun, type NativeTiming } from './llm-native';

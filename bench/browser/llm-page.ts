@@ -5,8 +5,7 @@
  */
 import { releaseProxy, wrap } from 'comlink';
 import type { ChatMessage } from '../../src/llm/types';
-import type { GeneratorChoice } from '../../src/models/generator-presets';
-import type { GenerationResult } from '../../src/models/generator-contract';
+import type { GeneratorChoice, GenerationResult } from '../../src/models/generate';
 import type { LlmBenchLoad, LlmBenchWorkerApi, LlmBenchWorkerConfig } from './llm-bench.worker';
 
 /** One timed configuration. */

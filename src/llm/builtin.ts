@@ -2,10 +2,10 @@
  * The built-in model (a language model running in this browser) behind the same summarising and answering
  * paths as the endpoints: the paper's summarisation prompt, the cited-answer prompt, [n] citations, streamed
  * text and token usage. Only types come from src/models, so the page can use this without transformers.js; the
- * model itself runs in the generate worker (src/models/generate-service.ts) or, in Node, in-process.
+ * model itself runs in the generate worker (src/models/generate/generate-service.ts) or, in Node, in-process.
  */
-import type { GenerateOptions } from '../models/generator-contract';
-import type { DeviceUse } from '../models/placement';
+import type { GenerateOptions } from '../models/generate';
+import type { DeviceUse } from '../models/device';
 import type { AnswerOptions, AnswerResult } from './answer';
 import { answerWith } from './answer';
 import { createChatSummarizer, type LlmSummarizer, type LlmSummarizerOptions } from './summarizer';
@@ -25,7 +25,7 @@ export interface GeneratedReply {
 
 /**
  * A loaded language model that writes chat replies: `TransformersGenerator` itself (Node, tests), or a client
- * of the generate worker (`remoteGenerator` in src/models/generate-client.ts).
+ * of the generate worker (`remoteGenerator` in src/models/generate/generate-client.ts).
  */
 export interface ChatGenerator {
   /** `model`: the model string; `tag`: what a tree records as the writer of its summaries. */

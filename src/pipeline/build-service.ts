@@ -17,8 +17,8 @@ import { buildTree } from '../core/build';
 import type { ClosableClusterPool } from '../core/cluster';
 import { DEFAULT_BUILD_PARAMS, type RaptorTree } from '../core/types';
 import { UsageAccumulator } from '../llm';
-import type { EmbedApi } from '../models/embed-service';
-import type { GenerateApi } from '../models/generate-service';
+import type { EmbedApi } from '../models/embed';
+import type { GenerateApi } from '../models/generate';
 import {
   completeTree,
   createTree,
@@ -32,7 +32,7 @@ import {
   type AerieDb,
   type FileInfo,
 } from '../storage';
-import { cachedEmbedder, cachedSummarizer, embeddingCacheKeyFor, summaryCacheKeyFor } from './cached-models';
+import { cachedEmbedder, cachedSummarizer, embeddingCacheKeyFor, summaryCacheKeyFor } from './cached-results';
 import {
   builtinConcurrency,
   prepareBuiltin,

@@ -10,8 +10,8 @@ import type { BuildParams, NodeSource, RaptorTree, SummarizerInfo, TreeDocument 
 import type { PdfLayout } from '../ingest/pdf-layout';
 import type { IngestType } from '../ingest/types';
 import type { LlmEndpoint } from '../llm/types';
-import type { ModelChoice } from '../models/embed-service';
-import type { DeviceUse } from '../models/placement';
+import type { ModelChoice } from '../models/embed';
+import type { DeviceUse } from '../models/device';
 import type { BuiltinModelChoice, PipelineProgress, PipelineStageEvent, RunDevices } from '../protocol/build';
 
 /** The dtype a browser model runs with when a request names none (the embedder's default). */
@@ -450,7 +450,7 @@ export interface OriginalRecord {
 
 /**
  * The typed settings. Other modules add keys by declaration merging
- * (`declare module '../storage/schema' { interface SettingsMap { myKey: string } }`).
+ * (`declare module './schema' { interface SettingsMap { myKey: string } }`).
  */
 export interface SettingsMap {
   /** The LLM endpoints the user configured, WITH their API keys (never exported, never logged). */

@@ -40,6 +40,11 @@ function runtimeImports(file: string): string[] {
   return out;
 }
 
+/** A stylesheet, JSON data or a URL import (`?url`, `?worker`): the bundler emits a file, the script loads no code of it. */
+function isAsset(specifier: string): boolean {
+  return specifier.includes('?') || /\.(css|json)$/.test(specifier);
+}
+
 function resolveLocal(from: string, specifier: string): string {
   const base = resolve(dirname(from), specifier);
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')])
@@ -57,6 +62,7 @@ function packagesLoadedBy(entry: string): Set<string> {
     if (seen.has(file)) continue;
     seen.add(file);
     for (const specifier of runtimeImports(file)) {
+      if (isAsset(specifier)) continue;
       if (specifier.startsWith('.')) queue.push(resolveLocal(file, specifier));
       else packages.add(specifier);
     }
@@ -69,7 +75,7 @@ describe('worker scripts', () => {
     // chunk.ts counts cl100k tokens; its type-only users must not pull it in, its real users must.
     expect(packagesLoadedBy('src/core/text/chunk.ts')).toContain('gpt-tokenizer/encoding/cl100k_base');
     expect(packagesLoadedBy('workers/build.worker.ts')).toContain('gpt-tokenizer/encoding/cl100k_base');
-    expect(runtimeImports(join(ROOT, 'src/models/webgpu.ts'))).toEqual([]);
+    expect(runtimeImports(join(ROOT, 'src/models/device/webgpu.ts'))).toEqual([]);
   });
 
   it.each(['workers/embed.worker.ts', 'workers/embed-helper.worker.ts'])(

@@ -5,7 +5,7 @@
  */
 import { useId, useMemo, useState } from 'react';
 import type { RaptorTree } from '../../core/types';
-import { usesLabel } from '../../models/placement';
+import { usesLabel } from '../../models/device';
 import type { EvalRunRecord } from '../../storage/schema';
 import { download, safeFileBase } from '../download';
 import { formatDate } from '../format';

@@ -5,8 +5,8 @@
 import { embedWorker } from '../../client/workers';
 import type { RaptorTree } from '../../core/types';
 import { createOpenAiEmbedder } from '../../llm';
-import { mergeUses, type DeviceUse } from '../../models/placement';
-import { splitRows } from '../../models/rows';
+import { mergeUses, type DeviceUse } from '../../models/device';
+import { splitRows } from '../../models/embed/rows';
 import type { TreeRecord } from '../../storage/schema';
 import { toLlmEndpoint, type AppSettings } from '../settings/app-settings';
 import { browserQuestionModel, endpointModelOf } from '../state/useAsk';

@@ -17,7 +17,7 @@ import {
   type EvalQuestion,
 } from '../../core/eval';
 import type { RaptorTree } from '../../core/types';
-import type { DeviceUse } from '../../models/placement';
+import type { DeviceUse } from '../../models/device';
 import { saveEvalRun, StorageError, type AerieDb } from '../../storage';
 import type { EvalRunOptions, EvalRunRecord, EvalSetRecord } from '../../storage/schema';
 import { errorMessage } from '../state/messages';

@@ -4,7 +4,7 @@
 import type { SearchMode } from '../../core/search';
 import type { RetrievalMode } from '../modes';
 import type { UsageTotals } from '../../llm/usage';
-import type { GenerationSpeed } from '../../models/generation-speed';
+import type { GenerationSpeed } from '../../models/generate';
 import type { RunDevices, SummaryCutNotice, SummaryEstimate } from '../../protocol/build';
 import type { ConversationTurn } from '../../storage/schema';
 

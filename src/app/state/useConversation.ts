@@ -21,7 +21,7 @@ import {
   rewriteFollowUp,
   type ChatFn,
 } from '../../llm';
-import { connectGenerator } from '../../models/generate-client';
+import { connectGenerator } from '../../models/generate/generate-client';
 import {
   deleteConversation,
   deleteConversations,
