@@ -7,7 +7,7 @@
  * MEASURED as speed, with what ran. The same for llama.cpp (wllama's WebGPU backend) with a GGUF file; its backend
  * needs `shader-f16`, so on an adapter without it (SwiftShader) the row is NOT MEASURED as speed with where it ran.
  */
-import type { ChatMessage } from '../src/llm/types';
+import type { ChatMessage } from '../src/core/chat';
 import { speedOf } from '../src/models/generate/generation-speed';
 import { llamaCppWebGpuGap } from '../src/models/generate/generator-presets';
 import { mergeUses, usesLabel, type DeviceUse } from '../src/models/device';

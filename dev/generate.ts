@@ -5,7 +5,7 @@
  */
 import '../src/rpc/errors';
 import { proxy, wrap, type Remote } from 'comlink';
-import type { ChatMessage } from '../src/llm/types';
+import type { ChatMessage } from '../src/core/chat';
 import type { GenerateApi, GeneratorChoice, GenerationResult, GeneratorInfo } from '../src/models/generate';
 import type { GreedyPathApi } from './greedy-path.worker';
 

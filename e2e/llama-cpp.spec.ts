@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { HarnessReply } from '../dev/generate';
-import type { ChatMessage } from '../src/llm/types';
+import type { ChatMessage } from '../src/core/chat';
 import { TEST_GGUF_GENERATOR_ID } from '../src/models/generate/generator-presets';
 import { expect, test } from './support/fixtures';
 

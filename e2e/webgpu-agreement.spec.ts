@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { HarnessReply } from '../dev/generate';
 import type { Outcome } from '../dev/models';
-import type { ChatMessage } from '../src/llm/types';
+import type { ChatMessage } from '../src/core/chat';
 import { NO_SHADER_F16, runtimeLabel, TEST_GENERATOR_ID } from '../src/models/generate/generator-presets';
 import { type GeneratorChoice } from '../src/models/generate';
 import type { GreedyFixture, GreedyStep } from '../tests/support/greedy-path';

@@ -7,7 +7,7 @@
  */
 import { expose } from 'comlink';
 import * as ort from 'onnxruntime-web/webgpu';
-import type { ChatMessage } from '../../src/llm/types';
+import type { ChatMessage } from '../../src/core/chat';
 import { browserRuntime, probeWebGpu } from '../../src/models/device';
 import { createGenerateService, type GenerateApi } from '../../src/models/generate';
 import type { GeneratorChoice, GenerationResult, GeneratorInfo } from '../../src/models/generate';

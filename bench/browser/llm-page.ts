@@ -4,7 +4,7 @@
  * model (timed apart), primes it with a tiny generation, then times whole generations from the page.
  */
 import { releaseProxy, wrap } from 'comlink';
-import type { ChatMessage } from '../../src/llm/types';
+import type { ChatMessage } from '../../src/core/chat';
 import type { GeneratorChoice, GenerationResult } from '../../src/models/generate';
 import type { LlmBenchLoad, LlmBenchWorkerApi, LlmBenchWorkerConfig } from './llm-bench.worker';
 

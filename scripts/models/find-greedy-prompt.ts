@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AutoModelForCausalLM, AutoTokenizer, env, type Tensor } from '@huggingface/transformers';
-import { summaryMessages } from '../../src/llm/prompts';
+import { summaryMessages } from '../../src/core/chat';
 import { greedyPath } from '../../tests/support/greedy-path';
 
 /** Tokens the agreement test compares (the app's warm-up writes 16). */

@@ -10,7 +10,7 @@ import { BuildError, EMBED_BATCH } from '../core/build-shared';
 import type { EvalChat } from '../core/eval/chat';
 import { hasVisibleText } from '../core/text/visible';
 import type { EmbedFn, SummarizeFn } from '../core/types';
-import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm/prompts';
+import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm';
 import { embeddingModelId, type EmbeddingChoice, type SummarizerChoice } from '../protocol/build';
 import {
   embeddingHash,

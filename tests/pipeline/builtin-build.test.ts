@@ -17,10 +17,10 @@ import {
   answerWithBuiltin,
   createBuiltinSummarizer,
   parseCitations,
-  type GeneratedReply,
   type LlmSummarizer,
 } from '../../src/llm';
 import { configureRuntime, TransformersEmbedder } from '../../src/models/embed';
+import type { GeneratedReply } from '../../src/models/generate';
 import { planSummaryRange } from '../../src/models/generate/generation-speed';
 import { TEST_GENERATOR_ID } from '../../src/models/generate/generator-presets';
 import { TransformersGenerator } from '../../src/models/generate';

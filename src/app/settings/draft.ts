@@ -5,7 +5,7 @@
  */
 import { DEFAULT_CONCURRENCY } from '../../core/types';
 import { DEFAULT_BUILD_PARAMS } from '../../core/types';
-import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../../llm/prompts';
+import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../../llm';
 import type { EmbeddingDevice } from '../../models/embed';
 import {
   GENERATOR_PRESETS,

@@ -5,12 +5,11 @@
  */
 import { proxy, type Remote } from 'comlink';
 import { onAbort, throwIfAborted, type AbortSignalLike } from '../../core/abort';
-import type { ChatGenerator, GeneratedReply } from '../../llm/builtin';
-import type { ChatMessage } from '../../llm/types';
+import type { ChatMessage } from '../../core/chat';
 import type { ModelLoadProgress } from '../files';
 import type { GenerateApi } from './generate-service';
 import type { GeneratorChoice } from './generator-presets';
-import type { GeneratorInfo } from './generator-contract';
+import type { ChatGenerator, GeneratedReply, GeneratorInfo } from './generator-contract';
 
 /** The generate service as seen from another realm (a comlink remote), or the service itself in tests. */
 export type GenerateServiceLike =

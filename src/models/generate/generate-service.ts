@@ -8,8 +8,7 @@
 import { expose } from 'comlink';
 import { AbortError } from '../../core/abort';
 import { countTokens } from '../../core/text';
-import { summaryMessages } from '../../llm/prompts';
-import type { ChatMessage } from '../../llm/types';
+import { summaryMessages, type ChatMessage } from '../../core/chat';
 import { configureRuntime, checkGpuOnKnownInput } from '../embed';
 import { type ModelLoadProgress, checkModelId, noteModelUse } from '../files';
 import {

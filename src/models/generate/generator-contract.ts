@@ -6,8 +6,8 @@
  */
 import { isAbortError, type AbortSignalLike } from '../../core/abort';
 import { AerieError } from '../../core/errors';
-import { Limiter } from '../../llm/limiter';
-import type { ChatMessage } from '../../llm/types';
+import { Limiter } from '../../core/limiter';
+import type { ChatMessage } from '../../core/chat';
 import type { BatchMeasurement } from './decode-scheduler';
 import type { ResolvedGeneratorChoice } from './generator-presets';
 import type { DeviceFallback, DeviceUse, ModelPlacement } from '../device';
@@ -253,4 +253,35 @@ export function generationError(error: unknown, model: string): unknown {
   return new GeneratorError('GENERATION_FAILED', `The built-in model "${model}" failed: ${message}`, {
     model,
   });
+}
+
+/**
+ * One reply of a `ChatGenerator` (the fields of the generator's GenerationResult that src/llm/builtin.ts needs).
+ */
+export interface GeneratedReply {
+  text: string;
+  promptTokens: number;
+  completionTokens: number;
+  finishReason: 'stop' | 'length';
+  /** Milliseconds of prompt processing and of generation (see GenerationTiming). */
+  timing: { prefillMs: number; decodeMs: number; decodeShareMs?: number; totalMs: number };
+  /** Where its tokens were written (several entries when WebGPU failed mid-reply). */
+  ranOn?: DeviceUse[];
+}
+
+/**
+ * A loaded language model that writes chat replies: `TransformersGenerator` itself (Node, tests), or a client
+ * of the generate worker (`remoteGenerator` in generate-client.ts); what src/llm/builtin.ts puts behind the
+ * endpoints' functions.
+ */
+export interface ChatGenerator {
+  /** `model`: the model string; `tag`: what a tree records as the writer of its summaries. */
+  readonly info: { model: string; tag: string };
+  generate(
+    messages: readonly ChatMessage[],
+    options: Pick<
+      GenerateOptions,
+      'maxNewTokens' | 'temperature' | 'signal' | 'onText' | 'onToken' | 'batch'
+    >,
+  ): Promise<GeneratedReply>;
 }

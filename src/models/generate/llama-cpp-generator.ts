@@ -15,7 +15,7 @@
  */
 import { Wllama, type ChatCompletionChunk } from '@wllama/wllama';
 import { AbortError, onAbort, throwIfAborted } from '../../core/abort';
-import type { ChatMessage } from '../../llm/types';
+import type { ChatMessage } from '../../core/chat';
 import type { ModelLoadProgress } from '../files';
 import type { DeviceFallback } from '../device';
 import {

@@ -16,8 +16,8 @@ import {
   type Tensor,
 } from '@huggingface/transformers';
 import { throwIfAborted, type AbortSignalLike } from '../../core/abort';
-import { Limiter } from '../../llm/limiter';
-import type { ChatMessage } from '../../llm/types';
+import { Limiter } from '../../core/limiter';
+import type { ChatMessage } from '../../core/chat';
 import { loadFirstPresent, placementOf } from '../embed';
 import { type ModelLoadProgress, fileProgress } from '../files';
 import { GpuDevice, type GpuHandle } from '../device';

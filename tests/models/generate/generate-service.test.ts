@@ -17,7 +17,7 @@ import {
   DEFAULT_CPU_BATCH_SIZE,
 } from '../../../src/models/generate';
 import { CPU_PRESET_ID, GPU_PRESET_ID } from '../../../src/models/generate/generator-presets';
-import type { ChatMessage } from '../../../src/llm';
+import type { ChatMessage } from '../../../src/core/chat';
 
 const MODELS = fileURLToPath(new URL('../../../public/models/', import.meta.url));
 const TINY = 'local:aerie-tiny-qwen2';

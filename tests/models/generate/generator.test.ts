@@ -16,8 +16,8 @@ import {
   DEFAULT_CPU_BATCH_SIZE,
   TransformersGenerator,
 } from '../../../src/models/generate';
-import type { ChatMessage } from '../../../src/llm';
-import { summaryMessages } from '../../../src/llm/prompts';
+import type { ChatMessage } from '../../../src/core/chat';
+import { summaryMessages } from '../../../src/core/chat';
 
 const MODELS = fileURLToPath(new URL('../../../public/models/', import.meta.url));
 configureRuntime({ localModelPath: MODELS });

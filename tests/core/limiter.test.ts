@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter } from '../../src/llm';
+import { Limiter } from '../../src/core/limiter';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 

@@ -1,5 +1,5 @@
 /** A small FIFO semaphore bounding the requests in flight to one endpoint. */
-import { abortErrorOf, onAbort, type AbortSignalLike } from '../core/abort';
+import { abortErrorOf, onAbort, type AbortSignalLike } from './abort';
 
 /** Default most requests in flight per endpoint: enough to hide latency, gentle on a local GPU server. */
 export const DEFAULT_MAX_CONCURRENCY = 4;
