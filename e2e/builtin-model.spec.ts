@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { parseCitations } from '../src/llm/answer';
+import { parseCitations } from '../src/llm';
 import { TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../src/models/generate/generator-presets';
 import { OFFLINE_MODEL_ID } from '../src/models/embed/embedding-presets';
 import {

@@ -1,7 +1,5 @@
 import '../src/rpc/errors';
 import { expose } from 'comlink';
-import { loadBundledCMap } from '../src/ingest/pdf-assets';
-import { loadPdfjs } from '../src/ingest/pdfjs-runtime';
-import { createIngestService } from '../src/ingest/service';
+import { loadBundledCMap, loadPdfjs, createIngestService } from '../src/ingest';
 
 expose(createIngestService({ loadPdf: () => loadPdfjs(loadBundledCMap) }));

@@ -20,9 +20,11 @@ import {
   summaryHash,
   type EmbeddingCacheKey,
   type SummaryCacheKey,
-} from '../storage/cache';
-import { DEFAULT_EMBEDDING_DTYPE, type AerieDb, type CacheEntry } from '../storage/schema';
-import { ownedVector } from '../storage/stats';
+  DEFAULT_EMBEDDING_DTYPE,
+  type AerieDb,
+  type CacheEntry,
+  ownedVector,
+} from '../storage';
 
 /** The embedding cache key of a build's embedding choice (the default dtype made explicit). */
 export function embeddingCacheKeyFor(choice: EmbeddingChoice): EmbeddingCacheKey {

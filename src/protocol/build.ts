@@ -5,7 +5,7 @@
 import type { BuildDocument, BuildProgress } from '../core/build';
 import type { BuildParams } from '../core/types';
 import type { LlmEndpoint } from '../llm';
-import type { UsageTotals } from '../llm/usage';
+import type { UsageTotals } from '../llm';
 import type { ModelLoadProgress } from '../models/files';
 import type { ModelChoice } from '../models/embed';
 import type { GenerationSpeed, GenerationDevice, GenerationDtype } from '../models/generate';

@@ -4,7 +4,7 @@
  * src/pipeline/cached-results.ts.
  */
 import type { EvalChat } from '../core/eval/chat';
-import type { LlmProtocol } from '../llm/types';
+import type { LlmProtocol } from '../llm';
 import { requireTree } from './errors';
 import { hashParts } from './hash';
 import type { AerieDb, CacheEntry } from './schema';

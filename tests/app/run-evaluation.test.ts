@@ -10,7 +10,7 @@ import { answerableCount, executeRun, newRun } from '../../src/app/eval/run-eval
 import { runStatusText } from '../../src/app/eval/RunsList';
 import { getEvalRun, type AerieDb } from '../../src/storage';
 import { cachedEvalChat } from '../../src/pipeline/cached-results';
-import type { EvalRunRecord } from '../../src/storage/schema';
+import type { EvalRunRecord } from '../../src/storage';
 import { openFixture } from '../support/storage-fixture';
 
 const QUESTIONS = [

@@ -7,7 +7,7 @@ import type { RaptorTree } from '../../core/types';
 import { createOpenAiEmbedder } from '../../llm';
 import { mergeUses, type DeviceUse } from '../../models/device';
 import { splitRows } from '../../models/embed/rows';
-import type { TreeRecord } from '../../storage/schema';
+import type { TreeRecord } from '../../storage';
 import { toLlmEndpoint, type AppSettings } from '../settings/app-settings';
 import { browserQuestionModel, endpointModelOf } from '../state/useAsk';
 

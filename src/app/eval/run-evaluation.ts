@@ -19,7 +19,7 @@ import {
 import type { RaptorTree } from '../../core/types';
 import type { DeviceUse } from '../../models/device';
 import { saveEvalRun, StorageError, type AerieDb } from '../../storage';
-import type { EvalRunOptions, EvalRunRecord, EvalSetRecord } from '../../storage/schema';
+import type { EvalRunOptions, EvalRunRecord, EvalSetRecord } from '../../storage';
 import { errorMessage } from '../state/messages';
 import type { EvalModel } from './eval-model';
 

@@ -20,7 +20,7 @@ import { speedOf } from '../../models/generate/generation-speed';
 import { runtimeLabel } from '../../models/generate/generator-presets';
 import type { DeviceUse } from '../../models/device';
 import { splitRows } from '../../models/embed/rows';
-import type { TreeRecord } from '../../storage/schema';
+import type { TreeRecord } from '../../storage';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { answerLimitText } from '../build/budget-text';
 import { rerankedOnNote } from '../build/devices-text';

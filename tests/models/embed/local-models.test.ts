@@ -32,7 +32,7 @@ interface ExpectedEmbeddings {
 }
 
 function readExpected(model: string): ExpectedEmbeddings {
-  const url = new URL(`../fixtures/models/${model}.expected.json`, import.meta.url);
+  const url = new URL(`../../fixtures/models/${model}.expected.json`, import.meta.url);
   return JSON.parse(readFileSync(url, 'utf8')) as ExpectedEmbeddings;
 }
 

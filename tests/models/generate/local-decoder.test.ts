@@ -44,7 +44,7 @@ interface ExpectedDecoder {
 }
 
 const expected = JSON.parse(
-  readFileSync(new URL(`../fixtures/models/${NAME}.expected.json`, import.meta.url), 'utf8'),
+  readFileSync(new URL(`../../fixtures/models/${NAME}.expected.json`, import.meta.url), 'utf8'),
 ) as ExpectedDecoder;
 
 const ids = (values: readonly number[]) =>

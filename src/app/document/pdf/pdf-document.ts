@@ -7,8 +7,7 @@
  */
 import type { PDFDocumentProxy, PDFWorker } from 'pdfjs-dist';
 import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { loadBundledCMap, loadBundledStandardFont } from '../../../ingest/pdf-assets';
-import { binaryDataParams } from '../../../ingest/pdf-data';
+import { loadBundledCMap, loadBundledStandardFont, binaryDataParams } from '../../../ingest';
 
 type Pdfjs = typeof PdfjsModule;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/ingest';
-import { pageTextWithRuns, RUN_FIELDS, type LayoutItem, type PdfLayout } from '../../src/ingest/pdf-layout';
-import { alignSpan, isLocated, locateSpan } from '../../src/ingest/pdf-locate';
+import { pageTextWithRuns, RUN_FIELDS, type LayoutItem, type PdfLayout } from '../../src/protocol/pdf-layout';
+import { alignSpan, isLocated, locateSpan } from '../../src/ingest';
 import { fixturePrecision, layoutFixture, nodePdfDeps, pageItems } from '../support/pdf-precision';
 
 const item = (str: string, y: number, hasEOL = false): LayoutItem => ({
