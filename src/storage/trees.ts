@@ -6,7 +6,7 @@
 import { isAbortError } from '../core/abort';
 import { TREE_LIMITS } from '../core/tree-limits';
 import { DEFAULT_BUILD_PARAMS, type SummarizerInfo } from '../core/types';
-import { redactSecret } from '../llm';
+import { redactSecret } from '../llm/errors';
 import type { LlmEndpoint } from '../llm';
 import { builtinModelTag } from '../models/generate/generator-presets';
 import type { EmbeddingDtype } from '../models/embed';

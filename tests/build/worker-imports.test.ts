@@ -87,6 +87,23 @@ describe('worker scripts', () => {
     },
   );
 
+  it('the generate worker loads wllama only for a GGUF model (by a dynamic import), not at start', () => {
+    const packages = packagesLoadedBy('workers/generate.worker.ts');
+    expect(packages).toContain('@huggingface/transformers');
+    expect(packages).not.toContain('@wllama/wllama');
+  });
+
+  it('the page loads no model runtime: it reaches the model rooms by their light files, not their doors', () => {
+    const packages = packagesLoadedBy('src/main.tsx');
+    expect(packages).toContain('react');
+    expect(packages).not.toContain('@huggingface/transformers');
+    expect(packages).not.toContain('@wllama/wllama');
+  });
+
+  it('the import worker (a tree file) loads only comlink and idb, though it enters storage by its door', () => {
+    expect([...packagesLoadedBy('workers/import.worker.ts')].sort()).toEqual(['comlink', 'idb']);
+  });
+
   it('the labels worker (opening an old tree) loads only the stemmer and comlink: it answers at once', () => {
     expect([...packagesLoadedBy('workers/labels.worker.ts')].sort()).toEqual(['comlink', 'stemmer']);
   });
