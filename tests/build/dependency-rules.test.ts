@@ -56,7 +56,11 @@ const ROOMS: Record<string, string> = {
 /** Writes the project (CLEAN with `changes`), runs the rules on it; the violations' output, or '' when clean. */
 function cruise(changes: Record<string, string> = {}): string {
   dir = mkdtempSync(join(tmpdir(), 'aerie-deps-'));
-  const files = { ...CLEAN, ...changes, 'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n' };
+  const files: Record<string, string> = {
+    ...CLEAN,
+    ...changes,
+    'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+  };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
