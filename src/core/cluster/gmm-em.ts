@@ -6,10 +6,9 @@
 import type { AbortSignalLike } from '../abort';
 import { throwIfAborted } from '../abort';
 import { AerieError } from '../errors';
-import type { RandomFn } from '../random';
 import { accumulateScatter, componentLogDensities } from './gmm-kernels';
 import { createGmmKernel, type GmmKernel } from './gmm-wasm';
-import { kmeans } from './kmeans';
+import { kmeans, type SeedingDraws } from './kmeans';
 
 const LN_2PI = Math.log(2 * Math.PI);
 /** scikit-learn adds 10 machine epsilons to every component's mass so an empty component divides safely. */
@@ -296,12 +295,12 @@ export interface EmOutcome {
 export function runEm(
   data: Float64Array,
   k: number,
-  random: RandomFn,
+  draws: SeedingDraws,
   options: EmOptions,
   ws: EmWorkspace,
 ): EmOutcome {
   const { n, dim, resp } = ws;
-  const { labels } = kmeans(data, n, dim, k, random);
+  const { labels } = kmeans(data, n, dim, k, draws);
   resp.fill(0, 0, n * k);
   for (let i = 0; i < n; i++) resp[i * k + labels[i]] = 1;
   const covariance = options.covariance ?? 'full';
