@@ -9,8 +9,8 @@ function mix32(v: u32): u32 {
   return x ^ (x >>> 16);
 }
 
-/** The 32 bits of a counter-based draw from a key (random.ts `counterKey`) and a mixed counter (`counterBits`). */
+/** A uniform number in [0, 1) from a key (random.ts `counterKey`) and a mixed counter (`counterMix`). */
 @inline
-export function counterBits(key: u32, mixedCounter: u32): u32 {
-  return mix32(key ^ mixedCounter);
+export function counterDraw(key: u32, mixedCounter: u32): f64 {
+  return <f64>mix32(key ^ mixedCounter) / 4294967296.0;
 }

@@ -9,8 +9,7 @@
 //
 // Memory is the caller's (imported). Pointers are byte addresses at or above `heapBase()`.
 
-import { counterBits } from './mix32';
-import { curvePow } from './curve-pow';
+import { counterDraw } from './mix32';
 import { next, setState, stateWord } from './sfc32';
 
 export { setState, stateWord };
@@ -112,15 +111,10 @@ const STABLE_NEGATIVES: i32 = 5;
 
 /**
  * One epoch of the stable schedule at learning rate `alpha`, with exactly the arithmetic of umap-stable.ts's
- * JavaScript `stableEpoch` (bit for bit: the curve's power is curve-pow.ts's, not `Math.pow`): every edge whose
- * period (1 << periodLog2) divides epoch + key pulls its two points together and pushes its head from
- * STABLE_NEGATIVES points drawn by counter (mix32.ts) — on the ring of negative-ring.ts, each push weighted by
- * the drawn point's ring weight, or with `places` 0 the point at ⌊u · n⌋ — each update scaled by the edge's
- * scale, the repulsion guarded by
- * `repulsionFloor` (umap-stable.ts REPULSION_FLOOR). Arrays: y (n × dim f64), head and tail (edges i32),
- * periodLog2 (edges i32), scale (edges f64), key (edges u32), counters (STABLE_NEGATIVES u32: this epoch's
- * mixed counters), ringHash (places u32, ascending), ringPoint (places i32), ringBucket (2^(32 − ringShift)
- * i32), weight (n f64), powTables (curve-pow.ts POW_TABLES).
+ * JavaScript `stableEpoch`: every edge whose period (1 << periodLog2) divides epoch + key pulls its two points
+ * together and pushes its head from STABLE_NEGATIVES points drawn by counter (mix32.ts), each update scaled by
+ * the edge's scale, the repulsion guarded by `repulsionFloor` (umap-stable.ts REPULSION_FLOOR). Arrays: y (n × dim f64), head and tail (edges i32), periodLog2 (edges i32), scale (edges
+ * f64), key (edges u32), counters (STABLE_NEGATIVES u32: this epoch's mixed counters).
  */
 export function stableEpoch(
   n: i32,
@@ -133,13 +127,6 @@ export function stableEpoch(
   scale: usize,
   key: usize,
   counters: usize,
-  ringHash: usize,
-  ringPoint: usize,
-  ringBucket: usize,
-  places: i32,
-  ringShift: u32,
-  weight: usize,
-  powTables: usize,
   a: f64,
   b: f64,
   repulsionFloor: f64,
@@ -162,8 +149,8 @@ export function stableEpoch(
     }
     let coeff: f64 = 0;
     if (dist2 > 0) {
-      const q = curvePow(dist2, b, powTables);
-      coeff = (-2 * a * b * (q / dist2)) / (a * q + 1);
+      coeff = -2 * a * b * Math.pow(dist2, b - 1);
+      coeff /= a * Math.pow(dist2, b) + 1;
     }
     for (let d = 0; d < dim; d++) {
       const yj = f64At(j, d);
@@ -173,19 +160,7 @@ export function stableEpoch(
       store<f64>(yk, load<f64>(yk) + -g * step);
     }
     for (let p = 0; p < STABLE_NEGATIVES; p++) {
-      const bits = counterBits(edgeKey, load<u32>(counters + (<usize>p << 2)));
-      let other: i32;
-      let push: f64;
-      if (places > 0) {
-        let place = load<i32>(ringBucket + (<usize>(bits >>> ringShift) << 2));
-        while (place < places && load<u32>(ringHash + (<usize>place << 2)) < bits) place++;
-        if (place == places) place = 0;
-        other = load<i32>(ringPoint + (<usize>place << 2));
-        push = step * load<f64>(f64At(weight, other));
-      } else {
-        other = <i32>Math.floor((<f64>bits / 4294967296.0) * nf);
-        push = step;
-      }
+      const other = <i32>Math.floor(counterDraw(edgeKey, load<u32>(counters + (<usize>p << 2))) * nf);
       const o = f64At(y, other * dim);
       let d2: f64 = 0;
       for (let d = 0; d < dim; d++) {
@@ -194,13 +169,14 @@ export function stableEpoch(
       }
       let c: f64 = 0;
       if (d2 > 0) {
-        c = (2 * b) / ((repulsionFloor + d2) * (a * curvePow(d2, b, powTables) + 1));
+        c = 2 * b;
+        c /= (repulsionFloor + d2) * (a * Math.pow(d2, b) + 1);
       } else if (h == other) continue;
       for (let d = 0; d < dim; d++) {
         const yj = f64At(j, d);
         let g: f64 = 4;
         if (c > 0) g = clip(c * (load<f64>(yj) - load<f64>(f64At(o, d))));
-        store<f64>(yj, load<f64>(yj) + g * push);
+        store<f64>(yj, load<f64>(yj) + g * step);
       }
     }
   }

@@ -18,8 +18,7 @@ import { throwIfAborted, type AbortSignalLike } from '../abort';
 import { DimensionError } from '../errors';
 import { mapWithConcurrency } from '../pool';
 import { deriveSeed } from '../random';
-import { DEFAULT_REG_COVAR, fitGmm, type CovarianceType, type GaussianMixtureModel } from './gmm';
-import { medoidLabeling } from './consensus';
+import type { CovarianceType } from './gmm';
 import {
   minimumComponentSize,
   selectClusterCount,
@@ -40,10 +39,8 @@ import {
 import { effectiveNeighbors, reduceDimensions, type ReduceProgress } from './umap';
 import type { LayoutSchedule } from './umap-layout';
 import { distinctPoints } from './same-points';
-import { SWEEP_STOP } from './sweep-stop';
 import { Awaiting, runAsync, runSync } from '../yield';
 import { DEFAULT_BUILD_PARAMS } from '../types';
-import { START_BOX } from './umap-stable';
 
 /** Neighbours of the local (within a global cluster) UMAP, as in the official code. */
 export const LOCAL_NEIGHBORS = 10;
@@ -121,12 +118,6 @@ export interface LocalClusterTask {
   threshold: number;
   maxClusters: number;
   spec: MixtureSpec;
-  /**
-   * Where the local layout starts: the rows' places in the global layout, `n` × `startDim` row-major, centred and
-   * scaled to the layout's start box (`localStart`). Absent: the layout's own start.
-   */
-  start?: Float64Array;
-  startDim?: number;
 }
 
 /** What a local clustering found: each row's cluster labels, and the number of clusters. */
@@ -216,16 +207,6 @@ export interface MixtureSpec {
   criterion: SelectionCriterion;
   /** The UMAP layout's schedule (see `ClusterOptions.layoutSchedule`). Default 'stable'. */
   schedule?: LayoutSchedule;
-  /** Nats a larger k must win by (`SelectClusterCountOptions.margin`). Default 0. */
-  margin?: number;
-  /** Seedings of the chosen k whose consensus is kept (`consensusFit`). Default 1: the sweep's fit. */
-  starts?: number;
-  /**
-   * Where the layout's negative samples land (`LayoutOptions.negatives`): 'position' only for the global step
-   * over a whole layer, which no noise can add a point to; 'ring' (default) wherever the set is a cluster or a
-   * global group, whose members a hair's change of a posterior can change.
-   */
-  negatives?: 'ring' | 'position';
 }
 
 /**
@@ -262,8 +243,6 @@ function resolve(options: ClusterOptions): Resolved {
     minClusterSize: local.minClusterSize,
     criterion: local.criterion ?? 'bic',
     schedule,
-    margin: Number((globalThis as any).process?.env?.K_MARGIN_LOCAL ?? 0),
-    starts: Number((globalThis as any).process?.env?.STARTS_LOCAL ?? 1),
   };
   const floors = localSpec.families.map((f) => componentFloor(localSpec, f, localSpec.reductionDim));
   return {
@@ -271,7 +250,7 @@ function resolve(options: ClusterOptions): Resolved {
     maxClusterTokens: options.maxClusterTokens ?? DEFAULT_BUILD_PARAMS.maxClusterTokens,
     maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
     seed: options.seed ?? DEFAULT_BUILD_PARAMS.seed,
-    global: { reductionDim, families: ['full'], criterion: 'bic', schedule, margin: Number((globalThis as any).process?.env?.K_MARGIN_GLOBAL ?? 0), starts: Number((globalThis as any).process?.env?.STARTS_GLOBAL ?? 1) },
+    global: { reductionDim, families: ['full'], criterion: 'bic', schedule },
     local: localSpec,
     // A group too small to hold two admissible components (sizes are rounded, so two of m need 2m − 1 nodes)
     // stays whole, without a UMAP whose mixture could only choose k = 1. For full components of d nodes this
@@ -327,8 +306,7 @@ function* reduceAndCluster(
   spec: MixtureSpec,
   report: (step: 'umap' | 'gmm', fraction?: number) => void,
   pool?: ClusterPool,
-  start?: { coords: Float64Array; dim: number },
-): Steps<LocalClusterResult & { layout?: Float64Array; layoutDim?: number }> {
+): Steps<LocalClusterResult> {
   const distinct = distinctPoints(unit, n, dim);
   if (distinct) {
     // Duplicates are laid out and fitted once and share their first one's clusters (same-points.ts).
@@ -344,15 +322,13 @@ function* reduceAndCluster(
       spec,
       report,
       pool,
-      start && { coords: rowsOf(start.coords, start.dim, reps), dim: start.dim },
     );
-    const layout = once.layout && rowsOf(once.layout, once.layoutDim!, repOf);
-    return { labels: Array.from(repOf, (r) => once.labels[r]), k: once.k, layout, layoutDim: once.layoutDim };
+    return { labels: Array.from(repOf, (r) => once.labels[r]), k: once.k };
   }
   const nComponents = Math.min(spec.reductionDim, n - 2);
   if (nComponents < 1) return { labels: Array.from({ length: n }, () => [0]), k: 1 };
   let graph: KnnGraph | undefined;
-  if (pool?.knn && pool.size > 1 && usesExactKnn(n, dim) && n >= POOLED_KNN_MIN_POINTS) {
+  if (pool?.knn && pool.size > 1 && usesExactKnn(n) && n >= POOLED_KNN_MIN_POINTS) {
     // The exact k-NN scan (quadratic) in blocks of rows on the pool: the same graph, sooner.
     const knn = pool.knn.bind(pool);
     graph = (yield new Awaiting(
@@ -368,8 +344,6 @@ function* reduceAndCluster(
     graph,
     ids,
     schedule: spec.schedule,
-    negatives: spec.negatives,
-    start: start && columns(start.coords, start.dim, nComponents),
   });
   let r = reduce.next();
   while (!r.done) {
@@ -383,7 +357,6 @@ function* reduceAndCluster(
     // A layout that diverged says nothing about structure: keep the group together.
     return { labels: Array.from({ length: n }, () => [0]), k: 1 };
   }
-  const layout = { layout: reduced, layoutDim: nComponents };
   const points: Float64Array[] = Array.from({ length: n }, (_, i) =>
     reduced.subarray(i * nComponents, (i + 1) * nComponents),
   );
@@ -395,13 +368,10 @@ function* reduceAndCluster(
     const options: SelectClusterCountOptions = {
       maxClusters: o.maxClusters,
       seed,
-      ids,
       skipImpossible: true,
       covariance,
       minComponentSize: componentFloor(spec, covariance, nComponents),
       criterion: spec.criterion,
-      margin: spec.margin,
-      ...((globalThis as any).process?.env?.NO_SWEEP_STOP ? {} : { stop: SWEEP_STOP }),
     };
     const sweep = pool?.sweep?.bind(pool);
     const selection =
@@ -418,10 +388,7 @@ function* reduceAndCluster(
     if (!chosen || selection.score < chosen.score) chosen = selection;
     yield;
   }
-  const { k } = chosen!;
-  const starts = spec.starts ?? 1;
-  const model = starts > 1 && k > 1 ? consensusFit(points, ids, seed, chosen!.model, starts) : chosen!.model;
-  (globalThis as any).__clusterLog?.push({ n, k, ids: Array.from(ids).slice(0, 3).join(','), all: Array.from(ids), bic: chosen!.bic, adm: chosen!.admissible, layout: reduced, layoutDim: nComponents });
+  const { k, model } = chosen!;
   const probs = model.predictProba(points);
   const labels = probs.map((row) => {
     let best = 0;
@@ -430,77 +397,7 @@ function* reduceAndCluster(
     for (let c = 0; c < row.length; c++) if (row[c] > o.threshold || c === best) members.push(c);
     return members;
   });
-  return { labels, k, ...layout };
-}
-
-/** The rows `which` of a row-major matrix of `dim` columns. */
-function rowsOf(matrix: Float64Array, dim: number, which: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(which.length * dim);
-  for (let r = 0; r < which.length; r++) out.set(matrix.subarray(which[r] * dim, (which[r] + 1) * dim), r * dim);
-  return out;
-}
-
-/** The first `cols` columns of a row-major matrix of `dim` columns. */
-function columns(matrix: Float64Array, dim: number, cols: number): Float64Array {
-  if (cols === dim) return matrix;
-  const n = matrix.length / dim;
-  const out = new Float64Array(n * cols);
-  for (let i = 0; i < n; i++) out.set(matrix.subarray(i * dim, i * dim + cols), i * cols);
-  return out;
-}
-
-/**
- * A local layout's start: its members' places in the global layout (`layout`, `dim` columns), centred on their
- * mean and scaled so their spread per coordinate is that of the layout's own start box (uniform in ±START_BOX).
- * A local layout that starts where the global one put its nodes depends on each node's own place, not on which
- * other nodes a hair's change of a posterior let into the group (docs/clustering.md, "Stability"). Undefined
- * when the members all sit in one place (the layout's own start is used).
- */
-export function localStart(layout: Float64Array, dim: number, members: ArrayLike<number>): Float64Array | undefined {
-  const start = rowsOf(layout, dim, members);
-  const n = members.length;
-  let spread = 0;
-  for (let t = 0; t < dim; t++) {
-    let mean = 0;
-    for (let i = 0; i < n; i++) mean += start[i * dim + t];
-    mean /= n;
-    for (let i = 0; i < n; i++) {
-      start[i * dim + t] -= mean;
-      spread += start[i * dim + t] * start[i * dim + t];
-    }
-  }
-  const rms = Math.sqrt(spread / (n * dim));
-  if (!(rms > 0)) return undefined;
-  const scale = START_BOX / Math.sqrt(3) / rms;
-  for (let i = 0; i < start.length; i++) start[i] *= scale;
-  return start;
-}
-
-/**
- * The chosen k fitted from `starts` seedings (the sweep's fit is the first), and of those the fit whose
- * partition agrees best with the others' (consensus.ts).
- */
-function consensusFit(
-  points: Float64Array[],
-  ids: ArrayLike<number>,
-  seed: number,
-  first: GaussianMixtureModel,
-  starts: number,
-): GaussianMixtureModel {
-  const fits = [first];
-  for (let start = 1; start < starts; start++) {
-    fits.push(
-      fitGmm(points, first.k, {
-        seed,
-        ids,
-        start,
-        covariance: first.covariance,
-        regCovar: DEFAULT_REG_COVAR,
-        regCovarMode: 'relative',
-      }),
-    );
-  }
-  return fits[medoidLabeling(fits.map((fit) => fit.predict(points)), first.k)];
+  return { labels, k };
 }
 
 /** Members (as indices into `ids`) of each label 0…k−1, skipping empty labels. Exported for its tests. */
@@ -530,7 +427,7 @@ function* clusterOnce(
     globalNeighbors,
     deriveSeed(o.seed, depth, GLOBAL_SEED_LABEL),
     o,
-    depth === 0 ? { ...o.global, negatives: 'position' } : o.global,
+    o.global,
     (s, f) => o.onProgress?.({ step: s === 'umap' ? 'global-umap' : 'global-gmm', fraction: f, depth }),
     o.pool,
   );
@@ -550,7 +447,6 @@ function* clusterOnce(
           threshold: o.threshold,
           maxClusters: o.maxClusters,
           spec: o.local,
-          ...startOf(global, members),
         },
   );
   const locals: (LocalClusterResult | undefined)[] = o.pool
@@ -580,21 +476,11 @@ function* clusterOnce(
   return clusters;
 }
 
-/** A local task's start from the global step's layout (`localStart`), when local layouts start there. */
-function startOf(
-  global: { layout?: Float64Array; layoutDim?: number },
-  members: number[],
-): { start: Float64Array; startDim: number } | Record<string, never> {
-  if (!global.layout || (globalThis as any).process?.env?.LOCAL_INIT !== 'global') return {};
-  const start = localStart(global.layout, global.layoutDim!, members);
-  return start ? { start, startDim: global.layoutDim! } : {};
-}
-
-function* localSteps(
+function localSteps(
   task: LocalClusterTask,
   report: (step: 'umap' | 'gmm', fraction?: number) => void,
 ): Steps<LocalClusterResult> {
-  const { labels, k } = yield* reduceAndCluster(
+  return reduceAndCluster(
     task.unit,
     task.ids,
     task.n,
@@ -604,10 +490,7 @@ function* localSteps(
     task,
     task.spec,
     report,
-    undefined,
-    task.start && { coords: task.start, dim: task.startDim! },
   );
-  return { labels, k };
 }
 
 /**

@@ -6,9 +6,10 @@
 import type { AbortSignalLike } from '../abort';
 import { throwIfAborted } from '../abort';
 import { AerieError } from '../errors';
+import type { RandomFn } from '../random';
 import { accumulateScatter, componentLogDensities } from './gmm-kernels';
 import { createGmmKernel, type GmmKernel } from './gmm-wasm';
-import { kmeans, type SeedingDraws } from './kmeans';
+import { kmeans } from './kmeans';
 
 const LN_2PI = Math.log(2 * Math.PI);
 /** scikit-learn adds 10 machine epsilons to every component's mass so an empty component divides safely. */
@@ -295,12 +296,12 @@ export interface EmOutcome {
 export function runEm(
   data: Float64Array,
   k: number,
-  draws: SeedingDraws,
+  random: RandomFn,
   options: EmOptions,
   ws: EmWorkspace,
 ): EmOutcome {
   const { n, dim, resp } = ws;
-  const { labels } = kmeans(data, n, dim, k, draws);
+  const { labels } = kmeans(data, n, dim, k, random);
   resp.fill(0, 0, n * k);
   for (let i = 0; i < n; i++) resp[i * k + labels[i]] = 1;
   const covariance = options.covariance ?? 'full';

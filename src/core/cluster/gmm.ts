@@ -32,15 +32,6 @@ export type RegCovarMode = 'absolute' | 'relative';
 export interface GmmOptions {
   /** Seed of the k-means++ initialisation. Default 224 (the RAPTOR reference's random_state). */
   seed?: number;
-  /**
-   * One distinct id per point: the k-means++ draws are then keyed by them (keyed-seeding.ts), so a point added
-   * or removed leaves the others' draws as they were. Default: one stream from `seed`, scikit-learn's way.
-   */
-  ids?: ArrayLike<number>;
-  /**
-   * With `ids`: which of several independent seedings of the same points (0, 1, …; keyed-seeding.ts). Default 0.
-   */
-  start?: number;
   /** Maximum EM iterations. Default 100. */
   maxIter?: number;
   /** Convergence threshold on the change of the mean per-point log-likelihood (nats). Default 1e-3. */
@@ -224,11 +215,10 @@ export function fitGmmFlat(
   const reg = effectiveRegCovar(points, regCovar, options.regCovarMode ?? 'absolute');
   const work = ws ?? createWorkspace(points.n, points.dim, k, points.data);
   try {
-    const seed = options.seed ?? DEFAULT_BUILD_PARAMS.seed;
     const outcome = runEm(
       points.data,
       k,
-      options.ids ? { seed, ids: options.ids, start: options.start } : seededRandom(seed),
+      seededRandom(options.seed ?? DEFAULT_BUILD_PARAMS.seed),
       {
         maxIter,
         tol,

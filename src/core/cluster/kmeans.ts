@@ -5,15 +5,6 @@
  */
 import type { RandomFn } from '../random';
 import { randomInt } from '../random';
-import { keyedPlusPlus, type KeyedDraws } from './keyed-seeding';
-
-export type { KeyedDraws } from './keyed-seeding';
-
-/**
- * What draws the seeding: a generator's stream (scikit-learn's way), or draws keyed by each point's id, which a
- * point added or removed does not shift (keyed-seeding.ts; the clustering's way).
- */
-export type SeedingDraws = RandomFn | KeyedDraws;
 
 /** scikit-learn's `KMeans` max_iter default. */
 export const DEFAULT_KMEANS_MAX_ITER = 300;
@@ -91,12 +82,10 @@ export function kmeansPlusPlus(
   n: number,
   dim: number,
   k: number,
-  draws: SeedingDraws,
+  random: RandomFn,
 ): Float64Array {
-  const trials = BASE_LOCAL_TRIALS + Math.floor(Math.log(k));
-  if (typeof draws !== 'function') return keyedPlusPlus(data, n, dim, k, trials, draws);
-  const random = draws;
   const centers = new Float64Array(k * dim);
+  const trials = BASE_LOCAL_TRIALS + Math.floor(Math.log(k));
   const closest = new Float64Array(n);
   const cumulative = new Float64Array(n);
   const candidateDist = new Float64Array(trials * n);
@@ -285,19 +274,19 @@ function updateCenters(
 /**
  * k-means with greedy k-means++ seeding and Lloyd iterations, like scikit-learn's `KMeans(n_init=1)`.
  * @param data n × dim points, row-major.
- * @param draws the seeded generator (see random.ts) that draws the seeding, or keyed draws (see SeedingDraws).
+ * @param random the seeded generator (see random.ts) that draws the seeding.
  */
 export function kmeans(
   data: Float64Array,
   n: number,
   dim: number,
   k: number,
-  draws: SeedingDraws,
+  random: RandomFn,
   options: KMeansOptions = {},
 ): KMeansResult {
   const maxIter = options.maxIter ?? DEFAULT_KMEANS_MAX_ITER;
   const tol = (options.tol ?? DEFAULT_KMEANS_TOL) * meanVariance(data, n, dim);
-  let centers: Float64Array = kmeansPlusPlus(data, n, dim, k, draws);
+  let centers: Float64Array = kmeansPlusPlus(data, n, dim, k, random);
   let next: Float64Array = new Float64Array(k * dim);
   const labels = new Int32Array(n).fill(-1);
   const distances = new Float64Array(n);

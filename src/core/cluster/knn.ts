@@ -2,7 +2,7 @@
  * k-nearest neighbours under cosine distance, on a flat matrix of unit vectors: the graph UMAP starts from.
  * For the node counts of a RAPTOR layer (hundreds to a few thousand) a brute-force scan over contiguous
  * Float32Array rows is both exact and faster than umap-js's NN-descent on `number[][]`; above
- * `EXACT_KNN_MAX_WORK` the quadratic scan gives way to NN-descent (approximate).
+ * `EXACT_KNN_MAX_POINTS` the quadratic scan gives way to NN-descent (approximate).
  */
 // Not exported from umap-js's package entry: imported from the modules that define them (see umap.ts).
 import { makeNNDescent } from 'umap-js/dist/nn_descent';
@@ -14,14 +14,8 @@ import { acquireKernel, KernelArrays } from './wasm';
 
 if (typeof cosine !== 'function') throw new Error('umap-js cosine distance could not be imported.');
 
-/**
- * Above this much work, n² · dim multiply-adds, the exact k-NN scan gives way to umap-js's NN-descent: 12,500
- * points of 384 dimensions, 24,000 of GloVe's 100 (about 12 s on one core here, half that on a pool of two).
- * The limit was 6,000 points whatever the dimension; at the King James Bible's 12,462 GloVe leaves NN-descent
- * took ~58 s of CPU where the exact scan (the kernel does ~5·10⁹ multiply-adds a second) takes ~3 s, and is
- * exact (issue #44).
- */
-export const EXACT_KNN_MAX_WORK = 6e10;
+/** Above this many points the exact k-NN scan (O(n²·dim)) gives way to umap-js's NN-descent. */
+export const EXACT_KNN_MAX_POINTS = 6000;
 
 /** Neighbour lists in umap-js's precomputed format: row i starts with i itself at distance 0. */
 export interface KnnGraph {
@@ -311,13 +305,13 @@ export function nnDescentSchedule(n: number): { trees: number; iterations: numbe
   return { trees: 5 + Math.round(Math.sqrt(n) / 20), iterations: Math.max(5, Math.round(Math.log2(n))) };
 }
 
-/** Whether `cosineKnn` computes the exact graph of `n` points of `dim` dimensions (n² · dim ≤ EXACT_KNN_MAX_WORK). */
-export function usesExactKnn(n: number, dim: number): boolean {
-  return n * n * dim <= EXACT_KNN_MAX_WORK;
+/** Whether `cosineKnn` computes the exact graph of `n` points (up to and including EXACT_KNN_MAX_POINTS). */
+export function usesExactKnn(n: number): boolean {
+  return n <= EXACT_KNN_MAX_POINTS;
 }
 
 /**
- * The k-NN graph of `n` unit vectors: exact (`exactCosineKnn`) up to `EXACT_KNN_MAX_WORK`, NN-descent
+ * The k-NN graph of `n` unit vectors: exact (`exactCosineKnn`) up to `EXACT_KNN_MAX_POINTS` points, NN-descent
  * (`approximateCosineKnn`, which draws from `random`) above. Yields the row index after each exact row.
  */
 export function* cosineKnn(
@@ -328,6 +322,6 @@ export function* cosineKnn(
   random: RandomFn,
   engine: KnnEngine = 'auto',
 ): Generator<number, KnnGraph> {
-  if (usesExactKnn(n, dim)) return yield* exactCosineKnn(unit, n, dim, k, engine);
+  if (usesExactKnn(n)) return yield* exactCosineKnn(unit, n, dim, k, engine);
   return approximateCosineKnn(unit, n, dim, k, random);
 }

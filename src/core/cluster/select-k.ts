@@ -17,7 +17,6 @@ import {
 } from './gmm';
 import { createWorkspace, runEm } from './gmm-em';
 import { seededRandom } from '../random';
-import { stopAfter, type SweepStop } from './sweep-stop';
 import { DEFAULT_BUILD_PARAMS } from '../types';
 
 /** The reference's cap: k runs over 1 … min(maxClusters, N) − 1. */
@@ -36,11 +35,6 @@ export interface SelectClusterCountOptions {
   maxClusters?: number;
   /** Seed of every fit of the sweep (the same for each k, like the reference's random_state). Default 224. */
   seed?: number;
-  /**
-   * One distinct id per point: every fit's k-means++ draws are keyed by them (keyed-seeding.ts), so a point
-   * added to or removed from the set shifts no other point's draws. Default: one stream from `seed` per fit.
-   */
-  ids?: ArrayLike<number>;
   /**
    * Covariance regulariser relative to the mean per-dimension variance of the points (so the choice does not
    * depend on their units; equal to scikit-learn's absolute 1e-6 on unit-variance data). Default 1e-6.
@@ -62,18 +56,6 @@ export interface SelectClusterCountOptions {
   covariance?: CovarianceType;
   /** What chooses k among the admissible fits. Default 'bic' (the reference's). */
   criterion?: SelectionCriterion;
-  /**
-   * Nats by which a larger k must beat every smaller admissible one: the chosen k is the smallest admissible k
-   * whose criterion is within `margin` of the lowest. 0 (default): the lowest, the reference's argmin. A margin
-   * keeps the choice from flipping between two ks whose criteria nearly tie, as a hair's change of the points
-   * makes them trade places (docs/clustering.md, "Stability").
-   */
-  margin?: number;
-  /**
-   * Stop the sweep early by this rule (sweep-stop.ts; the clustering uses SWEEP_STOP): the ks after it are not
-   * fitted and count as skipped. Default: every k is fitted, as the reference does.
-   */
-  stop?: SweepStop;
   /** Cancels the sweep between EM iterations (throws AbortError). */
   signal?: AbortSignalLike;
   /** Called after each k with the number of fits done and the total. */
@@ -131,19 +113,14 @@ export function selectClusterCount(
   const { bic, admissible } = runSweepTask(plan.task, options.signal, (done) =>
     options.onProgress?.(done, plan.maxK),
   );
-  for (let k = bic.length + 1; k <= plan.maxK; k++) options.onProgress?.(k, plan.maxK);
+  for (let k = plan.task.ks.length + 1; k <= plan.maxK; k++) options.onProgress?.(k, plan.maxK);
   return finishSweep(plan, bic, admissible);
 }
 
-/** Ks per part in each round of a split sweep that may stop early (see `selectClusterCountSplit`). */
-const KS_PER_PART_AND_ROUND = 4;
-
 /**
  * `selectClusterCount` with the fits spread over `parts` sweeps run by `sweep` (e.g. a pool of workers), each
- * given every `parts`-th k so that the parts cost about the same. A sweep that may stop early (`options.stop`)
- * goes in rounds of `parts` × KS_PER_PART_AND_ROUND ks and ends after the round in which the rule stops it. The
- * choice is the same as `selectClusterCount`'s for any number of parts: each k's fit depends only on the points,
- * k and the seed, and the stopping rule only on the criteria in the order of k.
+ * given every `parts`-th k so that the parts cost about the same. The choice is the same as
+ * `selectClusterCount`'s for any number of parts: each k's fit depends only on the points, k and the seed.
  * @param sweep runs one part; must return what `runSweepTask` returns for it.
  */
 export async function selectClusterCountSplit(
@@ -153,41 +130,30 @@ export async function selectClusterCountSplit(
   sweep: (task: SweepTask) => Promise<SweepResult>,
 ): Promise<ClusterCountSelection> {
   const plan = planSweep(points, options);
-  const { ks, stop, ...rest } = plan.task;
+  const { ks } = plan.task;
   const count = Math.max(1, Math.min(Math.floor(parts) || 1, ks.length));
-  const round = stop ? count * KS_PER_PART_AND_ROUND : ks.length;
+  const tasks = Array.from({ length: count }, (_, p) => ({
+    ...plan.task,
+    ks: ks.filter((_, i) => i % count === p),
+  }));
   // The ks skipped as impossible count as done from the start, as in the one-piece sweep's progress.
   let done = plan.maxK - ks.length;
-  const bic: number[] = [];
-  const admissible: boolean[] = [];
-  for (let start = 0; start < ks.length; start += round) {
-    const roundKs = ks.slice(start, start + round);
-    const tasks = Array.from({ length: Math.min(count, roundKs.length) }, (_, p) => ({
-      ...rest,
-      ks: roundKs.filter((_, i) => i % count === p),
-    }));
-    const results = await Promise.all(
-      tasks.map(async (task) => {
-        const result = await sweep(task);
-        done += task.ks.length;
-        options.onProgress?.(done, plan.maxK);
-        return result;
-      }),
-    );
-    tasks.forEach((task, p) =>
-      task.ks.forEach((k, i) => {
-        bic[k - 1] = results[p].bic[i];
-        admissible[k - 1] = results[p].admissible[i];
-      }),
-    );
-    const end = stop ? stopAfter(bic, admissible, stop) : undefined;
-    if (end !== undefined) {
-      bic.length = end;
-      admissible.length = end;
-      options.onProgress?.(plan.maxK, plan.maxK);
-      break;
-    }
-  }
+  const results = await Promise.all(
+    tasks.map(async (task) => {
+      const result = await sweep(task);
+      done += task.ks.length;
+      options.onProgress?.(done, plan.maxK);
+      return result;
+    }),
+  );
+  const bic: number[] = new Array(ks.length);
+  const admissible: boolean[] = new Array(ks.length);
+  tasks.forEach((task, p) =>
+    task.ks.forEach((k, i) => {
+      bic[k - 1] = results[p].bic[i];
+      admissible[k - 1] = results[p].admissible[i];
+    }),
+  );
   return finishSweep(plan, bic, admissible);
 }
 
@@ -200,13 +166,6 @@ export interface SweepTask {
   /** The numbers of components to fit, ascending. */
   ks: number[];
   seed: number;
-  /** The points' ids, when the draws are keyed by them (`SelectClusterCountOptions.ids`). */
-  ids?: Int32Array;
-  /**
-   * Stop early by this rule (`SelectClusterCountOptions.stop`); only a task whose ks are 1, 2, … in order can
-   * (a part of a split sweep never does: the split sweep stops between its rounds).
-   */
-  stop?: SweepStop;
   /** Regulariser relative to the points' variance. */
   regCovar: number;
   covariance: CovarianceType;
@@ -250,8 +209,7 @@ export function runSweepTask(
       let value = NaN;
       let ok = false;
       try {
-        const draws = task.ids ? { seed: task.seed, ids: task.ids } : seededRandom(task.seed);
-        const { logLikelihood } = runEm(data, k, draws, emOptions, ws);
+        const { logLikelihood } = runEm(data, k, seededRandom(task.seed), emOptions, ws);
         value = -2 * logLikelihood + gmmParameterCount(k, dim, covariance) * Math.log(n);
         if (task.criterion === 'icl') value += 2 * membershipEntropy(ws.resp, n, k);
         // A tied covariance pools the within-component scatter of all points, of rank ≤ N − k: it is
@@ -266,7 +224,6 @@ export function runSweepTask(
       bic.push(value);
       admissible.push(ok);
       onFit?.(bic.length);
-      if (task.stop && k === bic.length && stopAfter(bic, admissible, task.stop) !== undefined) break;
     }
   } finally {
     ws.kernel?.release();
@@ -282,36 +239,24 @@ interface SweepPlan {
   task: SweepTask;
   fitOptions: Parameters<typeof fitGmmFlat>[2];
   minComponentSize: number;
-  margin: number;
 }
 
 /** Checks the options and lists the fits of a sweep. */
 function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterCountOptions): SweepPlan {
   const flat = flattenPoints(points);
   const { n, dim } = flat;
-  const ids = options.ids ? Int32Array.from(options.ids) : undefined;
-  if (ids && ids.length !== n) throw new RangeError(`${ids.length} ids for ${n} points.`);
   const seed = options.seed ?? DEFAULT_BUILD_PARAMS.seed;
   const regCovar = options.regCovar ?? DEFAULT_REG_COVAR;
   const covariance = options.covariance ?? 'full';
   checkCovariance(covariance);
   const minComponentSize = options.minComponentSize ?? minimumComponentSize(covariance, dim);
   const maxClusters = options.maxClusters ?? DEFAULT_SELECT_MAX_CLUSTERS;
-  const margin = options.margin ?? 0;
-  if (
-    !(
-      Number.isInteger(maxClusters) &&
-      maxClusters >= 1 &&
-      minComponentSize >= 0 &&
-      regCovar >= 0 &&
-      margin >= 0
-    )
-  ) {
+  if (!(Number.isInteger(maxClusters) && maxClusters >= 1 && minComponentSize >= 0 && regCovar >= 0)) {
     throw new GmmError(
       'INVALID_OPTION',
-      `Need an integer maxClusters ≥ 1, minComponentSize ≥ 0, regCovar ≥ 0 and margin ≥ 0 ` +
-        `(got ${maxClusters}, ${minComponentSize}, ${regCovar}, ${margin}).`,
-      { maxClusters, minComponentSize, regCovar, margin },
+      `Need an integer maxClusters ≥ 1, minComponentSize ≥ 0 and regCovar ≥ 0 ` +
+        `(got ${maxClusters}, ${minComponentSize}, ${regCovar}).`,
+      { maxClusters, minComponentSize, regCovar },
     );
   }
   const maxK = Math.min(maxClusters, n) - 1;
@@ -325,10 +270,8 @@ function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterC
     flat,
     maxK,
     minComponentSize,
-    margin,
     fitOptions: {
       seed,
-      ids,
       regCovar,
       regCovarMode: 'relative' as const,
       covariance,
@@ -342,8 +285,6 @@ function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterC
       dim,
       ks,
       seed,
-      ...(ids ? { ids } : {}),
-      ...(options.stop ? { stop: options.stop } : {}),
       regCovar,
       covariance,
       minComponentSize,
@@ -356,21 +297,16 @@ function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterC
 function finishSweep(plan: SweepPlan, fitted: number[], fittedOk: boolean[]): ClusterCountSelection {
   const bic: number[] = [];
   const admissible: boolean[] = [];
-  let lowest = Infinity;
+  let best = 1;
+  let bestBic = Infinity;
   for (let k = 1; k <= plan.maxK; k++) {
     const value = k <= fitted.length ? fitted[k - 1] : NaN;
     const ok = k <= fitted.length ? fittedOk[k - 1] : false;
     bic.push(value);
     admissible.push(ok);
-    if (ok && value < lowest) lowest = value;
-  }
-  let best = 1;
-  let bestBic = Infinity;
-  for (let k = 1; k <= plan.maxK; k++) {
-    if (admissible[k - 1] && bic[k - 1] <= lowest + plan.margin) {
+    if (ok && value < bestBic) {
+      bestBic = value;
       best = k;
-      bestBic = bic[k - 1];
-      break;
     }
   }
   // One more fit at the chosen k gives the caller a self-contained model (the workspace is scratch).

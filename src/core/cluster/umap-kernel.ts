@@ -10,7 +10,6 @@ import { UMAP_LAYOUT_WASM } from './generated/umap-layout-wasm';
 import { randomState, setRandomState, type RandomFn, type RandomState } from '../random';
 import { negativeCounters, REPULSION_FLOOR, STABLE_NEGATIVE_SAMPLES, type StableState } from './umap-stable';
 import { acquireKernel, KernelArrays } from './wasm';
-import { POW_TABLES } from './curve-pow';
 
 interface LayoutExports {
   layoutEpoch(
@@ -40,13 +39,6 @@ interface LayoutExports {
     scale: number,
     key: number,
     counters: number,
-    ringHash: number,
-    ringPoint: number,
-    ringBucket: number,
-    places: number,
-    ringShift: number,
-    weight: number,
-    powTables: number,
     a: number,
     b: number,
     repulsionFloor: number,
@@ -146,23 +138,13 @@ export function createLayoutKernel(arrays: LayoutArrays, random: RandomFn): Layo
 }
 
 /**
- * Copies a layout of the stable schedule (umap-stable.ts) into a kernel's memory, its ring of negative samples
- * (negative-ring.ts) with it. Its draws are counter-based, so no generator state crosses. Undefined where
- * WebAssembly is missing or the memory cannot be had: the caller runs the JavaScript epochs (`stableEpoch`),
- * which give the same numbers bit for bit.
+ * Copies a layout of the stable schedule (umap-stable.ts) into a kernel's memory. Its draws are counter-based,
+ * so no generator state crosses. Undefined where WebAssembly is missing or the memory cannot be had: the caller
+ * runs the JavaScript epochs (`stableEpoch`), which give the same numbers where `Math.pow` agrees.
  */
 export function createStableLayoutKernel(state: StableState): LayoutKernel | undefined {
   const { n, dim, a, b } = state;
   const edges = state.head.length;
-  // Without a ring the kernel draws by position (places 0); one empty place keeps the layout's arrays valid.
-  const ring = state.ring ?? {
-    hash: new Uint32Array(1),
-    point: new Int32Array(1),
-    bucket: new Int32Array(1),
-    shift: 31,
-    weight: new Float64Array(1),
-  };
-  const places = state.ring ? ring.hash.length : 0;
   const f64 = 8;
   const i32 = 4;
   const bytes = KernelArrays.bytes([
@@ -170,11 +152,6 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
     ...Array(4).fill(edges * i32),
     edges * f64,
     STABLE_NEGATIVE_SAMPLES * i32,
-    ring.hash.length * i32,
-    ring.point.length * i32,
-    ring.bucket.length * i32,
-    ring.weight.length * f64,
-    POW_TABLES.length * f64,
   ]);
   const kernel = acquireKernel<LayoutExports>(UMAP_LAYOUT_WASM, bytes);
   if (!kernel) return undefined;
@@ -187,11 +164,6 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
   const [key, keyAt] = layout.int32(edges);
   const [scale, scaleAt] = layout.float64(edges);
   const [counters, countersAt] = layout.int32(STABLE_NEGATIVE_SAMPLES);
-  const [ringHash, ringHashAt] = layout.int32(ring.hash.length);
-  const [ringPoint, ringPointAt] = layout.int32(ring.point.length);
-  const [ringBucket, ringBucketAt] = layout.int32(ring.bucket.length);
-  const [weight, weightAt] = layout.float64(ring.weight.length);
-  const [tables, tablesAt] = layout.float64(POW_TABLES.length);
   y.set(state.y);
   head.set(state.head);
   tail.set(state.tail);
@@ -199,11 +171,6 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
   // The same 32 bits, read by the kernel as unsigned.
   key.set(state.schedule.key);
   scale.set(state.schedule.scale);
-  ringHash.set(ring.hash);
-  ringPoint.set(ring.point);
-  ringBucket.set(ring.bucket);
-  weight.set(ring.weight);
-  tables.set(POW_TABLES);
   return {
     epoch(epoch, alpha) {
       counters.set(negativeCounters(epoch));
@@ -218,13 +185,6 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
         scaleAt,
         keyAt,
         countersAt,
-        ringHashAt,
-        ringPointAt,
-        ringBucketAt,
-        places,
-        ring.shift,
-        weightAt,
-        tablesAt,
         a,
         b,
         REPULSION_FLOOR,

@@ -13,7 +13,6 @@ import { findABParams } from 'umap-js/dist/umap';
 import type { KnnGraph } from './knn';
 import { createLayoutKernel, createStableLayoutKernel } from './umap-kernel';
 import { deriveSeed, type RandomFn } from '../random';
-import { negativeRing, type NegativeRing } from './negative-ring';
 import {
   attractionCoefficient,
   clip,
@@ -271,18 +270,6 @@ export interface LayoutOptions {
    * are keyed by ids, so the layout of a set with one point more or less keeps every other point's draws.
    */
   ids?: ArrayLike<number>;
-  /**
-   * Stable schedule: where negative samples land. 'ring' (default): on the ids' ring (negative-ring.ts), so
-   * that a point more or less in the set moves no other point's draws. 'position': the point at ⌊u · n⌋, for
-   * a set that cannot gain or lose a point (a whole layer), where the ring's lookups only cost time (3× on the
-   * 12,462 leaves of the King James Bible, whose ring no longer fits in the cache).
-   */
-  negatives?: 'ring' | 'position';
-  /**
-   * Stable schedule: where the points start, n × nComponents row-major (e.g. a local layout's nodes where the
-   * global layout put them). Default: draws keyed by the ids in a box of ±START_BOX (`stableStart`).
-   */
-  start?: Float64Array;
 }
 
 /** How the layout's epochs sample edges and negatives (see `LayoutOptions.schedule`). */
@@ -311,18 +298,14 @@ export function* optimizeLayout(
   const seed = scheduleSeed(random);
   const ids = options.ids ?? Array.from({ length: graph.n }, (_, i) => i);
   if (ids.length !== graph.n) throw new RangeError(`${ids.length} ids for ${graph.n} points.`);
-  if (options.start && options.start.length !== graph.n * nComponents)
-    throw new RangeError(`A start of ${options.start.length} coordinates for ${graph.n} × ${nComponents}.`);
-  const y = options.start ? Float64Array.from(options.start) : stableStart(ids, nComponents, deriveSeed(seed, START_LABEL));
-  const ring = options.negatives === 'position' ? undefined : negativeRing(ids, deriveSeed(seed, RING_LABEL));
-  yield* stableEpochs(graph, y, nComponents, deriveSeed(seed, EDGE_LABEL), ids, ring, a, b, options);
+  const y = stableStart(ids, nComponents, deriveSeed(seed, START_LABEL));
+  yield* stableEpochs(graph, y, nComponents, deriveSeed(seed, EDGE_LABEL), ids, a, b, options);
   return y;
 }
 
-/** Labels of the stable layout's streams of counter-based draws (start positions, edges, the negatives' ring). */
+/** Labels of the stable layout's two streams of counter-based draws (start positions, edges). */
 const START_LABEL = 0;
 const EDGE_LABEL = 1;
-const RING_LABEL = 2;
 
 /** The stable schedule's epochs (umap-stable.ts), in the kernel where it can run. */
 function* stableEpochs(
@@ -331,15 +314,11 @@ function* stableEpochs(
   dim: number,
   seed: number,
   ids: ArrayLike<number>,
-  ring: NegativeRing | undefined,
   a: number,
   b: number,
   options: LayoutOptions,
 ): Generator<number, void> {
-  const { n, head, tail, weight } = graph;
-  const env = (globalThis as any).process?.env ?? {};
-  const epochs = Math.round(graph.epochs * Number(env.EPOCH_SCALE ?? 1));
-  const rate = Number(env.LR ?? STABLE_LEARNING_RATE);
+  const { n, head, tail, weight, epochs } = graph;
   const state: StableState = {
     n,
     dim,
@@ -347,13 +326,12 @@ function* stableEpochs(
     head,
     tail,
     schedule: stableSchedule(tail, head, weight, epochs, seed, ids),
-    ring,
     a,
     b,
   };
   const kernel = options.engine === 'js' ? undefined : createStableLayoutKernel(state);
   for (let epoch = 0; epoch < epochs; epoch++) {
-    const alpha = rate * (1 - Math.max(0, epoch - 1) / epochs);
+    const alpha = STABLE_LEARNING_RATE * (1 - Math.max(0, epoch - 1) / epochs);
     if (kernel) kernel.epoch(epoch, alpha);
     else stableEpoch(state, epoch, alpha);
     yield epoch + 1;

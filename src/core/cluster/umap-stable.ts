@@ -16,9 +16,7 @@
  * STABLE_LEARNING_RATE; and the repulsion's guard is REPULSION_FLOOR instead of 0.001. The same graph gives the
  * same layout; a graph a hair away gives a layout a hair away.
  */
-import { counterBits, counterDraw, counterKey, counterMix, type RandomFn } from '../random';
-import { curvePow } from './curve-pow';
-import { ringPoint, type NegativeRing } from './negative-ring';
+import { counterDraw, counterKey, counterMix, type RandomFn } from '../random';
 
 /**
  * Learning rate of the first epochs (falling linearly to 0, as umap-js's 1 does). Measured (docs/clustering.md):
@@ -79,8 +77,7 @@ export function stableSchedule(
     // Exact: doubling is exact in binary, so no engine's log2 decides a period.
     let period = 1;
     let shift = 0;
-    const round = (globalThis as any).process?.env?.ROUND_PERIOD ? Math.SQRT2 : 1;
-    while (period * 2 <= epochs && period * 2 * weight[e] <= max * round) {
+    while (period * 2 <= epochs && period * 2 * weight[e] <= max) {
       period *= 2;
       shift++;
     }
@@ -126,11 +123,6 @@ export interface StableState {
   head: Int32Array;
   tail: Int32Array;
   schedule: StableSchedule;
-  /**
-   * Where the negative samples land and each point's repulsion weight (negative-ring.ts), or undefined: the
-   * point at ⌊u · n⌋, weight 1 (a set that can gain or lose no point, e.g. a whole layer, needs no ring).
-   */
-  ring?: NegativeRing;
   a: number;
   b: number;
 }
@@ -164,30 +156,13 @@ export function repulsionCoefficient(d2: number, a: number, b: number, floor: nu
 }
 
 /**
- * The attraction's gradient coefficient of the stable layout at squared distance `dist2` (0 for coincident
- * points): umap-js's −2ab·d^(2(b−1)) / (a·d^(2b) + 1), with one power from curve-pow.ts (the same bits in every
- * engine and the kernel) for both of umap-js's `Math.pow` calls.
- */
-export function stableAttraction(dist2: number, a: number, b: number): number {
-  if (!(dist2 > 0)) return 0;
-  const q = curvePow(dist2, b);
-  return (-2 * a * b * (q / dist2)) / (a * q + 1);
-}
-
-/** The stable layout's repulsion coefficient at squared distance `d2` > 0: 2b / ((REPULSION_FLOOR + d2)(a·d2^b + 1)). */
-export function stableRepulsion(d2: number, a: number, b: number): number {
-  return (2 * b) / ((REPULSION_FLOOR + d2) * (a * curvePow(d2, b) + 1));
-}
-
-/**
- * One epoch at learning rate `alpha` in JavaScript (kernels/umap-layout.ts `stableEpoch` is its twin, bit for
- * bit): every edge due this epoch pulls its two points together and pushes its head from
- * STABLE_NEGATIVE_SAMPLES points drawn by counter — on the ring (negative-ring.ts), each push weighted by the
- * drawn point's ring weight, or by position without one — (repulsion guarded by REPULSION_FLOOR), every update
- * scaled by the edge's scale; coincident points are handled as umap-js does.
+ * One epoch at learning rate `alpha` in JavaScript (kernels/umap-layout.ts `stableEpoch` is its twin): every
+ * edge due this epoch pulls its two points together and pushes its head from STABLE_NEGATIVE_SAMPLES drawn
+ * points (repulsion guarded by REPULSION_FLOOR), each update scaled by the edge's scale; coincident points are
+ * handled as umap-js does.
  */
 export function stableEpoch(state: StableState, epoch: number, alpha: number): void {
-  const { n, dim, y, head, tail, a, b, ring } = state;
+  const { n, dim, y, head, tail, a, b } = state;
   const { periodLog2, scale, key } = state.schedule;
   const counters = negativeCounters(epoch);
   const edges = head.length;
@@ -197,25 +172,23 @@ export function stableEpoch(state: StableState, epoch: number, alpha: number): v
     const step = scale[e] * alpha;
     const j = head[e] * dim;
     const k = tail[e] * dim;
-    const coeff = stableAttraction(squaredDistance(y, j, k, dim), a, b);
+    const coeff = attractionCoefficient(squaredDistance(y, j, k, dim), a, b);
     for (let d = 0; d < dim; d++) {
       const g = clip(coeff * (y[j + d] - y[k + d]));
       y[j + d] += g * step;
       y[k + d] += -g * step;
     }
     for (let p = 0; p < STABLE_NEGATIVE_SAMPLES; p++) {
-      const bits = counterBits(key[e], counters[p]);
-      const other = ring ? ringPoint(ring, bits) : Math.floor((bits / 4294967296) * n);
-      const push = ring ? step * ring.weight[other] : step;
+      const other = Math.floor(counterDraw(key[e], counters[p]) * n);
       const o = other * dim;
       const d2 = squaredDistance(y, j, o, dim);
       let c = 0;
-      if (d2 > 0) c = stableRepulsion(d2, a, b);
+      if (d2 > 0) c = repulsionCoefficient(d2, a, b, REPULSION_FLOOR);
       else if (head[e] === other) continue;
       for (let d = 0; d < dim; d++) {
         let g = 4;
         if (c > 0) g = clip(c * (y[j + d] - y[o + d]));
-        y[j + d] += g * push;
+        y[j + d] += g * step;
       }
     }
   }

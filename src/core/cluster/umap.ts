@@ -1,16 +1,16 @@
 /**
  * UMAP dimension reduction, seeded, from a cosine k-NN graph computed in knn.ts (exact up to
- * `EXACT_KNN_MAX_WORK`), laid out by umap-layout.ts: the same numbers as umap-js's `UMAP` with that
+ * `EXACT_KNN_MAX_POINTS` points), laid out by umap-layout.ts: the same numbers as umap-js's `UMAP` with that
  * graph, on flat typed arrays.
  */
-import { cosineKnn, EXACT_KNN_MAX_WORK, usesExactKnn, type KnnGraph } from './knn';
+import { cosineKnn, EXACT_KNN_MAX_POINTS, usesExactKnn, type KnnGraph } from './knn';
 import { seededRandom } from '../random';
 import { fuzzySimplicialSet, optimizeLayout, type LayoutOptions } from './umap-layout';
 
 /** umap-learn's default minimum distance between embedded points (the official code keeps it). */
 export const UMAP_MIN_DIST = 0.1;
 
-export { EXACT_KNN_MAX_WORK };
+export { EXACT_KNN_MAX_POINTS };
 
 /** Options of `reduceDimensions`. */
 export interface ReduceOptions {
@@ -36,10 +36,6 @@ export interface ReduceOptions {
   schedule?: LayoutOptions['schedule'];
   /** A distinct id per point for the stable schedule's draws (see `LayoutOptions.ids`). Default: positions. */
   ids?: LayoutOptions['ids'];
-  /** Where the stable schedule's negative samples land (see `LayoutOptions.negatives`). Default 'ring'. */
-  negatives?: LayoutOptions['negatives'];
-  /** Where the stable layout's points start (see `LayoutOptions.start`). */
-  start?: LayoutOptions['start'];
 }
 
 /** The neighbour count `reduceDimensions` uses for `n` points: `nNeighbors` within [2, n − 1]. */
@@ -71,7 +67,7 @@ export function* reduceDimensions(
   let knnGraph = options.graph;
   if (
     knnGraph &&
-    (!usesExactKnn(n, dim) || knnGraph.indices.length !== n || knnGraph.indices[0]?.length !== nNeighbors)
+    (!usesExactKnn(n) || knnGraph.indices.length !== n || knnGraph.indices[0]?.length !== nNeighbors)
   ) {
     throw new RangeError(
       `A given k-NN graph must be the exact graph of the ${n} points with ${nNeighbors} neighbours.`,
@@ -93,8 +89,6 @@ export function* reduceDimensions(
     engine: options.engine,
     schedule: options.schedule,
     ids: options.ids,
-    negatives: options.negatives,
-    start: options.start,
   });
   let epoch = layout.next();
   while (!epoch.done) {
