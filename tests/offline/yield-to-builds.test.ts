@@ -1,7 +1,7 @@
 /**
  * The offline copy's install waits for builds (src/offline/yield-to-builds.ts): before each file it looks at the
  * origin's Web Locks and waits while a build's lock is held, up to a total cap; only install fetches wait. Fake
- * locks, clock and timer (no service worker here).
+ * locks, clock and timer; e2e/offline.spec.ts holds a real build lock against the real service worker.
  */
 import { describe, expect, it } from 'vitest';
 import { buildLockName } from '../../src/pipeline/locks';
