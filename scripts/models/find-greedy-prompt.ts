@@ -7,7 +7,7 @@
  * This tries the app's summary prompt over each of the sample's first lines in turn (fp32 and q4, ONNX Runtime's
  * CPU in Node through transformers.js, as the app loads the model), follows `STEPS` greedy steps, and keeps the
  * prompt whose smallest top-1 margin is largest among those whose margins all reach `REQUIRED_MARGIN`. The unit test
- * tests/models/greedy-margin.test.ts re-derives the margins; the browser spec re-derives them on WASM.
+ * tests/models/generate/greedy-margin.test.ts re-derives the margins; the browser spec re-derives them on WASM.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

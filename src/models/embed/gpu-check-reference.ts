@@ -1,7 +1,7 @@
 /**
  * The known-input check's reference (gpu-check.ts): three texts of the committed tiny BERT's fixture and the fp32
  * embeddings Python's ONNX Runtime computed for them on the CPU (tests/fixtures/models/aerie-tiny-random.expected.json,
- * rows 0, 2 and 4; tests/models/gpu-check.test.ts holds them equal).
+ * rows 0, 2 and 4; tests/models/embed/gpu-check.test.ts holds them equal).
  */
 
 /** The model the check runs (served by the app: 0.47 MB of fp32 weights). */
