@@ -267,6 +267,9 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     }
   }
 
+  /** The last move from WebGPU to the CPU: calls that fail on the same model share its reload. */
+  let moved: { from: BuiltinGenerator; to: Promise<BuiltinGenerator> } | undefined;
+
   /**
    * Moves the loaded model from WebGPU to the CPU after `error` (one reload however many calls fail at once).
    * Rejects with `error` when it is not a GPU problem or the model was not on WebGPU.
@@ -286,7 +289,6 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     void from.dispose().catch(() => undefined);
     return to;
   }
-  let moved: { from: BuiltinGenerator; to: Promise<BuiltinGenerator> } | undefined;
 
   /** An AbortController registered under `requestId` until `done` is called. */
   function track(requestId: string | undefined): { signal: AbortSignal; done: () => void } {
