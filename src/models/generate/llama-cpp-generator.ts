@@ -11,7 +11,7 @@
  * llama.cpp's own load log ("offloaded N/M layers to GPU"): a backend that found no usable device runs on the
  * CPU without an error, and the generator then says it runs on WASM, and why.
  *
- * `npm run bench llm` measured it at several times the ONNX path's speed on the CPU (docs/architecture.md).
+ * `npm run bench llm` measured it at several times the ONNX path's speed on the CPU (docs/builtin-model.md).
  */
 import { Wllama, type ChatCompletionChunk } from '@wllama/wllama';
 import { AbortError, onAbort, throwIfAborted } from '../../core/abort';
