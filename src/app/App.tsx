@@ -95,16 +95,16 @@ export function App() {
     (id: number) => (tree ? placeOf(tree, open.documents, id) : undefined),
     [tree, open.documents],
   );
-  const conversation = useConversation(
+  const conversation = useConversation({
     db,
-    open.tree ? openId : undefined,
+    treeId: open.tree ? openId : undefined,
     tree,
     settings,
-    ask,
+    asker: ask,
     notify,
-    library.trees,
-    placeOfNode,
-  );
+    libraryVersion: library.trees,
+    placeOf: placeOfNode,
+  });
   const evaluation = useEvaluation(db, tree ? openId : undefined, tree, open.record, settings, notify);
   const answerModel = answerModelOf(settings);
   const [retrieval, setRetrieval] = useState<RetrievalSettings>(() => defaultRetrievalSettings(0));
