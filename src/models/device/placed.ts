@@ -5,6 +5,9 @@
  *   browser's software fallback adapter), on the worker's checked device (gpu-device.ts); if WebGPU cannot be
  *   used (no device, a failed known-input check, a load that fails on the GPU) it loads the same weights on the
  *   CPU and says why (`withFallback`).
+ * - `GpuExit` is the one rule by which a loaded model leaves WebGPU when work on it fails there: the fault is
+ *   recorded on the worker's device, the same weights load on the CPU once however many calls fail at once, and
+ *   the GPU copy is freed.
  * - `isGpuProblem` tells a failure WebGPU may have caused (worth running on the CPU) from one it cannot have
  *   (a missing file, an unreachable hub, a cancel), which passes through.
  */
@@ -73,4 +76,46 @@ export async function loadPlaced<T extends Placeable<T>>(
   }
   const loaded = await load('wasm');
   return reason ? loaded.withFallback({ kind: 'fallback-adapter', message: reason }) : loaded;
+}
+
+/** A loaded model as the move off WebGPU sees it. */
+export interface GpuResident {
+  readonly info: { readonly device: string };
+  dispose(): Promise<void>;
+}
+
+/** What a service does for one move of a model off WebGPU (see `GpuExit.leave`). */
+export interface GpuMove<T> {
+  /** Loads the same weights on the CPU, said to run there because of `fallback`. */
+  loadOnCpu(fallback: DeviceFallback): Promise<T>;
+  /** Called once per move, before the GPU copy is freed: e.g. the service's entry now serves `to`. */
+  onMove?(to: Promise<T>): void;
+  /** A call failing on a model already moved joins that move (default true). */
+  reuse?: boolean;
+}
+
+/**
+ * The move of a loaded model from WebGPU to the CPU after work on it failed there, shared by the embedding
+ * service (its embedder and reranker) and the generate service. One per model entry or per service: it remembers
+ * the last move, so every call that fails on the same model waits for one reload.
+ */
+export class GpuExit<T extends GpuResident> {
+  private moved?: { from: T; to: Promise<T> };
+
+  constructor(private readonly gpu: GpuDevice) {}
+
+  /**
+   * The CPU copy of `from` after `error`; rejects with `error` when it is not a GPU problem (`isGpuProblem`) or
+   * `from` was not on WebGPU. The worker's device records the fault, so later loads go to the CPU with its reason.
+   */
+  leave(from: T, error: unknown, move: GpuMove<T>): Promise<T> {
+    if (from.info.device !== 'webgpu' || !isGpuProblem(error)) return Promise.reject(error);
+    const fault = this.gpu.fail(error);
+    if ((move.reuse ?? true) && this.moved?.from === from) return this.moved.to;
+    const to = move.loadOnCpu(fault.fallback);
+    this.moved = { from, to };
+    move.onMove?.(to);
+    void from.dispose().catch(() => undefined);
+    return to;
+  }
 }

@@ -14,15 +14,15 @@ import {
   DEFAULT_BATCH_SIZE,
 } from './embedder';
 import { type EmbeddingBatch } from './rows';
-import { type ModelLoadProgress, noteModelUse } from '../files';
-import { type RuntimeConfig, GpuDevice, addUse, type DeviceUse, isGpuProblem, loadPlaced } from '../device';
+import { LoadListeners, type ModelLoadProgress, noteModelUse } from '../files';
+import { type RuntimeConfig, GpuDevice, GpuExit, addUse, type DeviceUse, loadPlaced } from '../device';
 import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './embedding-presets';
 import { embedOnPool, type PoolRunner } from './embed-pool';
 import { CrossEncoder, type RerankerInfo } from './reranker';
 import { checkGpuOnKnownInput } from './gpu-check';
 
 /**
- * The loaded model of a choice: its keys, the model (replaced by its CPU copy when WebGPU fails: `moved`), and
+ * The loaded model of a choice: its keys, the model (replaced by its CPU copy when WebGPU fails: `exit`), and
  * the embed calls in flight on it.
  */
 interface Entry {
@@ -30,7 +30,7 @@ interface Entry {
   embedder: Promise<TransformersEmbedder>;
   model: string;
   inFlight: number;
-  moved?: { from: TransformersEmbedder; to: Promise<TransformersEmbedder> };
+  exit: GpuExit<TransformersEmbedder>;
   /** The entry that was current when this one started loading: kept until this one has loaded. */
   previous?: Entry;
   /** Set when this entry's load failed. */
@@ -95,7 +95,7 @@ export function createEmbedService(
   /** Embed calls in flight per request id, and the ids cancelled while in flight. */
   const active = new Map<string, number>();
   const cancelled = new Set<string>();
-  const listeners = new Set<(p: ModelLoadProgress) => void>();
+  const listeners = new LoadListeners();
   let helperList: EmbedHelper[] | undefined;
   /** Each helper's load of the current choice: resolves false when it failed (the helper is then not used). */
   const helperLoads = new Map<EmbedHelper, { key: string; ready: Promise<boolean> }>();
@@ -106,16 +106,15 @@ export function createEmbedService(
    * problem or the model was not on WebGPU.
    */
   function leaveGpu(entry: Entry, from: TransformersEmbedder, error: unknown): Promise<TransformersEmbedder> {
-    if (from.info.device !== 'webgpu' || !isGpuProblem(error)) return Promise.reject(error);
-    const fault = gpu.fail(error);
-    if (entry.moved?.from === from) return entry.moved.to;
-    const to = TransformersEmbedder.load(from.info.model, { dtype: from.info.dtype, device: 'wasm' }).then(
-      (e) => e.withFallback(fault.fallback),
-    );
-    entry.moved = { from, to };
-    entry.embedder = to;
-    void from.dispose().catch(() => undefined);
-    return to;
+    return entry.exit.leave(from, error, {
+      loadOnCpu: (fallback) =>
+        TransformersEmbedder.load(from.info.model, { dtype: from.info.dtype, device: 'wasm' }).then((e) =>
+          e.withFallback(fallback),
+        ),
+      onMove: (to) => {
+        entry.embedder = to;
+      },
+    });
   }
 
   /** The helpers for `choice`, each loading it (once per choice); none for WebGPU or native CPU choices. */
@@ -174,11 +173,18 @@ export function createEmbedService(
             dtype: choice.dtype,
             device,
             gpu: handle,
-            onProgress: (p) => listeners.forEach((l) => l(p)),
+            onProgress: listeners.emit,
           }),
         );
       });
-      const entry: Entry = { keys: new Set([key]), embedder, model: choice.model, inFlight: 0, previous };
+      const entry: Entry = {
+        keys: new Set([key]),
+        embedder,
+        model: choice.model,
+        inFlight: 0,
+        exit: new GpuExit(gpu),
+        previous,
+      };
       current = entry;
       embedder.then(
         (loaded) => {
@@ -229,7 +235,7 @@ export function createEmbedService(
   }
 
   /** The loaded cross-encoder (at most one), under its choice's key; a failed load is forgotten. */
-  let reranker: { key: string; encoder: Promise<CrossEncoder> } | undefined;
+  let reranker: { key: string; encoder: Promise<CrossEncoder>; exit: GpuExit<CrossEncoder> } | undefined;
   function ensureReranker(choice: RerankerChoice, onProgress?: (p: ModelLoadProgress) => void) {
     noteModelUse(choice.model);
     return ensureRerankerEntry(choice, onProgress).encoder;
@@ -242,6 +248,7 @@ export function createEmbedService(
       const previous = reranker;
       const entry = {
         key,
+        exit: new GpuExit<CrossEncoder>(gpu),
         encoder: ready.then(() =>
           loadPlaced(gpu, choice.device ?? 'auto', (device, handle) =>
             CrossEncoder.load(choice.model, { dtype: choice.dtype, device, gpu: handle, onProgress }),
@@ -290,15 +297,16 @@ export function createEmbedService(
           );
         } catch (error) {
           // On the CPU after a WebGPU failure: the same weights score the question's passages again.
-          if (encoder.info.device !== 'webgpu' || !isGpuProblem(error)) throw error;
-          const fault = gpu.fail(error);
-          const moved = CrossEncoder.load(encoder.info.model, {
-            dtype: encoder.info.dtype,
-            device: 'wasm',
-          }).then((e) => e.withFallback(fault.fallback));
-          if (reranker === entry) entry.encoder = moved;
-          void encoder.dispose().catch(() => undefined);
-          scores = await (await moved).score(question, passages, { signal });
+          const moved = await entry.exit.leave(encoder, error, {
+            loadOnCpu: (fallback) =>
+              CrossEncoder.load(encoder.info.model, { dtype: encoder.info.dtype, device: 'wasm' }).then((e) =>
+                e.withFallback(fallback),
+              ),
+            onMove: (to) => {
+              if (reranker === entry) entry.encoder = to;
+            },
+          });
+          scores = await moved.score(question, passages, { signal });
         }
         return transferResults ? transfer(scores, [scores.buffer]) : scores;
       });
@@ -324,14 +332,11 @@ export function createEmbedService(
       onProgress?: (p: ModelLoadProgress) => void,
       options: { helpers?: 'wait' | 'background' } = {},
     ): Promise<EmbedderInfo> {
-      if (onProgress) listeners.add(onProgress);
-      try {
+      return listeners.during(onProgress, async () => {
         const { info } = await ensure(choice);
         if (info.device === 'wasm' && options.helpers !== 'background') await Promise.all(helpersFor(choice));
         return info;
-      } finally {
-        if (onProgress) listeners.delete(onProgress);
-      }
+      });
     },
 
     /**

@@ -21,3 +21,27 @@ export function fileProgress(info: ProgressInfo): ModelLoadProgress | undefined 
     status: info.status as ModelLoadProgress['status'],
   };
 }
+
+/**
+ * The callers waiting on a service's model load, each hearing its per-file progress: a load that several calls
+ * join reports to all of them.
+ */
+export class LoadListeners {
+  private readonly listeners = new Set<(p: ModelLoadProgress) => void>();
+
+  /** Sends `p` to every listener (pass it as the loader's `onProgress`). */
+  readonly emit = (p: ModelLoadProgress): void => this.listeners.forEach((l) => l(p));
+
+  /** Runs `work` with `listener` (if any) hearing every load's progress until it settles. */
+  async during<T>(
+    listener: ((p: ModelLoadProgress) => void) | undefined,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    if (listener) this.listeners.add(listener);
+    try {
+      return await work();
+    } finally {
+      if (listener) this.listeners.delete(listener);
+    }
+  }
+}

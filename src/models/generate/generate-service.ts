@@ -10,13 +10,14 @@ import { AbortError } from '../../core/abort';
 import { countTokens } from '../../core/text';
 import { summaryMessages, type ChatMessage } from '../../core/chat';
 import { configureRuntime, checkGpuOnKnownInput } from '../embed';
-import { type ModelLoadProgress, checkModelId, noteModelUse } from '../files';
+import { LoadListeners, type ModelLoadProgress, checkModelId, noteModelUse } from '../files';
 import {
   type RuntimeConfig,
   type GpuSupport,
   isNodeRuntime,
   probeWebGpu,
   GpuDevice,
+  GpuExit,
   type GpuHandle,
   isGpuProblem,
   addUse,
@@ -177,7 +178,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
    * its CPU copy's (calls settled on either find it).
    */
   let current: { keys: Set<string>; generator: Promise<BuiltinGenerator> } | undefined;
-  const listeners = new Set<(p: ModelLoadProgress) => void>();
+  const listeners = new LoadListeners();
   /** Calls in flight by request id (several calls may share one id, e.g. all the summaries of a build). */
   const active = new Map<string, Set<AbortController>>();
 
@@ -197,8 +198,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
     const key = keyOf(resolved);
     if (!current?.keys.has(key)) {
       const previous = current;
-      const onProgress = (p: ModelLoadProgress) => listeners.forEach((l) => l(p));
-      const generator = loadOnDevice(resolved, onProgress);
+      const generator = loadOnDevice(resolved, listeners.emit);
       const entry = { keys: new Set([key]), generator };
       current = entry;
       // A model that left WebGPU while loading answers for its CPU choice too.
@@ -268,26 +268,26 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
   }
 
   /** The last move from WebGPU to the CPU: calls that fail on the same model share its reload. */
-  let moved: { from: BuiltinGenerator; to: Promise<BuiltinGenerator> } | undefined;
+  const exit = new GpuExit<BuiltinGenerator>(device);
 
   /**
    * Moves the loaded model from WebGPU to the CPU after `error` (one reload however many calls fail at once).
    * Rejects with `error` when it is not a GPU problem or the model was not on WebGPU.
    */
   function leaveGpu(from: BuiltinGenerator, error: unknown): Promise<BuiltinGenerator> {
-    if (from.info.device !== 'webgpu' || !isGpuProblem(error)) return Promise.reject(error);
-    const fault = device.fail(error);
     const entry = current;
-    if (entry && moved?.from === from) return moved.to;
     const cpu = movedToCpu(from.info);
-    const to = loadGenerator(cpu, runtime, () => undefined).then((g) => g.withFallback(fault.fallback));
-    moved = { from, to };
-    if (entry) {
-      entry.generator = to;
-      entry.keys.add(keyOf(cpu));
-    }
-    void from.dispose().catch(() => undefined);
-    return to;
+    return exit.leave(from, error, {
+      loadOnCpu: (fallback) =>
+        loadGenerator(cpu, runtime, () => undefined).then((g) => g.withFallback(fallback)),
+      onMove: (to) => {
+        if (!entry) return;
+        entry.generator = to;
+        entry.keys.add(keyOf(cpu));
+      },
+      // Unloaded meanwhile: the earlier CPU copy was freed with it.
+      reuse: entry !== undefined,
+    });
   }
 
   /** An AbortController registered under `requestId` until `done` is called. */
@@ -329,11 +329,9 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       requestId?: string,
     ): Promise<GeneratorInfo> {
       const call = track(requestId);
-      if (onProgress) listeners.add(onProgress);
       try {
-        return (await loaded(choice, call.signal)).info;
+        return await listeners.during(onProgress, async () => (await loaded(choice, call.signal)).info);
       } finally {
-        if (onProgress) listeners.delete(onProgress);
         call.done();
       }
     },
