@@ -15,7 +15,7 @@ import type { HarnessReply } from '../dev/generate';
 import type { Outcome } from '../dev/models';
 import type { ChatMessage } from '../src/core/chat';
 import { NO_SHADER_F16, runtimeLabel, TEST_GENERATOR_ID } from '../src/models/generate/generator-presets';
-import { type GeneratorChoice } from '../src/models/generate';
+import type { GeneratorChoice } from '../src/models/generate';
 import type { GreedyFixture, GreedyStep } from '../tests/support/greedy-path';
 import { maxDifference } from '../tests/support/q8-check';
 import { injectGpuFault } from './support/webgpu-faults';

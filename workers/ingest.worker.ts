@@ -1,5 +1,6 @@
 import '../src/rpc/errors';
 import { expose } from 'comlink';
-import { loadBundledCMap, loadPdfjs, createIngestService } from '../src/ingest';
+import { loadPdfjs, createIngestService } from '../src/ingest';
+import { loadBundledCMap } from '../src/ingest/pdf-assets';
 
 expose(createIngestService({ loadPdf: () => loadPdfjs(loadBundledCMap) }));

@@ -17,7 +17,6 @@ export type {
   IngestType,
 } from '../protocol/ingest';
 export { alignSpan, isLocated, locateSpan, type PageSpan, sameItems } from './pdf-locate';
-export { loadBundledCMap, loadBundledStandardFont } from './pdf-assets';
 export { binaryDataParams } from './pdf-data';
 export { loadPdfjs } from './pdfjs-runtime';
 export { extractPdfText } from './pdf';

@@ -15,7 +15,7 @@ import type { ModelLoadProgress } from '../models/files';
 import { connectGenerator } from '../models/generate/generate-client';
 import type { GenerateApi, GeneratorInfo } from '../models/generate';
 import { estimateSummarySeconds, planSummaryRange, SpeedMeter } from '../models/generate/generation-speed';
-import { type GenerationSpeed, type SpeedSample } from '../models/generate';
+import type { GenerationSpeed, SpeedSample } from '../models/generate';
 import type { BuiltinModelChoice, PipelineEvent, SummarizerChoice, SummaryEstimate } from '../protocol/build';
 
 /** The generate service as the build worker sees it: a comlink remote, or the service itself in tests. */

@@ -1,6 +1,7 @@
 /**
- * What each worker's script loads at run time, read from the sources' import statements (type-only imports
- * are erased by the bundler and do not count). The embedding workers start when a page opens a tree or a
+ * What each worker's script loads at run time, read from the sources' import statements (`import type` and
+ * `export type` are erased by the bundler and do not count; `import { type A } from 'x'` does count: under
+ * verbatimModuleSyntax it stays as `import 'x'`). The embedding workers start when a page opens a tree or a
  * build begins, so their script is on the path to the first question and the first embedded leaf: the cl100k
  * tables (gpt-tokenizer, about a megabyte of script, which Chromium must compile before the worker answers)
  * must stay out of it.
@@ -13,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The module specifiers a source file loads at run time (imports and re-exports that are not type-only). */
+/** The module specifiers a source file loads at run time (imports and re-exports but `import type`/`export type`). */
 function runtimeImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const out: string[] = [];
@@ -21,19 +22,8 @@ function runtimeImports(file: string): string[] {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
       if (clause?.isTypeOnly) continue;
-      const bindings = clause?.namedBindings;
-      const onlyTypes =
-        clause &&
-        !clause.name &&
-        bindings &&
-        ts.isNamedImports(bindings) &&
-        bindings.elements.length > 0 &&
-        bindings.elements.every((e) => e.isTypeOnly);
-      if (onlyTypes) continue;
       out.push((node.moduleSpecifier as ts.StringLiteral).text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) {
-      const clause = node.exportClause;
-      if (clause && ts.isNamedExports(clause) && clause.elements.every((e) => e.isTypeOnly)) continue;
       out.push((node.moduleSpecifier as ts.StringLiteral).text);
     }
   }

@@ -4,7 +4,7 @@
  */
 import type { EmbeddingDevice } from '../../models/embed';
 import { EMBEDDING_PRESETS, OFFLINE_MODEL_ID } from '../../models/embed/embedding-presets';
-import { type EmbeddingPrecision } from '../../models/embed';
+import type { EmbeddingPrecision } from '../../models/embed';
 import { DEFAULT_RERANKER_ID } from '../../models/embed/reranker-presets';
 import { formatCount } from '../format';
 import { CUSTOM_MODEL_CHOICE, ENDPOINT_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';

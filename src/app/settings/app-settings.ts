@@ -5,7 +5,7 @@
 import { DEFAULT_BUILD_PARAMS, DEFAULT_CONCURRENCY, type BuildParams } from '../../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE, type LlmEndpoint } from '../../llm';
 import { DEFAULT_MODEL_ID } from '../../models/embed/embedding-presets';
-import { type EmbeddingPrecision } from '../../models/embed';
+import type { EmbeddingPrecision } from '../../models/embed';
 import type { EmbeddingDevice } from '../../models/embed';
 import {
   CPU_PRESET_ID,
@@ -13,7 +13,7 @@ import {
   TEST_GENERATOR_ID,
   TEST_GGUF_GENERATOR_ID,
 } from '../../models/generate/generator-presets';
-import { type GenerationDevice } from '../../models/generate';
+import type { GenerationDevice } from '../../models/generate';
 import type { BuiltinModelChoice } from '../../protocol/build';
 import { DEFAULT_RERANKER_ID } from '../../models/embed/reranker-presets';
 

@@ -15,7 +15,7 @@ import {
 import { ggufUrl, isGgufModel } from '../../models/generate/gguf';
 import { modelIdProblem, type ModelIdOptions } from '../../models/files';
 import { EMBEDDING_PRESETS } from '../../models/embed/embedding-presets';
-import { type EmbeddingPrecision } from '../../models/embed';
+import type { EmbeddingPrecision } from '../../models/embed';
 import { DEFAULT_RERANKER_ID } from '../../models/embed/reranker-presets';
 import {
   DEFAULT_SETTINGS,

@@ -13,7 +13,7 @@ import {
   type EmbedderInfo,
   DEFAULT_BATCH_SIZE,
 } from './embedder';
-import { type EmbeddingBatch } from './rows';
+import type { EmbeddingBatch } from './rows';
 import { LoadListeners, type ModelLoadProgress, noteModelUse } from '../files';
 import { type RuntimeConfig, GpuDevice, GpuExit, addUse, type DeviceUse, loadPlaced } from '../device';
 import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './embedding-presets';

@@ -7,7 +7,8 @@
  */
 import type { PDFDocumentProxy, PDFWorker } from 'pdfjs-dist';
 import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { loadBundledCMap, loadBundledStandardFont, binaryDataParams } from '../../../ingest';
+import { binaryDataParams } from '../../../ingest';
+import { loadBundledCMap, loadBundledStandardFont } from '../../../ingest/pdf-assets';
 
 type Pdfjs = typeof PdfjsModule;
 
