@@ -27,6 +27,9 @@ const DECLARATIONS = [
   '^src/ingest/pdfjs-worker\\.d\\.ts$',
 ];
 
+/** A file of a room with a door (each model room, llm, storage, ingest), other than the door itself. */
+const ROOM_FILE = '^src/(models/[a-z]+|llm|storage|ingest)/(?!index\\.ts$)';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -93,7 +96,7 @@ module.exports = {
         'mirrored tests (tests/<room>/) may use the files. Exceptions: see pathNot.',
       from: { path: '^(?:src|tests)/((?:models/)?[^/]+)/' },
       to: {
-        path: '^src/(models/[a-z]+|llm|storage|ingest)/(?!index\\.ts$)',
+        path: ROOM_FILE,
         pathNot: ['^src/$1/', ...PAST_THE_DOOR],
       },
     },
@@ -103,7 +106,7 @@ module.exports = {
       comment: 'The same rule for workers, benches, scripts, the end-to-end tests and the page entry.',
       from: { path: '^(workers|bench|scripts|e2e|dev)/|^src/[^/]+$' },
       to: {
-        path: '^src/(models/[a-z]+|llm|storage|ingest)/(?!index\\.ts$)',
+        path: ROOM_FILE,
         pathNot: [...PAST_THE_DOOR, ...DECLARATIONS],
       },
     },
