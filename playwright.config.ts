@@ -25,7 +25,11 @@ export default defineConfig({
   timeout: 240_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two workers, each with its own Chromium, share the servers below: every test's browser context is new (its
+  // own storage), and the CSP guard files each violation report under its test (e2e/support/fixtures.ts). On
+  // two cores one spec's waits (an LLM's replies, a stream, the quota cache) leave the other the CPU.
+  // AERIE_E2E_WORKERS overrides (1: one test at a time, as for step-times' per-test CPU).
+  workers: Number(process.env.AERIE_E2E_WORKERS ?? 2),
   retries: 0,
   reporter: [['list']],
   outputDir: 'test-results',
