@@ -22,8 +22,9 @@
 # run's output is printed whole when it ends, and the script fails if any run failed. Emulated code runs many
 # times slower than native, so the tests' time limit is raised.
 #
-# Usage: scripts/test-cpus.sh [avx2|arm64|arm64-neon|all]   (default: all). Needs qemu-user (apt-get install
-# qemu-user) on an x86-64 Debian machine, apt-get and the npm registry for arm64.
+# Usage: scripts/test-cpus.sh [avx2|arm64|arm64-neon|all|prepare]   (default: all; `prepare` only downloads what
+# the arm64 runs need, as .ci/run does while `npm test` runs). Needs qemu-user (apt-get install qemu-user) on an
+# x86-64 Debian machine, apt-get and the npm registry for arm64.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -173,5 +174,6 @@ case "${1:-all}" in
     run_arm64 cortex-a57
     ;;
   all) run_all ;;
-  *) echo "usage: scripts/test-cpus.sh [avx2|arm64|arm64-neon|all]" >&2; exit 2 ;;
+  prepare) arm64_prepare ;;
+  *) echo "usage: scripts/test-cpus.sh [avx2|arm64|arm64-neon|all|prepare]" >&2; exit 2 ;;
 esac
