@@ -24,11 +24,12 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   timeout: 240_000,
   expect: { timeout: 30_000 },
-  fullyParallel: false,
-  // Two workers, each with its own Chromium, share the servers below: every test's browser context is new (its
-  // own storage), and the CSP guard files each violation report under its test (e2e/support/fixtures.ts). On
-  // two cores one spec's waits (an LLM's replies, a stream, the quota cache) leave the other the CPU.
+  // Two workers, each with its own Chromium, share the servers below, test by test (a file's tests may run in
+  // either; a file's `beforeAll` runs in each worker that runs one of them): every test's browser context is new
+  // (its own storage), and the CSP guard files each violation report under its test (e2e/support/fixtures.ts).
+  // On two cores one test's waits (an LLM's replies, a stream, the quota cache) leave the other the CPU.
   // AERIE_E2E_WORKERS overrides (1: one test at a time, as for step-times' per-test CPU).
+  fullyParallel: true,
   workers: Number(process.env.AERIE_E2E_WORKERS ?? 2),
   retries: 0,
   reporter: [['list']],
