@@ -4,11 +4,13 @@
  * tree's record, and only the hub was asked beyond this machine; extractive summaries): the tree reads at Fit —
  * the Root layer line and the outline name the book's people —, a question finds a passage by its neighbours'
  * words, and at 1440×900 and 390 px wide no notice covers the Ask panel, however many pile up, and nothing
- * scrolls sideways. Screenshots of both widths are saved by `shoot`.
+ * scrolls sideways; at 390 px two fingers pinch the book's tree open about their midpoint (CDP touch events: the
+ * context has touch). Screenshots of both widths, and of the pinched tree, are saved by `shoot`.
  */
 import type { Page } from '@playwright/test';
 import { ask, libraryRow, recordRequests, shoot, treeCanvas } from './support/app';
 import { expect, test } from './support/fixtures';
+import { pair, restingView, slotAt, touchscreen } from './support/touch';
 
 const BOOK = 'tests/fixtures/books/pride-and-prejudice.txt';
 
@@ -44,6 +46,9 @@ async function layoutProblems(page: Page): Promise<string[]> {
   if (sideways > 0) problems.push(`the page scrolls ${sideways} px sideways`);
   return problems;
 }
+
+// A phone's touch screen as well as a mouse: the 390 px step pinches the tree.
+test.use({ hasTouch: true });
 
 test('a whole novel: labelled at Fit, and notices never cover the Ask panel at 1440×900 or 390 px', async ({
   page,
@@ -117,6 +122,19 @@ test('a whole novel: labelled at Fit, and notices never cover the Ask panel at 1
   await expect(treeCanvas(page)).toBeVisible();
   expect(await layoutProblems(page)).toEqual([]);
   await shoot(page, 'book-tree-390');
+  // Two fingers spread 60 → 240 px over the tree: 4× in, the passage under their midpoint stays under it.
+  const canvas = treeCanvas(page);
+  await canvas.scrollIntoViewIfNeeded();
+  const box = (await canvas.boundingBox())!;
+  const mid = { x: box.x + box.width * 0.5, y: box.y + box.height * 0.45 };
+  const [x0, x1] = await restingView(canvas);
+  const under = await slotAt(canvas, mid.x);
+  await (await touchscreen(page)).pinch(pair(mid, 60), pair(mid, 240));
+  const [a, b] = await restingView(canvas);
+  expect((b - a) / (x1 - x0)).toBeCloseTo(1 / 4, 2);
+  expect(await slotAt(canvas, mid.x)).toBeCloseTo(under, 0);
+  await shoot(page, 'book-tree-390-pinch');
+  await page.getByRole('button', { name: 'Fit' }).click();
   await page.getByRole('complementary', { name: 'Ask panel' }).scrollIntoViewIfNeeded();
   expect(await layoutProblems(page)).toEqual([]);
   await shoot(page, 'book-tree-390-ask');

@@ -4,7 +4,9 @@
  * the icicle's zoom, retrieval marks, Find and "Next selected", and text shown as text.
  */
 import type { Page } from '@playwright/test';
+import { screenshotPath, shoot } from './support/app';
 import { expect, test } from './support/fixtures';
+import { pair, restingView as restingOf, slotAt as slotOn, touchscreen } from './support/touch';
 
 const HARNESS = '/dev/components.html';
 const MODES = ['collapsed', 'traversal', 'leaves'];
@@ -241,4 +243,165 @@ test('“Next selected” visits every selected node, best rank first, and shows
     await next.click();
   }
   expect(seen.size).toBe(total);
+});
+
+const slotAt = (page: Page, clientX: number) => slotOn(canvas(page), clientX);
+const restingView = (page: Page) => restingOf(canvas(page));
+
+for (const [name, viewport] of [
+  ['390 px', { width: 390, height: 844 }],
+  ['1440 px', { width: 1440, height: 900 }],
+] as const) {
+  test.describe(`touch at ${name}`, () => {
+    test.use({ hasTouch: true, viewport });
+
+    test('pinch zooms out and in about its midpoint, one finger pans, a double-tap zooms, a tap opens', async ({
+      page,
+    }) => {
+      await open(page, 'tree=large&theme=light');
+      const screen = await touchscreen(page);
+      await canvas(page).scrollIntoViewIfNeeded();
+      const box = (await canvas(page).boundingBox())!;
+      const [x0, x1] = await viewOf(page);
+      const width = x1 - x0;
+      // Pinch out: fingers 60 → 180 px apart about a point left of the centre, in the middle of the rows.
+      const mid = { x: box.x + box.width * 0.4, y: box.y + box.height * 0.5 };
+      const under = await slotAt(page, mid.x);
+      await screen.pinch(pair(mid, 60), pair(mid, 180));
+      let [a, b] = await restingView(page);
+      expect((b - a) / width).toBeCloseTo(1 / 3, 2);
+      expect(await slotAt(page, mid.x)).toBeCloseTo(under, 0);
+      await shoot(page, `tree-pinch-${viewport.width}`);
+      // Pinch in: 150 → 100 px, about another point; the slot under it stays there.
+      const mid2 = { x: box.x + box.width * 0.55, y: box.y + box.height * 0.6 };
+      const under2 = await slotAt(page, mid2.x);
+      await screen.pinch(pair(mid2, 150), pair(mid2, 100));
+      [a, b] = await restingView(page);
+      expect((b - a) / width).toBeCloseTo(1 / 2, 2);
+      expect(await slotAt(page, mid2.x)).toBeCloseTo(under2, 0);
+      // One finger drags the content right: the view moves left, as wide as it was (a fling may carry it on).
+      const [p0, p1] = [a, b];
+      await screen.drag({ x: mid.x - 60, y: mid.y }, { x: mid.x + 60, y: mid.y + 10 });
+      [a, b] = await restingView(page);
+      expect(b - a).toBeCloseTo(p1 - p0, 6);
+      expect(p0 - a).toBeGreaterThanOrEqual((120 / box.width) * (p1 - p0) * 0.99);
+      // A double-tap zooms in 2× about the tap, and opens nothing.
+      const tapAt = { x: box.x + box.width * 0.3, y: mid.y };
+      const underTap = await slotAt(page, tapAt.x);
+      const before = b - a;
+      await screen.tap(tapAt, 2);
+      [a, b] = await restingView(page);
+      expect((b - a) / before).toBeCloseTo(1 / 2, 3);
+      expect(await slotAt(page, tapAt.x)).toBeCloseTo(underTap, 0);
+      // Nothing opens (a tap acts DOUBLE_TAP_MS after it unless a second follows): waited out twice over.
+      await page.waitForTimeout(600);
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      // A tap on the top row's first cell at Fit opens it and zooms to it.
+      await page.getByRole('button', { name: 'Fit' }).click();
+      await expect.poll(() => viewOf(page)).toEqual([x0, x1]);
+      await screen.tap({ x: box.x + 5, y: box.y + 10 });
+      await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(/^Node \d+$/);
+      await expect.poll(async () => (await viewOf(page))[1]).toBeLessThan(x1);
+    });
+  });
+}
+
+test('mouse: the wheel zooms about the pointer, a drag pans without opening, hover names the node', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await open(page, 'tree=large&theme=light');
+  await canvas(page).scrollIntoViewIfNeeded();
+  const box = (await canvas(page).boundingBox())!;
+  const [x0, x1] = await viewOf(page);
+  // Whole pixels: the mouse's events carry integer coordinates.
+  const at = { x: Math.round(box.x + box.width * 0.7), y: Math.round(box.y + box.height / 2) };
+  const under = await slotAt(page, at.x);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.wheel(0, -500);
+  let [a, b] = await restingView(page);
+  expect(b - a).toBeLessThan((x1 - x0) / 1.5);
+  expect(await slotAt(page, at.x)).toBeCloseTo(under, 0);
+  // A drag to the left shows what is right of the view; no click, so nothing opens.
+  await page.mouse.down();
+  for (let s = 1; s <= 8; s++) await page.mouse.move(at.x - 20 * s, at.y);
+  await page.mouse.up();
+  const [c, d] = await restingView(page);
+  expect(d - c).toBeCloseTo(b - a, 6);
+  expect(c).toBeGreaterThan(a);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  // Shift + wheel pans: to the right, as wide as it was.
+  await page.keyboard.down('Shift');
+  await page.mouse.wheel(0, 300);
+  await page.keyboard.up('Shift');
+  [a, b] = await restingView(page);
+  expect(b - a).toBeCloseTo(d - c, 6);
+  expect(a).toBeGreaterThan(c);
+  // Hovering a cell shows its tooltip; a click opens it.
+  await page.mouse.move(box.x + 30, box.y + 10);
+  await expect(page.locator('.tree-tooltip')).toBeVisible();
+  await page.mouse.click(box.x + 30, box.y + 10);
+  await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(/^Node \d+$/);
+});
+
+/** Makes a panel of the app on the dev server throw while it renders (src/app/panel-faults.ts). */
+async function breakPanel(page: Page, panel: string): Promise<void> {
+  await page.evaluate((name) => {
+    const hook = (window as { __aerieBreakPanel?: (panel: string) => void }).__aerieBreakPanel;
+    if (!hook) throw new Error('this page has no panel fault hook (the dev server has one)');
+    hook(name);
+  }, panel);
+}
+
+test('a panel that throws shows a sentence and “Reload this panel”; the rest of the app and the user’s work stay', async ({
+  page,
+}) => {
+  // The app itself on the dev server: only there can a test break a panel (src/app/panel-faults.ts).
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/');
+  const library = page.getByRole('region', { name: 'Library' });
+  await library
+    .getByLabel('Tree file to import')
+    .setInputFiles('tests/fixtures/official-cinderella-tree.json');
+  await expect(canvas(page)).toBeVisible({ timeout: 60_000 });
+  // Work in progress: a document waiting to be built.
+  await page.getByRole('button', { name: 'Paste text' }).click();
+  const paste = page.getByRole('dialog', { name: 'Paste text' });
+  await paste.getByLabel('Text').fill('Notes on the glass slipper, kept for the next build.');
+  await paste.getByLabel('Name').fill('notes.txt');
+  await paste.getByRole('button', { name: 'Add' }).click();
+  const documents = page.getByRole('list', { name: 'Added documents' });
+  await expect(documents).toContainText('notes.txt');
+
+  await breakPanel(page, 'tree view');
+  const broken = page
+    .getByRole('alert')
+    .filter({ hasText: 'The tree view stopped because of a bug in Aerie' });
+  await expect(broken).toContainText('a test broke the tree view on purpose');
+  await expect(canvas(page)).toHaveCount(0);
+  // Everything else is as it was: the header, the documents waiting, the library, the Ask panel, the other tabs.
+  await expect(page.getByRole('heading', { name: 'Aerie', exact: true })).toBeVisible();
+  await expect(documents).toContainText('notes.txt');
+  await expect(library.getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByRole('complementary', { name: 'Ask panel' })).toContainText('Ask');
+  await page.getByRole('tab', { name: 'Statistics' }).click();
+  await expect(page.locator('#panel-stats')).toContainText(/40/);
+  await page.getByRole('tab', { name: 'Tree' }).click();
+  await page.screenshot({ path: screenshotPath('panel-boundary') });
+  await broken.getByRole('button', { name: 'Reload this panel' }).click();
+  await expect(canvas(page)).toBeVisible();
+  await expect(broken).toHaveCount(0);
+
+  // Another panel, the same way; the tree view stays drawn.
+  await breakPanel(page, 'Ask panel');
+  const askBroken = page.getByRole('alert').filter({ hasText: 'The Ask panel stopped' });
+  await expect(askBroken).toBeVisible();
+  await expect(canvas(page)).toBeVisible();
+  await askBroken.getByRole('button', { name: 'Reload this panel' }).click();
+  await expect(
+    page.getByRole('complementary', { name: 'Ask panel' }).getByLabel('Question', { exact: true }),
+  ).toBeVisible();
+  // The faults were the only errors, and React caught them: the page never went blank.
+  expect(errors).toEqual([]);
 });

@@ -4,13 +4,15 @@
  * offline copy, takes the page, and adds COOP/COEP and the CSP to pages and workers, so after its one reload
  * the page and the embedding worker are isolated. Missing files stay 404s (never the app's page), and the
  * installed-app manifest is what a browser needs to offer installing. The CSP guard watches this server too
- * (the service worker's policy reports to it).
+ * (the service worker's policy reports to it). When the person started something before the offline copy was
+ * complete, the page does not reload by itself: its note to reload stays, with a Reload button (issue 41).
  */
 import { formatQuantity } from '../src/app/format';
 import { embedWorkerPlan } from '../src/models/embed-pool';
-import { expectOnlyLocalRequests, recordRequests } from './support/app';
+import { TRANSIENT_NOTICE_MS } from '../src/app/state/useNotices';
+import { expectOnlyLocalRequests, pasteDocument, recordRequests } from './support/app';
 import { expect, test } from './support/fixtures';
-import { openUntilIsolated } from './support/offline';
+import { OFFLINE_COPY_TIMEOUT_MS, openUntilIsolated } from './support/offline';
 import { startStaticServer, type StaticServer } from './support/static-server';
 
 test.use({ serviceWorkers: 'allow' });
@@ -102,4 +104,31 @@ test('a host that sends no headers: after the service worker installs, the page 
   // The service worker's own requests reach the privacy check, and all of them stayed on this machine.
   expect(fromWorker.length).toBeGreaterThan(100);
   expectOnlyLocalRequests(urls);
+});
+
+test('a host that sends no headers, a document added first: the note to reload stays, and its Reload isolates the page', async ({
+  page,
+  csp,
+}) => {
+  await csp.watch(server.origin);
+  await page.goto(`${server.origin}/`);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+  // Work started before the offline copy is complete: the page must not reload by itself.
+  await pasteDocument(page, 'notes.txt', 'A note added before the offline copy was complete.');
+  const documents = page.getByRole('list', { name: 'Added documents' });
+  await expect(documents).toContainText('notes.txt');
+  const note = page.getByRole('status').filter({ hasText: 'Aerie now works offline' });
+  await expect(note).toContainText('Reload the page when convenient', { timeout: OFFLINE_COPY_TIMEOUT_MS });
+  // Past the time a passing note is shown, it is still there (before: gone after 6 s, with no button).
+  await page.waitForTimeout(TRANSIENT_NOTICE_MS + 1_000);
+  await expect(note).toBeVisible();
+  const reloaded = page.waitForResponse(
+    (r) => r.url() === `${server.origin}/` && r.request().isNavigationRequest() && r.fromServiceWorker(),
+  );
+  await note.getByRole('button', { name: 'Reload', exact: true }).click();
+  expect((await reloaded).headers()['cross-origin-embedder-policy']).toBe('require-corp');
+  await page.waitForLoadState('load');
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  // The document added before the reload is still waiting to be built.
+  await expect(documents).toContainText('notes.txt');
 });

@@ -2,8 +2,11 @@
  * The tree view benchmark page: bench/view.bench.ts drives it with Playwright through `window.aerieViewBench`.
  * `prepare(nodes)` generates a RAPTOR-shaped tree (tests/support/synthetic-tree.ts) and labels it, outside
  * any timing; `mount()` renders the app's TreeView and resolves when its first frame is painted (first draw);
- * `zoomSteps()` and `pan()` drive the canvas as a user does (wheel events, a drag) one animation frame apart
- * and report each frame's drawing time and how many animation frames each wheel step took to be answered.
+ * `zoomSteps()`, `pinch()`, `pan()` and `drag()` drive the canvas as a user does (wheel events, two touch
+ * points moving apart and together, a sideways wheel, a mouse drag) one animation frame apart and report each
+ * frame's drawing time and how many animation frames each step took to be answered. (Pages of revisions from
+ * before d3-zoom have no `pinch` or `drag`: they could not pinch, and panned with the sideways wheel only.)
+ * Touch needs a page made with `hasTouch`.
  */
 import { createRoot, type Root } from 'react-dom/client';
 import { flushSync } from 'react-dom';
@@ -38,6 +41,8 @@ declare global {
       mount(): Promise<MountResult>;
       zoomSteps(steps: number): Promise<FramesResult>;
       pan(steps: number): Promise<FramesResult>;
+      pinch?(steps: number): Promise<FramesResult>;
+      drag?(steps: number): Promise<FramesResult>;
       unmount(): void;
     };
     gc?: () => void;
@@ -65,6 +70,39 @@ async function framesUntilNewView(before: string, limit = 30): Promise<number> {
     if (canvas().dataset.view !== before) return n;
   }
   return Infinity;
+}
+
+/** Zooms in 16× about the centre with the wheel, so there is room to pan. */
+async function zoomIn(el: HTMLCanvasElement) {
+  const box = el.getBoundingClientRect();
+  for (let i = 0; i < 4; i++) {
+    el.dispatchEvent(
+      new WheelEvent('wheel', {
+        deltaY: -500,
+        clientX: box.left + box.width / 2,
+        clientY: box.top + 40,
+        bubbles: true,
+        cancelable: true,
+      }),
+    );
+    await nextFrame();
+  }
+  // Past the wheel gesture's end (d3-zoom ends it 150 ms after the last event).
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+/** A touch event of `type` on `el` with fingers at client x positions `xs` (all at height `y`). */
+function touchEvent(el: HTMLCanvasElement, type: string, xs: number[], y: number, changed = xs): TouchEvent {
+  const touch = (x: number, identifier: number) =>
+    new Touch({ identifier, target: el, clientX: x, clientY: y, radiusX: 4, radiusY: 4, force: 1 });
+  const touches = type === 'touchend' ? [] : xs.map(touch);
+  return new TouchEvent(type, {
+    touches,
+    targetTouches: touches,
+    changedTouches: changed.map(touch),
+    bubbles: true,
+    cancelable: true,
+  });
 }
 
 window.aerieViewBench = {
@@ -131,19 +169,7 @@ window.aerieViewBench = {
   async pan(steps) {
     const el = canvas();
     const box = el.getBoundingClientRect();
-    // Zoomed in 16× first, so there is room to pan.
-    for (let i = 0; i < 4; i++) {
-      el.dispatchEvent(
-        new WheelEvent('wheel', {
-          deltaY: -300,
-          clientX: box.left + box.width / 2,
-          clientY: box.top + 40,
-          bubbles: true,
-          cancelable: true,
-        }),
-      );
-      await nextFrame();
-    }
+    await zoomIn(el);
     frames.length = 0;
     const answered: number[] = [];
     for (let i = 0; i < steps; i++) {
@@ -160,6 +186,48 @@ window.aerieViewBench = {
       answered.push(await framesUntilNewView(before));
     }
     return { drawMs: frames.map((f) => f.drawMs), answeredInFrames: answered };
+  },
+  async pinch(steps) {
+    const el = canvas();
+    const box = el.getBoundingClientRect();
+    const centre = box.left + box.width * 0.45;
+    const y = box.top + box.height / 2;
+    frames.length = 0;
+    const answered: number[] = [];
+    // Two fingers 40 px apart spread to 40 + 8·steps/2 px (zooming in), then close again (zooming out).
+    let gap = 40;
+    el.dispatchEvent(touchEvent(el, 'touchstart', [centre - gap / 2, centre + gap / 2], y));
+    await nextFrame();
+    for (let i = 0; i < steps; i++) {
+      const before = el.dataset.view ?? '';
+      gap += i < steps / 2 ? 8 : -8;
+      el.dispatchEvent(touchEvent(el, 'touchmove', [centre - gap / 2, centre + gap / 2], y));
+      answered.push(await framesUntilNewView(before));
+    }
+    el.dispatchEvent(touchEvent(el, 'touchend', [], y, [centre - gap / 2, centre + gap / 2]));
+    await nextFrame();
+    return { drawMs: frames.map((f) => f.drawMs), answeredInFrames: answered };
+  },
+  async drag(steps) {
+    const el = canvas();
+    const box = el.getBoundingClientRect();
+    await zoomIn(el);
+    const y = box.top + 40;
+    let x = box.left + box.width / 2;
+    const mouse = (type: string) =>
+      new MouseEvent(type, { clientX: x, clientY: y, view: window, bubbles: true, cancelable: true });
+    el.dispatchEvent(mouse('mousedown'));
+    frames.length = 0;
+    const answered: number[] = [];
+    for (let i = 0; i < steps; i++) {
+      const before = el.dataset.view ?? '';
+      x += i < steps / 2 ? 12 : -12;
+      el.dispatchEvent(mouse('mousemove'));
+      answered.push(await framesUntilNewView(before));
+    }
+    const drawMs = frames.map((f) => f.drawMs);
+    el.dispatchEvent(mouse('mouseup'));
+    return { drawMs, answeredInFrames: answered };
   },
   unmount() {
     root?.unmount();

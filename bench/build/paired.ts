@@ -34,8 +34,8 @@ export interface PairedBench<Config> {
   buildBundle(root: string, outDir: string): Promise<void>;
 }
 
-/** A checkout of `revision` beside this one (made once), and its full commit id. */
-function checkout(revision: string): { dir: string; commit: string } {
+/** A checkout of `revision` beside this one (made once), and its full commit id (also the view bench's pairing). */
+export function checkout(revision: string): { dir: string; commit: string } {
   const commit = execFileSync('git', ['rev-parse', '--verify', `${revision}^{commit}`], {
     cwd: ROOT,
     encoding: 'utf8',

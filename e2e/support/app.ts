@@ -265,3 +265,9 @@ export async function deleteFromLibrary(page: Page, title: string): Promise<void
     .getByRole('button', { name: 'Delete' })
     .click();
 }
+
+/** Imports a tree file through the library's "Import tree" and waits until it is the open tree (`title`). */
+export async function importTreeFile(page: Page, file: string, title: string): Promise<void> {
+  await page.getByRole('region', { name: 'Library' }).getByLabel('Tree file to import').setInputFiles(file);
+  await expect(page.locator('.open-title')).toHaveText(title, { timeout: 60_000 });
+}

@@ -142,6 +142,13 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs | undefined {
         : `One input only; got ${positional.join(', ')}.`,
     );
   }
+  for (const name of ['--questions', '--out', '--save-tree', '--models-dir']) {
+    const value = flags.get(name);
+    if (value !== undefined && value.trim() === '')
+      throw new UsageError(`${name} names no file (an empty path); give a file name.`);
+  }
+  if (positional[0].trim() === '')
+    throw new UsageError('The input is an empty path; name a document or a tree.');
   const questions = flags.get('--questions');
   if (!questions) throw new UsageError('--questions <file.jsonl | file.csv> is required.');
   const args: EvalArgs = {

@@ -3,7 +3,7 @@
  * build the tree, run every variant on every question on the core's `evaluateRetrieval`, answer with the LLM
  * when one is given (`evaluateAnswers`), write the JSON report and return the Markdown table.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import {
   defaultAnswerKeys,
@@ -20,7 +20,8 @@ import { DEFAULT_SEARCH } from '../../src/core/search/retrieve';
 import { serializeTree } from '../../src/core/tree-format';
 import { endpointEvalChat } from '../../src/llm';
 import type { EvalArgs } from './args';
-import { checkEvalArgs, fileErrorSentence } from './preflight';
+import { closeOutput, writeOutput } from './output-files';
+import { checkEvalArgs, type PreparedOutputs } from './preflight';
 import { DEFAULT_MODELS_DIR, EvalInputError, llmEndpoint, openTreeSource } from './tree-source';
 
 /** What the command wrote besides the core's report: where its inputs came from. */
@@ -89,7 +90,22 @@ export async function runEval(
   signal?: AbortSignal,
 ): Promise<EvalResult> {
   // Every argument is checked before the build: a mistake found after it would cost the whole build.
-  await checkEvalArgs(args, args.modelsDir ?? DEFAULT_MODELS_DIR);
+  const outputs = await checkEvalArgs(args, args.modelsDir ?? DEFAULT_MODELS_DIR);
+  try {
+    return await evaluate(args, outputs, log, signal);
+  } finally {
+    await closeOutput(outputs.out);
+    await closeOutput(outputs.saveTree);
+  }
+}
+
+/** `runEval` once its arguments are checked and its outputs prepared. */
+async function evaluate(
+  args: EvalArgs,
+  outputs: PreparedOutputs,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<EvalResult> {
   const setText = await readFile(args.questions, 'utf8');
   const { questions, errors, counts } = parseQuestionSet(setText, questionSetFormatOf(args.questions));
   const setName = basename(args.questions);
@@ -102,13 +118,7 @@ export async function runEval(
 
   const source = await openTreeSource(args, log);
   try {
-    if (args.saveTree) {
-      await writeFile(args.saveTree, serializeTree(source.tree)).catch((error: unknown) => {
-        throw new EvalInputError(
-          `The tree could not be saved to ${args.saveTree}: ${fileErrorSentence(error).replace(/\.$/, '')}.`,
-        );
-      });
-    }
+    if (outputs.saveTree) await writeOutput(outputs.saveTree, serializeTree(source.tree), outputs.inputs);
     const variants = variantsOf(args);
     log(
       `Evaluating ${questions.length} questions × ${variants.length} settings on ${source.tree.nodes.length} nodes…`,
@@ -147,13 +157,7 @@ export async function runEval(
     };
     if (source.buildMs !== undefined) run.buildMs = source.buildMs;
     const output: EvalOutput = { ...report, run };
-    if (args.out) {
-      await writeFile(args.out, JSON.stringify(output, null, 2) + '\n').catch((error: unknown) => {
-        throw new EvalInputError(
-          `The report could not be written to ${args.out}: ${fileErrorSentence(error).replace(/\.$/, '')}.`,
-        );
-      });
-    }
+    if (outputs.out) await writeOutput(outputs.out, JSON.stringify(output, null, 2) + '\n', outputs.inputs);
     return { report: output, table: reportTable(report) };
   } finally {
     await source.dispose();

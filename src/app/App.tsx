@@ -7,6 +7,7 @@ import { treeStats } from '../core/stats';
 import { RETRIEVAL_MODES, type ModeSelections, type RetrievalMode } from './modes';
 import { DocumentPanel, type ActiveCitation } from './document/DocumentPanel';
 import { citationTarget } from './document/citation-target';
+import { parseOriginalKey } from './document/original-key';
 import { returnPointOf, returnTo, type ReturnPoint } from './document/return-point';
 import { passagePath, placeOf } from './ask/sources';
 import { TreeView } from './tree/TreeView';
@@ -26,6 +27,7 @@ import { evalModelName } from './eval/eval-model';
 import { useEvaluation } from './eval/useEvaluation';
 import { DropOverlay } from './ingest/DropOverlay';
 import { NoticeStack } from './notices/Notice';
+import { PanelBoundary } from './PanelBoundary';
 import { useNotices } from './state/useNotices';
 import { useDatabase } from './state/useDatabase';
 import { useSettings } from './state/useSettings';
@@ -38,6 +40,8 @@ import { modelToWarm, useBuildWorkerWarmup, useModelWarmup } from './state/useMo
 import { useLibraryActions } from './state/useLibraryActions';
 import { useConversation, useConversationPanel } from './state/useConversation';
 import { useTheme } from './state/useTheme';
+import { useTreeBound } from './state/useTreeBound';
+import { useTreeDeletions } from './state/useTreeDeletions';
 import { useServiceWorker, type Busy } from './state/useServiceWorker';
 import { useConnectivity } from './state/useConnectivity';
 import { useStorageOverview } from './state/useStorageOverview';
@@ -104,15 +108,28 @@ export function App() {
   const answerModel = answerModelOf(settings);
   const [retrieval, setRetrieval] = useState<RetrievalSettings>(() => defaultRetrievalSettings(0));
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [inspected, setInspected] = useState<number>();
+  // Node ids and citations belong to the open tree: another tree reads them as unset (useTreeBound.ts).
+  const [inspected, setInspected] = useTreeBound<number | undefined>(tree, undefined);
   const [view, setView] = useState<View>('tree');
-  const [scrollLeaf, setScrollLeaf] = useState<number>();
+  const [scrollLeaf, setScrollLeaf] = useTreeBound<number | undefined>(tree, undefined);
   /** The citation shown in the Document tab, with where "Back to the answer" returns. */
-  const [citation, setCitation] = useState<ActiveCitation & { back: ReturnPoint; view: View }>();
+  const [citation, setCitation] = useTreeBound<
+    (ActiveCitation & { back: ReturnPoint; view: View }) | undefined
+  >(tree, undefined);
   const citationKey = useRef(0);
+  // The open tree deleted (here or in another tab): what runs on it stops, and it closes.
+  const deletions = useTreeDeletions(openId, {
+    stop: () => {
+      ask.discard();
+      evaluation.cancel();
+    },
+    open: setOpenId,
+    notify,
+    title: tree?.title,
+  });
   const actions = useLibraryActions(db, notify, library.refresh, {
     onOpen: setOpenId,
-    onDeleted: (id) => id === openId && setOpenId(undefined),
+    onDeleted: deletions.closeDeleted,
     onDraft: async (draft) => {
       await saveSettingsOrReport({ ...settings, params: { ...settings.params, ...draft.params } });
       for (const d of draft.documents) docs.addPaste(d.text, d.name ?? 'Document');
@@ -122,8 +139,6 @@ export function App() {
   // A new tree starts with the paper's retrieval settings for its height.
   useEffect(() => {
     setRetrieval(defaultRetrievalSettings(maxLayer));
-    setInspected(undefined);
-    setCitation(undefined);
     ask.reset();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when another tree opens
   }, [tree]);
@@ -240,18 +255,13 @@ export function App() {
   );
 
   const blocker = dbError ? `Storage is unavailable: ${dbError}` : queryBlocker(tree, settings);
+  const unanswered = (e: unknown) =>
+    deletions.handledGone(e) || actions.report('The question could not be answered', e);
   const onAsk = (question: string, followUp: boolean) =>
-    void conversation
-      .submit(question, retrieval, 'ask', followUp)
-      .catch((e: unknown) => actions.report('The question could not be answered', e));
+    void conversation.submit(question, retrieval, 'ask', followUp).catch(unanswered);
   const onCompare = (question: string, followUp: boolean) =>
-    void conversation
-      .submit(question, retrieval, 'compare', followUp)
-      .catch((e: unknown) => actions.report('The question could not be answered', e));
-  const onConfirmSearch = (search: string) =>
-    void conversation
-      .confirm(search)
-      .catch((e: unknown) => actions.report('The question could not be answered', e));
+    void conversation.submit(question, retrieval, 'compare', followUp).catch(unanswered);
+  const onConfirmSearch = (search: string) => void conversation.confirm(search).catch(unanswered);
   const conversationProps = useConversationPanel(conversation, ask.results, onConfirmSearch);
   // The ARIA tabs pattern: arrow keys move between tabs (and select them), Home/End go to the ends.
   const onTabKey = (event: KeyboardEvent) => {
@@ -272,8 +282,9 @@ export function App() {
     setView(next);
     document.getElementById(`tab-${next}`)?.focus();
   };
-  // Stable, so the memoised lists that take it (the conversation's turns) are not rendered again for it.
-  const openNode = useCallback((id: number) => setInspected(id), []);
+  // Stable while the tree is, so the memoised lists that take it (the conversation's turns) are not rendered
+  // again for it.
+  const openNode = useCallback((id: number) => setInspected(id), [setInspected]);
   /** Citation [n]: its exact passage in the Document tab (on its PDF page when kept), and its node opened. */
   const openCitation = useCallback(
     (n: number, nodeId: number, from: HTMLElement) => {
@@ -284,7 +295,7 @@ export function App() {
       setInspected(nodeId);
       setView('document');
     },
-    [tree, view, documentText],
+    [tree, view, documentText, setCitation, setInspected],
   );
   const backToAnswer = () => {
     if (!citation) return;
@@ -294,7 +305,10 @@ export function App() {
     requestAnimationFrame(() => returnTo(citation.back));
   };
   const loadOriginal = useCallback(
-    (documentId: string) => (db ? getOriginal(db, documentId) : Promise.resolve(undefined)),
+    (key: string) => {
+      const { documentId, sha256 } = parseOriginalKey(key);
+      return db ? getOriginal(db, documentId, sha256) : Promise.resolve(undefined);
+    },
     [db],
   );
 
@@ -347,18 +361,22 @@ export function App() {
         </div>
       </header>
 
-      <NoticeStack notices={notices} onDismiss={dismiss} />
+      <PanelBoundary name="notices">
+        <NoticeStack notices={notices} onDismiss={dismiss} />
+      </PanelBoundary>
 
       <main className="workspace">
         <aside className="left-column" aria-label="Documents and library">
-          <IngestPanel
-            documents={docs.pending}
-            onAddFiles={docs.addFiles}
-            onPaste={docs.addPaste}
-            onTrySample={() => void docs.addSample()}
-            onRemove={docs.remove}
-            disabled={building}
-          />
+          <PanelBoundary name="list of documents">
+            <IngestPanel
+              documents={docs.pending}
+              onAddFiles={docs.addFiles}
+              onPaste={docs.addPaste}
+              onTrySample={() => void docs.addSample()}
+              onRemove={docs.remove}
+              disabled={building}
+            />
+          </PanelBoundary>
           <div className="build-actions">
             <button type="button" className="primary" disabled={!canBuild} onClick={startBuild}>
               Build tree
@@ -372,21 +390,25 @@ export function App() {
               {summarizerLine(settings)} Embeddings: {embeddingModelLabel(settings.embedding.model)}.
             </p>
           </div>
-          {build.progress && tree && progressView}
-          <LibraryPanel
-            trees={library.trees}
-            activeTreeId={openId}
-            runningTreeIds={library.running}
-            storage={library.storage}
-            onOpen={setOpenId}
-            onRename={actions.rename}
-            onDelete={actions.remove}
-            onExport={actions.exportTree}
-            onResume={(id) => void build.resume(id, library.trees.find((t) => t.id === id)?.title ?? 'Tree')}
-            onDuplicate={actions.duplicate}
-            onImport={actions.importFile}
-            onRequestPersistence={actions.persist}
-          />
+          {build.progress && tree && <PanelBoundary name="build progress">{progressView}</PanelBoundary>}
+          <PanelBoundary name="library">
+            <LibraryPanel
+              trees={library.trees}
+              activeTreeId={openId}
+              runningTreeIds={library.running}
+              storage={library.storage}
+              onOpen={setOpenId}
+              onRename={actions.rename}
+              onDelete={actions.remove}
+              onExport={actions.exportTree}
+              onResume={(id) =>
+                void build.resume(id, library.trees.find((t) => t.id === id)?.title ?? 'Tree')
+              }
+              onDuplicate={actions.duplicate}
+              onImport={actions.importFile}
+              onRequestPersistence={actions.persist}
+            />
+          </PanelBoundary>
         </aside>
 
         <section className="center-column" aria-label="Tree">
@@ -414,10 +436,17 @@ export function App() {
                 ))}
               </div>
               <div id="panel-tree" role="tabpanel" aria-labelledby="tab-tree" hidden={view !== 'tree'}>
-                <TreeView tree={tree} selections={selections} onOpenNode={openNode} focusNodeId={inspected} />
-                {Object.keys(selections).length > 0 && (
-                  <SelectionHistogram tree={tree} selections={selections} />
-                )}
+                <PanelBoundary name="tree view" resetKey={tree}>
+                  <TreeView
+                    tree={tree}
+                    selections={selections}
+                    onOpenNode={openNode}
+                    focusNodeId={inspected}
+                  />
+                  {Object.keys(selections).length > 0 && (
+                    <SelectionHistogram tree={tree} selections={selections} />
+                  )}
+                </PanelBoundary>
               </div>
               <div
                 id="panel-document"
@@ -425,52 +454,58 @@ export function App() {
                 aria-labelledby="tab-document"
                 hidden={view !== 'document'}
               >
-                {open.documents.some((d) => d.text) ? (
-                  <DocumentPanel
-                    documents={open.documents.filter((d) => d.text)}
-                    leaves={leaves}
-                    highlights={highlights}
-                    underSelected={underSelected}
-                    scrollToLeafId={scrollLeaf}
-                    onOpenNode={openNode}
-                    citation={citation}
-                    onBack={backToAnswer}
-                    loadOriginal={loadOriginal}
-                    visible={view === 'document'}
-                  />
-                ) : (
-                  <p className="empty">This tree was imported without its documents’ text.</p>
-                )}
+                <PanelBoundary name="document view" resetKey={tree}>
+                  {open.documents.some((d) => d.text) ? (
+                    <DocumentPanel
+                      documents={open.documents.filter((d) => d.text)}
+                      leaves={leaves}
+                      highlights={highlights}
+                      underSelected={underSelected}
+                      scrollToLeafId={scrollLeaf}
+                      onOpenNode={openNode}
+                      citation={citation}
+                      onBack={backToAnswer}
+                      loadOriginal={loadOriginal}
+                      visible={view === 'document'}
+                    />
+                  ) : (
+                    <p className="empty">This tree was imported without its documents’ text.</p>
+                  )}
+                </PanelBoundary>
               </div>
               <div id="panel-eval" role="tabpanel" aria-labelledby="tab-eval" hidden={view !== 'eval'}>
                 {view === 'eval' && (
-                  <EvaluateView
-                    evaluation={evaluation}
-                    tree={tree}
-                    answerModel={answerModel ? evalModelName(answerModel) : undefined}
-                    blocker={blocker}
-                    onOpenNode={openNode}
-                  />
+                  <PanelBoundary name="Evaluate view" resetKey={tree}>
+                    <EvaluateView
+                      evaluation={evaluation}
+                      tree={tree}
+                      answerModel={answerModel ? evalModelName(answerModel) : undefined}
+                      blocker={blocker}
+                      onOpenNode={openNode}
+                    />
+                  </PanelBoundary>
                 )}
               </div>
               <div id="panel-stats" role="tabpanel" aria-labelledby="tab-stats" hidden={view !== 'stats'}>
-                <TreeStatsPanel
-                  stats={stats}
-                  rootSummary={rootSummary}
-                  rootTerms={topics}
-                  layerTopics={topicsByLayer}
-                  summarizer={tree.summarizer}
-                  embeddingModel={tree.embedding.model}
-                  summaryCuts={open.record?.summarizer.cuts}
-                  devices={open.record?.devices}
-                />
+                <PanelBoundary name="statistics" resetKey={tree}>
+                  <TreeStatsPanel
+                    stats={stats}
+                    rootSummary={rootSummary}
+                    rootTerms={topics}
+                    layerTopics={topicsByLayer}
+                    summarizer={tree.summarizer}
+                    embeddingModel={tree.embedding.model}
+                    summaryCuts={open.record?.summarizer.cuts}
+                    devices={open.record?.devices}
+                  />
+                </PanelBoundary>
               </div>
             </>
           ) : (
             <div className="welcome">
               {build.progress && !open.loading ? (
                 <div className="center-progress">
-                  {progressView}
+                  <PanelBoundary name="build progress">{progressView}</PanelBoundary>
                   {building && (
                     <p className="building-note">
                       You can keep using the page while the tree grows. Closing the tab pauses the build; it
@@ -506,71 +541,77 @@ export function App() {
         </section>
 
         <aside className="right-column" aria-label="Ask panel">
-          <AskPanel
-            disabledReason={blocker}
-            settings={retrieval}
-            maxLayer={maxLayer}
-            onSettingsChange={setRetrieval}
-            busy={ask.busy || conversation.pending?.status === 'rewriting'}
-            onAsk={onAsk}
-            onCompare={onCompare}
-            onStop={ask.stop}
-            results={ask.results}
-            onOpenNode={openNode}
-            onOpenCitation={openCitation}
-            sourceOf={sourceOf}
-            hasAnswerModel={!!answerModel}
-            activeNodeId={inspected}
-            conversation={tree && db ? conversationProps : undefined}
-          />
+          <PanelBoundary name="Ask panel" resetKey={tree}>
+            <AskPanel
+              disabledReason={blocker}
+              settings={retrieval}
+              maxLayer={maxLayer}
+              onSettingsChange={setRetrieval}
+              busy={ask.busy || conversation.pending?.status === 'rewriting'}
+              onAsk={onAsk}
+              onCompare={onCompare}
+              onStop={ask.stop}
+              results={ask.results}
+              onOpenNode={openNode}
+              onOpenCitation={openCitation}
+              sourceOf={sourceOf}
+              hasAnswerModel={!!answerModel}
+              activeNodeId={inspected}
+              conversation={tree && db ? conversationProps : undefined}
+            />
+          </PanelBoundary>
           {tree && inspected !== undefined && tree.nodes[inspected] && (
-            <div className="inspector-wrap">
-              <button
-                type="button"
-                className="find-similar"
-                onClick={() =>
-                  void ask
-                    .similarTo(inspected, retrieval)
-                    .catch((e: unknown) => actions.report('Retrieval failed', e))
-                }
-              >
-                Find similar to node {inspected}
-              </button>
-              <NodeInspector
-                tree={tree}
-                nodeId={inspected}
-                primaryParentOf={(id) => {
-                  const p = primaryParent[id];
-                  return p >= 0 ? p : undefined;
-                }}
-                documentText={documentText}
-                selections={selections}
-                onOpenNode={openNode}
-                onShowInDocument={(leafId) => {
-                  setView('document');
-                  setScrollLeaf(leafId);
-                }}
-                onClose={() => setInspected(undefined)}
-              />
-            </div>
+            <PanelBoundary name="node inspector" resetKey={tree}>
+              <div className="inspector-wrap">
+                <button
+                  type="button"
+                  className="find-similar"
+                  onClick={() =>
+                    void ask
+                      .similarTo(inspected, retrieval)
+                      .catch((e: unknown) => actions.report('Retrieval failed', e))
+                  }
+                >
+                  Find similar to node {inspected}
+                </button>
+                <NodeInspector
+                  tree={tree}
+                  nodeId={inspected}
+                  primaryParentOf={(id) => {
+                    const p = primaryParent[id];
+                    return p >= 0 ? p : undefined;
+                  }}
+                  documentText={documentText}
+                  selections={selections}
+                  onOpenNode={openNode}
+                  onShowInDocument={(leafId) => {
+                    setView('document');
+                    setScrollLeaf(leafId);
+                  }}
+                  onClose={() => setInspected(undefined)}
+                />
+              </div>
+            </PanelBoundary>
           )}
         </aside>
       </main>
 
-      <SettingsDialog
-        open={settingsOpen && settingsReady}
-        settings={settings}
-        onSave={saveSettings}
-        onClose={() => setSettingsOpen(false)}
-        testConnection={actions.testConnection}
-        storage={
-          <StorageSection
-            overview={storage.overview}
-            onKeep={() => void actions.persist().then(storage.refresh)}
-            onDeleteModel={storage.deleteModel}
-          />
-        }
-      />
+      <PanelBoundary name="Settings dialog">
+        <SettingsDialog
+          open={settingsOpen && settingsReady}
+          settings={settings}
+          onSave={saveSettings}
+          onClose={() => setSettingsOpen(false)}
+          testConnection={actions.testConnection}
+          storage={
+            <StorageSection
+              overview={storage.overview}
+              onKeep={() => void actions.persist().then(storage.refresh)}
+              onDeleteModel={storage.deleteModel}
+            />
+          }
+        />
+      </PanelBoundary>
     </div>
   );
 }

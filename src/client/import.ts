@@ -4,23 +4,37 @@
  * the worker's API type.
  */
 import '../rpc/errors';
-import { wrap } from 'comlink';
-import type { ImportApi } from '../storage/import-service';
+import { proxy, wrap } from 'comlink';
+import { ingestInWorker } from '../ingest';
+import type { ImportApi, ImportOutcome } from '../storage/import-service';
 import { StorageError } from '../storage/errors';
 
 /**
+ * Reads a PDF a tree file carries the way a dropped PDF is read (an ingestion worker, PDF.js), for the import to
+ * check that it is the document's.
+ * @throws IngestError when the bytes are not a PDF it can read.
+ */
+export async function readCarriedPdf(bytes: Uint8Array, name: string) {
+  const doc = await ingestInWorker(
+    new File([bytes as Uint8Array<ArrayBuffer>], name, { type: 'application/pdf' }),
+  );
+  if (doc.type !== 'pdf' || !doc.layout) throw new Error(`it was read as ${doc.type}, not as a PDF`);
+  return { text: doc.text, pageStarts: doc.pageStarts ?? [], layout: doc.layout };
+}
+
+/**
  * Imports `file` in the import worker.
- * @returns the new tree's id.
+ * @returns the new tree's id, and a sentence for each carried document it left out.
  * @throws what `importTree` throws (codes kept across the worker boundary), or StorageError IO_ERROR when the
  *   worker cannot start or dies.
  */
-export async function importInWorker(file: File): Promise<string> {
+export async function importInWorker(file: File): Promise<ImportOutcome> {
   const worker = new Worker(new URL('../../workers/import.worker.ts', import.meta.url), {
     type: 'module',
     name: 'aerie-import',
   });
   try {
-    return await new Promise<string>((resolve, reject) => {
+    return await new Promise<ImportOutcome>((resolve, reject) => {
       worker.addEventListener('error', (event) =>
         reject(
           new StorageError(
@@ -31,7 +45,7 @@ export async function importInWorker(file: File): Promise<string> {
           ),
         ),
       );
-      wrap<ImportApi>(worker).importFile(file).then(resolve, reject);
+      wrap<ImportApi>(worker).importFile(file, proxy(readCarriedPdf)).then(resolve, reject);
     });
   } finally {
     worker.terminate();

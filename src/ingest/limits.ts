@@ -81,3 +81,17 @@ export function formatCount(count: number): string {
   if (count >= MEGABYTE) return `${(count / MEGABYTE).toFixed(1).replace(/\.0$/, '')} million`;
   return count.toLocaleString('en-US');
 }
+
+/**
+ * Most pages of a PDF read: 20,000, ten times the longest printed books (a 20-million-character text, the
+ * `MAX_TEXT_CHARS` bound, is about 7,000 dense pages). A PDF that says it has more is refused before any page is
+ * read, and so is an imported tree file whose PDF layout claims more (storage/transfer-originals.ts): a file
+ * claiming 200,000 pages once ran 11 s into the import and failed as "UnknownError".
+ */
+export const MAX_PDF_PAGES = 20_000;
+
+/**
+ * Most text items one page of an imported layout may say PDF.js gave it: 100,000 (a dense page of small print
+ * has a few thousand, one item a word at worst).
+ */
+export const MAX_PAGE_ITEMS = 100_000;

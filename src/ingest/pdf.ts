@@ -11,7 +11,7 @@ import { isAbortError, onAbort, throwIfAborted, type AbortSignalLike } from '../
 import type { getDocument } from 'pdfjs-dist';
 import type { DocumentInitParameters, TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api';
 import { IngestError, quoted } from './errors';
-import { formatCount, MIN_PDF_CHARS_PER_PAGE } from './limits';
+import { formatCount, MAX_PDF_PAGES, MIN_PDF_CHARS_PER_PAGE } from './limits';
 import { nulWarning } from './text';
 import {
   pageLayout,
@@ -150,6 +150,13 @@ export async function extractPdfText(
       throw openError(error, name);
     }
     const pages = doc.numPages;
+    if (pages > MAX_PDF_PAGES) {
+      throw new IngestError(
+        'TOO_LARGE',
+        `${quoted(name)} has ${formatCount(pages)} pages, more than the ${formatCount(MAX_PDF_PAGES)} Aerie reads from one PDF. Split it into smaller files.`,
+        { name, pages, maxPages: MAX_PDF_PAGES },
+      );
+    }
     const warnings: string[] = [];
     const emptyPages: number[] = [];
     const failedPages: number[] = [];

@@ -5,6 +5,7 @@
  */
 import type { EvalChat } from '../core/eval/chat';
 import type { LlmProtocol } from '../llm/types';
+import { requireTree } from './errors';
 import { hashParts } from './hash';
 import type { AerieDb, CacheEntry } from './schema';
 import { forEachRequest, runTransaction } from './transaction';
@@ -76,13 +77,17 @@ export function summaryHash(
       : hashParts(['summary', CACHE_KEY_VERSION, 'extractive', key.embeddingModel, maxTokens, texts]);
 }
 
-/** Reads entries in one transaction, recording `treeId` as a user of each one found. */
+/**
+ * Reads entries in one transaction, recording `treeId` as a user of each one found.
+ * @throws StorageError NOT_FOUND when the tree was deleted (in this tab or another).
+ */
 export function lookupCache(
   db: AerieDb,
   keys: readonly string[],
   treeId: string,
 ): Promise<(CacheEntry | undefined)[]> {
-  return runTransaction(db, ['cache'], 'readwrite', 'read the cache', async (tx) => {
+  return runTransaction(db, ['trees', 'cache'], 'readwrite', 'read the cache', async (tx) => {
+    await requireTree(tx.objectStore('trees'), treeId);
     const found: (CacheEntry | undefined)[] = new Array(keys.length);
     await forEachRequest(keys, async (key, i) => {
       const entry = await tx.objectStore('cache').get(key);
@@ -94,15 +99,21 @@ export function lookupCache(
   });
 }
 
-/** Writes new entries in one transaction, merging the users of any another tab wrote meanwhile. */
+/**
+ * Writes new entries in one transaction, merging the users of any another tab wrote meanwhile. Every tree an
+ * entry names must exist: nothing is cached for a tree deleted meanwhile (in this tab or another).
+ * @throws StorageError NOT_FOUND (a tree was deleted), QUOTA_EXCEEDED.
+ */
 export function saveCache(db: AerieDb, entries: readonly CacheEntry[]): Promise<void> {
-  return runTransaction(db, ['cache'], 'readwrite', 'save to the cache', (tx) =>
-    forEachRequest(entries, async (entry) => {
+  return runTransaction(db, ['trees', 'cache'], 'readwrite', 'save to the cache', async (tx) => {
+    const users = [...new Set(entries.flatMap((e) => e.treeIds))];
+    await forEachRequest(users, (treeId) => requireTree(tx.objectStore('trees'), treeId));
+    await forEachRequest(entries, async (entry) => {
       const existing = await tx.objectStore('cache').get(entry.key);
       const treeIds = existing ? [...new Set([...existing.treeIds, ...entry.treeIds])] : entry.treeIds;
       await tx.objectStore('cache').put({ ...entry, treeIds });
-    }),
-  );
+    });
+  });
 }
 
 /** The hash of one evaluation request; key parts:  each message as "role\ncontent" (roles hold no line break). */

@@ -8,7 +8,7 @@
  * Deleting the tree deletes its conversations and their turns (`deleteTree`).
  */
 import type { IDBPObjectStore } from 'idb';
-import { StorageError } from './errors';
+import { requireTree, StorageError } from './errors';
 import type { AerieDb, AerieSchema, ConversationRecord, ConversationTurn, StoredTurn } from './schema';
 import { forEachRequest, runTransaction } from './transaction';
 
@@ -86,8 +86,8 @@ function missingIds(treeId: string, conversationId: string): StorageError {
  * Creates conversation `conversationId` of tree `treeId`, titled by its first question, with no turn yet (the
  * page creates it when that question is asked, and stores the turn when it ends). Creating one that exists
  * for the same tree returns it unchanged.
- * @throws StorageError INVALID_ARGUMENT (ids missing, or the id belongs to another tree's conversation),
- *   QUOTA_EXCEEDED.
+ * @throws StorageError NOT_FOUND (the tree does not exist: deleted, in this tab or another), INVALID_ARGUMENT
+ *   (ids missing, or the id belongs to another tree's conversation), QUOTA_EXCEEDED.
  */
 export function startConversation(
   db: AerieDb,
@@ -97,7 +97,8 @@ export function startConversation(
   now: number = Date.now(),
 ): Promise<ConversationRecord> {
   if (!treeId || !conversationId) return Promise.reject(missingIds(treeId, conversationId));
-  return runTransaction(db, ['conversations'], 'readwrite', 'start the conversation', async (tx) => {
+  return runTransaction(db, ['trees', 'conversations'], 'readwrite', 'start the conversation', async (tx) => {
+    await requireTree(tx.objectStore('trees'), treeId);
     const store = tx.objectStore('conversations');
     const existing = await store.get(conversationId);
     if (existing) {

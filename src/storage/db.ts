@@ -20,7 +20,7 @@ import { computeStats, utf8Length } from './stats';
 /** Name of the database in the browser. */
 export const DB_NAME = 'aerie';
 /** The schema version this code writes. */
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 /** How long an open waits for other tabs to close their connections before it fails with BLOCKED (ms). */
 export const DEFAULT_BLOCKED_TIMEOUT_MS = 10_000;
 
@@ -52,6 +52,18 @@ type V1TreeRecord = Omit<TreeRecord, 'origin' | 'stats'> & {
  */
 function keepOriginalFiles(db: AnyDb): void {
   db.createObjectStore('originals', { keyPath: 'documentId' });
+}
+
+/**
+ * Version 7: original files keyed by their content (issue 41). Version 5 kept one file per document text,
+ * the first stored winning, so a tree file carrying another PDF for a document planted it for every tree of
+ * that text. The new store keys each file by `[documentId, sha256 of its bytes]`: a tree names the file it
+ * keeps, and no tree's file stands in for another's. Nothing moves: files kept before stay in `originals`
+ * (their trees name no hash and read them there) until their last tree is deleted, so no user's file is
+ * rewritten during the upgrade (an upgrade cannot hash: it may await only its own requests).
+ */
+function keyOriginalsByContent(db: AnyDb): void {
+  db.createObjectStore('originalFiles', { keyPath: ['documentId', 'sha256'] });
 }
 
 /** The shape of a conversation record written by versions 4 and 5: every turn inside it. */
@@ -151,6 +163,7 @@ const MIGRATIONS: readonly Migration[] = [
     description: 'keep each conversation turn on its own',
     migrate: splitConversationTurns,
   },
+  { version: 7, description: 'key original files by their content', migrate: keyOriginalsByContent },
 ];
 
 /** Shown when another tab keeps an older version open and our upgrade waits. */

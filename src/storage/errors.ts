@@ -137,3 +137,15 @@ export function treeNotFound(treeId: string): StorageError {
     { treeId },
   );
 }
+
+/**
+ * Refuses (NOT_FOUND) unless tree `treeId` is in `trees`. Called with the `trees` store of the transaction that
+ * writes for the tree, so the check and the write are one: a write for a tree deleted in any tab, whatever the
+ * timing, is refused instead of leaving records of a tree that no longer exists (issue 41).
+ */
+export async function requireTree(
+  trees: { get(key: string): Promise<unknown> },
+  treeId: string,
+): Promise<void> {
+  if (!(await trees.get(treeId))) throw treeNotFound(treeId);
+}

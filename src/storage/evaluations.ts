@@ -4,7 +4,7 @@
  * progress and the report). Deleting the tree deletes them (`deleteTree`). The replies of the evaluation's
  * model live in the cache store (`cachedEvalChat`).
  */
-import { StorageError } from './errors';
+import { requireTree, StorageError } from './errors';
 import type { AerieDb, EvalRunRecord, EvalSetRecord } from './schema';
 import { runTransaction } from './transaction';
 
@@ -37,15 +37,32 @@ export async function listAllEvalSets(db: AerieDb): Promise<EvalSetRecord[]> {
   return sets.sort(newestFirst);
 }
 
+/** Options of `saveEvalSet` and `saveEvalRun`. */
+export interface SaveEvalOptions {
+  /**
+   * The record was stored before and must still be there: a set or run deleted meanwhile (in this tab or
+   * another) is not created again. Default false (a new record, or a new version of one).
+   */
+  update?: boolean;
+}
+
+function deletedMeanwhile(what: 'question set' | 'evaluation run', id: string): StorageError {
+  return new StorageError('NOT_FOUND', `This ${what} was deleted, so it was not saved again.`, { id });
+}
+
 /**
- * Stores a question set (a new one, or a new version of one with the same id).
- * @throws StorageError INVALID_ARGUMENT (no id or tree), QUOTA_EXCEEDED.
+ * Stores a question set (a new one, or a new version of one with the same id), only while its tree exists.
+ * @throws StorageError NOT_FOUND (the tree was deleted; with `update`, the set was), INVALID_ARGUMENT (no id or
+ *   tree), QUOTA_EXCEEDED.
  */
-export function saveEvalSet(db: AerieDb, set: EvalSetRecord): Promise<void> {
+export function saveEvalSet(db: AerieDb, set: EvalSetRecord, options: SaveEvalOptions = {}): Promise<void> {
   return (
     checkIds(set, 'question set') ??
-    runTransaction(db, ['evalSets'], 'readwrite', 'keep the question set', async (tx) => {
-      await tx.objectStore('evalSets').put(set);
+    runTransaction(db, ['trees', 'evalSets'], 'readwrite', 'keep the question set', async (tx) => {
+      await requireTree(tx.objectStore('trees'), set.treeId);
+      const sets = tx.objectStore('evalSets');
+      if (options.update && !(await sets.get(set.id))) throw deletedMeanwhile('question set', set.id);
+      await sets.put(set);
     })
   );
 }
@@ -81,16 +98,19 @@ export function getEvalRun(db: AerieDb, id: string): Promise<EvalRunRecord | und
 }
 
 /**
- * Stores a run as it now is (status, progress, report). A run whose tree was deleted meanwhile is not stored
- * again (its tree's history is gone with it).
- * @throws StorageError INVALID_ARGUMENT (no id or tree), QUOTA_EXCEEDED.
+ * Stores a run as it now is (status, progress, report), only while its tree exists: a run whose tree was deleted
+ * meanwhile is not stored again (its tree's history is gone with it).
+ * @throws StorageError NOT_FOUND (the tree was deleted; with `update`, the run was), INVALID_ARGUMENT (no id or
+ *   tree), QUOTA_EXCEEDED.
  */
-export function saveEvalRun(db: AerieDb, run: EvalRunRecord): Promise<void> {
+export function saveEvalRun(db: AerieDb, run: EvalRunRecord, options: SaveEvalOptions = {}): Promise<void> {
   return (
     checkIds(run, 'run') ??
     runTransaction(db, ['trees', 'evalRuns'], 'readwrite', 'keep the evaluation run', async (tx) => {
-      if (!(await tx.objectStore('trees').get(run.treeId))) return;
-      await tx.objectStore('evalRuns').put(run);
+      await requireTree(tx.objectStore('trees'), run.treeId);
+      const runs = tx.objectStore('evalRuns');
+      if (options.update && !(await runs.get(run.id))) throw deletedMeanwhile('evaluation run', run.id);
+      await runs.put(run);
     })
   );
 }

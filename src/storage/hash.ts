@@ -21,7 +21,15 @@ function toHex(bytes: Uint8Array): string {
  * Lower-case hex SHA-256 of the UTF-8 bytes of `text`.
  * @throws StorageError UNAVAILABLE when the page is not a secure context (no `crypto.subtle`).
  */
-export async function sha256Hex(text: string): Promise<string> {
+export function sha256Hex(text: string): Promise<string> {
+  return sha256OfBytes(encoder.encode(text));
+}
+
+/**
+ * Lower-case hex SHA-256 of `bytes` (a kept file's content).
+ * @throws StorageError UNAVAILABLE when the page is not a secure context (no `crypto.subtle`).
+ */
+export async function sha256OfBytes(bytes: Uint8Array): Promise<string> {
   const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
   if (!subtle) {
     throw new StorageError(
@@ -30,7 +38,7 @@ export async function sha256Hex(text: string): Promise<string> {
         'through https (or localhost).',
     );
   }
-  return toHex(new Uint8Array(await subtle.digest('SHA-256', encoder.encode(text))));
+  return toHex(new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
 }
 
 /**

@@ -1,7 +1,11 @@
 /**
  * Original files kept with their trees (schema version 5): a PDF and the layout that ties its extracted text to
- * its pages, so a citation opens on the page, its words highlighted. One record per stored document text,
- * shared by every tree built from that text and deleted with it (`deleteTree`).
+ * its pages, so a citation opens on the page, its words highlighted. Since version 7 a file is keyed by its
+ * document and the SHA-256 of its bytes (`originalFiles`), and a tree names the file it keeps
+ * (`OriginalInfo.sha256`): trees of one text share a record only when they kept the same bytes, so no tree's
+ * file ever stands in for another's (issue 41: before, the first file stored for a text was every tree's).
+ * Files kept before version 7 stay in `originals` under their document alone, for the trees that name no
+ * hash. A record goes when the last tree naming it is deleted (`deleteTree`).
  *
  * Kept after the tree is recorded, each in a transaction of its own: a file that does not fit (above
  * `MAX_KEPT_ORIGINAL_BYTES`, or a full disk) costs only the page view; the tree, its texts and the build go on,
@@ -9,6 +13,7 @@
  */
 import { layoutBytes, type PdfLayout } from '../ingest/pdf-layout';
 import { StorageError, treeNotFound } from './errors';
+import { sha256OfBytes } from './hash';
 import type { AerieDb, OriginalInfo, OriginalRecord, TreeDocumentEntry } from './schema';
 import { runTransaction } from './transaction';
 
@@ -39,9 +44,34 @@ export interface KeepOptions {
   now?: number;
 }
 
-/** What `OriginalInfo` says of a record that is kept. */
-export function keptInfo(record: Pick<OriginalRecord, 'size' | 'layout'>): OriginalInfo {
-  return { kept: true, bytes: record.size, layoutBytes: layoutBytes(record.layout) };
+/** What `OriginalInfo` says of a record that is kept (with its hash, when it is keyed by one). */
+export function keptInfo(record: Pick<OriginalRecord, 'size' | 'layout' | 'sha256'>): OriginalInfo {
+  return {
+    kept: true,
+    bytes: record.size,
+    layoutBytes: layoutBytes(record.layout),
+    ...(record.sha256 ? { sha256: record.sha256 } : {}),
+  };
+}
+
+/** The part of a transaction over both stores of original files that `findOriginal` reads. */
+interface OriginalStores {
+  objectStore(name: 'originals'): { get(key: string): Promise<OriginalRecord | undefined> };
+  objectStore(name: 'originalFiles'): { get(key: [string, string]): Promise<OriginalRecord | undefined> };
+}
+
+/**
+ * The kept file a tree's document names: by its hash in `originalFiles`, or, named without one (kept before
+ * version 7), by its document in `originals`.
+ */
+export async function findOriginal(
+  tx: OriginalStores,
+  documentId: string,
+  sha256: string | undefined,
+): Promise<OriginalRecord | undefined> {
+  return sha256
+    ? tx.objectStore('originalFiles').get([documentId, sha256])
+    : tx.objectStore('originals').get(documentId);
 }
 
 function withOriginal(
@@ -99,8 +129,19 @@ export async function keepOriginals(
       out.push(info);
       continue;
     }
-    const record: OriginalRecord = {
+    let sha256: string;
+    try {
+      sha256 = await sha256OfBytes(new Uint8Array(await original.file.arrayBuffer()));
+    } catch (error) {
+      if (error instanceof StorageError) throw error;
+      const info: OriginalInfo = { kept: false, reason: 'unavailable', bytes: size };
+      await recordInfo(db, treeId, i, info);
+      out.push(info);
+      continue;
+    }
+    const record: OriginalRecord & { sha256: string } = {
       documentId,
+      sha256,
       name: original.name,
       type: original.type ?? 'application/pdf',
       size,
@@ -112,12 +153,14 @@ export async function keepOriginals(
       out.push(
         await runTransaction(
           db,
-          ['originals', 'trees'],
+          ['originalFiles', 'trees'],
           'readwrite',
           'keep the original file',
           async (tx) => {
-            const stored = (await tx.objectStore('originals').get(documentId)) ?? record;
-            if (stored === record) await tx.objectStore('originals').put(record);
+            // The same bytes of the same text kept already (a rebuild, another tree of the same file): shared.
+            const files = tx.objectStore('originalFiles');
+            const stored = (await files.get([documentId, sha256])) ?? record;
+            if (stored === record) await files.put(record);
             const info = keptInfo(stored);
             const current = await tx.objectStore('trees').get(treeId);
             if (!current) throw treeNotFound(treeId);
@@ -139,9 +182,16 @@ export async function keepOriginals(
   return out;
 }
 
-/** The original file kept for a stored document text, or undefined. */
-export function getOriginal(db: AerieDb, documentId: string): Promise<OriginalRecord | undefined> {
-  return runTransaction(db, ['originals'], 'readonly', 'read the original file', (tx) =>
-    tx.objectStore('originals').get(documentId),
+/**
+ * The original file a tree keeps for a stored document text — the one with SHA-256 `sha256`, as the tree's
+ * `OriginalInfo` names it (without a hash: the file kept for the text before version 7) — or undefined.
+ */
+export function getOriginal(
+  db: AerieDb,
+  documentId: string,
+  sha256?: string,
+): Promise<OriginalRecord | undefined> {
+  return runTransaction(db, ['originals', 'originalFiles'], 'readonly', 'read the original file', (tx) =>
+    findOriginal(tx, documentId, sha256),
   );
 }

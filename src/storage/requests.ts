@@ -12,6 +12,7 @@ import { StorageError, treeNotFound } from './errors';
 import type {
   AerieDb,
   DocumentRecord,
+  OriginalInfo,
   StoredBuildRequest,
   StoredDocumentRef,
   StoredEmbeddingChoice,
@@ -202,6 +203,8 @@ export interface BuildDraft {
   params: Partial<BuildParams> & { concurrency?: number };
   /** Documents whose texts are stored. */
   documents: BuildDocument[];
+  /** The original file each of `documents` keeps (a rebuild keeps them: `CreateTreeOptions.shareOriginals`). */
+  originals: (OriginalInfo | undefined)[];
   /** Documents whose texts are not stored (imported trees): the user must add them again. */
   missingDocuments: TreeDocument[];
   /** The embedding model the tree was built with (imported trees too). */
@@ -227,13 +230,15 @@ export async function duplicateTreeSettings(
   const { record, texts, saved } = await loadForRestore(db, treeId, options);
   const request = record.request;
   const documents: BuildDocument[] = [];
+  const originals: (OriginalInfo | undefined)[] = [];
   const missingDocuments: TreeDocument[] = [];
   record.documents.forEach((entry, i) => {
     const doc = entry.documentId === undefined ? undefined : texts.get(entry.documentId);
     const ref = request?.documents[i];
-    if (doc)
+    if (doc) {
       documents.push(toBuildDocument(ref ?? { id: entry.id, name: entry.name, documentId: doc.id }, doc));
-    else missingDocuments.push({ id: entry.id, name: entry.name, chars: entry.chars });
+      originals.push(entry.original);
+    } else missingDocuments.push({ id: entry.id, name: entry.name, chars: entry.chars });
   });
   const { concurrency, ...known } = (request?.params ?? {}) as { concurrency?: number };
   const params: BuildDraft['params'] = { ...pickBuildParams(record.params), ...known };
@@ -242,6 +247,7 @@ export async function duplicateTreeSettings(
     title: record.title,
     params,
     documents,
+    originals,
     missingDocuments,
     embeddingModel: record.embedding.model,
     summarizerInfo: { ...record.summarizer },

@@ -102,13 +102,27 @@ export interface StoredBuildRequest {
  * PDF page. Absent on trees recorded before originals were kept, and for documents that are not PDFs.
  */
 export type OriginalInfo =
-  /** Kept: the file's bytes and its layout's (the tie between text and pages) in the `originals` store. */
-  | { kept: true; bytes: number; layoutBytes: number }
+  /**
+   * Kept: the file's bytes and its layout's (the tie between text and pages), in the `originalFiles` store
+   * under `[documentId, sha256]` (in the `originals` store under `documentId` when kept before version 7).
+   */
+  | {
+      kept: true;
+      bytes: number;
+      layoutBytes: number;
+      /** SHA-256 of the file (schema version 7): the key of its record. Absent: kept before, by document. */
+      sha256?: string;
+    }
   /**
    * Not kept, and why: above the limit (`MAX_KEPT_ORIGINAL_BYTES`), the storage was full, the tree was imported
    * from a file without it, or the file could not be read back from the list of added documents.
    */
-  | { kept: false; reason: 'too-large' | 'storage-full' | 'not-in-file' | 'unavailable'; bytes: number };
+  | {
+      kept: false;
+      /** `mismatch`: an imported tree file carried a PDF that is not this document (issue 41). */
+      reason: 'too-large' | 'storage-full' | 'not-in-file' | 'unavailable' | 'mismatch';
+      bytes: number;
+    };
 
 /** A document as a tree lists it; `documentId` is absent when its text is not stored (imports). */
 export interface TreeDocumentEntry extends TreeDocument {
@@ -416,6 +430,12 @@ export interface EvalRunRecord extends TreeHistoryRecord {
 export interface OriginalRecord {
   /** The id of the `DocumentRecord` whose text came from this file. */
   documentId: string;
+  /**
+   * SHA-256 (lower-case hex) of the file's bytes: with `documentId`, the key of the `originalFiles` store
+   * (schema version 7), so one tree's file never stands in for another's. Absent on records of the version 5
+   * `originals` store, kept by document before version 7.
+   */
+  sha256?: string;
   name: string;
   /** MIME type, `application/pdf`. */
   type: string;
@@ -441,7 +461,7 @@ export interface SettingsMap {
   buildParams: Partial<BuildParams>;
 }
 
-/** The current schema (version 6). */
+/** The current schema (version 7). */
 export interface AerieSchema extends DBSchema {
   documents: { key: string; value: DocumentRecord };
   trees: {
@@ -459,6 +479,7 @@ export interface AerieSchema extends DBSchema {
   evalSets: { key: string; value: EvalSetRecord; indexes: { byTree: string } };
   evalRuns: { key: string; value: EvalRunRecord; indexes: { byTree: string } };
   originals: { key: string; value: OriginalRecord };
+  originalFiles: { key: [string, string]; value: OriginalRecord & { sha256: string } };
 }
 
 /** An open connection to the current schema. */
@@ -477,7 +498,8 @@ export type StoreName =
   | 'turns'
   | 'evalSets'
   | 'evalRuns'
-  | 'originals';
+  | 'originals'
+  | 'originalFiles';
 
 /** The stores holding a tree's own history, each indexed `byTree` (schema version 4). */
 export const TREE_HISTORY_STORES = ['conversations', 'evalSets', 'evalRuns'] as const;

@@ -7,11 +7,20 @@
 const treeFormat = () => import('../core/tree-format');
 import type { RaptorTree } from '../core/types';
 import { StorageError } from './errors';
-import { randomId } from './hash';
+import { randomId, sha256OfBytes } from './hash';
 import { getDocument, prepareDocument, putDocumentsIfAbsent } from './documents';
 import { loadTree, toNodeRecords } from './nodes';
 import { getOriginal } from './originals';
-import { importedDocuments, originalJson, readOriginals, withOriginals } from './transfer-originals';
+import {
+  checkOriginalLimits,
+  importedDocuments,
+  originalJson,
+  readOriginals,
+  verifyOriginal,
+  withOriginals,
+  type PdfReader,
+  type StoredOriginal,
+} from './transfer-originals';
 import { getTree } from './trees';
 import type { AerieDb, TreeRecord } from './schema';
 import { computeStats } from './stats';
@@ -64,7 +73,7 @@ export async function exportTree(db: AerieDb, treeId: string, options: ExportOpt
     if (!doc.documentId || !doc.original?.kept) continue;
     const [document, original] = await Promise.all([
       getDocument(db, doc.documentId),
-      getOriginal(db, doc.documentId),
+      getOriginal(db, doc.documentId, doc.original.sha256),
     ]);
     if (document && original) entries.push(await originalJson(doc.id, document, original));
   }
@@ -81,6 +90,13 @@ export interface ImportOptions {
   maxChars?: number;
   /** Milliseconds since the epoch. Default now. */
   now?: number;
+  /**
+   * Reads a carried PDF's text and layout (PDF.js: the page's ingestion worker, called back). Without it no carried PDF
+   * can be checked, so none is kept (their documents' texts still are, when they are the tree's).
+   */
+  readPdf?: PdfReader;
+  /** Hears a sentence for each carried document left out (wholly or its PDF), and why. */
+  onRefused?: (sentence: string) => void;
 }
 
 async function readTree(json: string, maxChars: number): Promise<{ tree: RaptorTree; root: unknown }> {
@@ -96,6 +112,8 @@ async function readTree(json: string, maxChars: number): Promise<{ tree: RaptorT
     } catch {
       // parseTree says what is wrong with it, in the format's words.
     }
+    // The sizes the carried originals claim, before the tree is parsed (its token recount is the slow part).
+    checkOriginalLimits(root);
     return { tree: parseTree(root), root };
   } catch (error) {
     if (!(error instanceof TreeFormatError)) throw error;
@@ -144,19 +162,34 @@ export async function importTree(db: AerieDb, json: string, options: ImportOptio
     summarizer: { ...tree.summarizer },
     stats: computeStats(nodes),
   };
-  // Documents carried with their originals (hashed here, outside the transaction).
+  // Documents carried with their originals: each checked to be the tree's, then hashed (outside the transaction).
+  const verified = [];
+  for (const c of carried) {
+    const checked = await verifyOriginal(c, tree, options.readPdf);
+    if (checked.refused) options.onRefused?.(checked.refused);
+    if (checked.document) verified.push(checked);
+  }
   const prepared = await Promise.all(
-    carried.map(async (c) => ({ c, document: await prepareDocument(c.document, now) })),
+    verified.map(async (v) => ({
+      v,
+      document: await prepareDocument(v.document!, now),
+      sha256: v.original ? await sha256OfBytes(v.bytes) : undefined,
+    })),
   );
-  const stored = new Map(
-    prepared.map(({ c, document }) => [
-      c.doc,
-      { documentId: document.id, original: { ...c.original, documentId: document.id, addedAt: now } },
+  const stored = new Map<string, StoredOriginal>(
+    prepared.map(({ v, document, sha256 }) => [
+      v.doc,
+      v.original && sha256
+        ? {
+            documentId: document.id,
+            original: { ...v.original, documentId: document.id, sha256, addedAt: now },
+          }
+        : { documentId: document.id, refusedBytes: v.bytes.length },
     ]),
   );
   record.documents = importedDocuments(record, stored);
   record.documentIds = [...new Set([...stored.values()].map((s) => s.documentId))];
-  const stores = ['trees', 'nodes', 'documents', 'originals'] as const;
+  const stores = ['trees', 'nodes', 'documents', 'originalFiles'] as const;
   await runTransaction(db, stores, 'readwrite', 'import the tree', async (tx) => {
     const trees = tx.objectStore('trees');
     if (await trees.get(id)) {
@@ -166,9 +199,12 @@ export async function importTree(db: AerieDb, json: string, options: ImportOptio
       tx.objectStore('documents'),
       prepared.map((p) => p.document),
     );
+    // A file is keyed by its content: the same bytes of the same text are shared, no other file is replaced.
+    const files = tx.objectStore('originalFiles');
     for (const { original } of stored.values()) {
-      if (!(await tx.objectStore('originals').get(original.documentId)))
-        await tx.objectStore('originals').put(original);
+      if (!original?.sha256) continue;
+      const key: [string, string] = [original.documentId, original.sha256];
+      if (!(await files.get(key))) await files.put({ ...original, sha256: original.sha256 });
     }
     await trees.put(record);
     const store = tx.objectStore('nodes');

@@ -22,7 +22,7 @@ import { treeNodeRange } from './db';
 import { deleteConversationRecords } from './conversations';
 import { prepareDocument, putDocumentsIfAbsent, type NewDocument } from './documents';
 import { StorageError, treeNotFound } from './errors';
-import { keptInfo } from './originals';
+import { findOriginal, keptInfo } from './originals';
 import { toStoredRequest } from './requests';
 import {
   DEFAULT_EMBEDDING_DTYPE,
@@ -57,6 +57,12 @@ export interface CreateTreeOptions {
    * records the build, so each document is either waiting or in the tree, never lost and never in both.
    */
   consumePending?: readonly string[];
+  /**
+   * The files other trees keep for these documents, in the order of `request.documents` (a rebuild with added
+   * documents keeps its documents' PDFs): each still stored is kept by the new tree too. A document's file is
+   * never taken from another tree by its text alone (issue 41).
+   */
+  shareOriginals?: readonly (OriginalInfo | undefined)[];
 }
 
 /**
@@ -126,7 +132,7 @@ export async function createTree(
   const consumed = options.consumePending ?? [];
   return runTransaction(
     db,
-    ['trees', 'documents', 'pending', 'originals'],
+    ['trees', 'documents', 'pending', 'originals', 'originalFiles'],
     'readwrite',
     'record the new build',
     async (tx) => {
@@ -137,9 +143,11 @@ export async function createTree(
         });
       }
       await putDocumentsIfAbsent(tx.objectStore('documents'), docs);
-      // A text whose original is kept already (a rebuild, another tree of the same file) shares it.
-      await forEachRequest(record.documents, async (entry) => {
-        const original = entry.documentId && (await tx.objectStore('originals').get(entry.documentId));
+      // The files a rebuild's documents kept, when they are still stored.
+      await forEachRequest(record.documents, async (entry, i) => {
+        const shared = options.shareOriginals?.[i];
+        if (!entry.documentId || !shared?.kept) return;
+        const original = await findOriginal(tx, entry.documentId, shared.sha256);
         if (original) entry.original = keptInfo(original);
       });
       await trees.put(record);
@@ -468,6 +476,7 @@ export function deleteTree(db: AerieDb, treeId: string): Promise<boolean> {
     'checkpoints',
     'documents',
     'originals',
+    'originalFiles',
     'cache',
     'turns',
     ...TREE_HISTORY_STORES,
@@ -490,11 +499,27 @@ export function deleteTree(db: AerieDb, treeId: string): Promise<boolean> {
       await forEachRequest(keys, (key) => store.delete(key));
     }
     const documents = tx.objectStore('documents');
+    const files = tx.objectStore('originalFiles');
     await forEachRequest(record?.documentIds ?? [], async (documentId) => {
-      const users = await trees.index('byDocument').count(documentId);
-      if (users === 0) {
+      const users = await trees.index('byDocument').getAll(documentId);
+      if (users.length === 0) {
         await documents.delete(documentId);
         await tx.objectStore('originals').delete(documentId);
+        await files.delete(IDBKeyRange.bound([documentId, ''], [documentId, '\uffff']));
+        return;
+      }
+      // The text stays; each file only this tree kept goes (by its hash: other trees may keep other files).
+      const named = (tree: TreeRecord) =>
+        new Set(
+          tree.documents
+            .filter((d) => d.documentId === documentId && d.original?.kept)
+            .map((d) => (d.original?.kept ? (d.original.sha256 ?? '') : '')),
+        );
+      const stillNamed = new Set(users.flatMap((tree) => [...named(tree)]));
+      for (const sha256 of record ? named(record) : []) {
+        if (stillNamed.has(sha256)) continue;
+        if (sha256) await files.delete([documentId, sha256]);
+        else await tx.objectStore('originals').delete(documentId);
       }
     });
     const cache = tx.objectStore('cache');

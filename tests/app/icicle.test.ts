@@ -11,27 +11,24 @@ import { describe, expect, it } from 'vitest';
 import { buildHierarchy, type Hierarchy, type HierarchyNode } from '../../src/app/tree/hierarchy';
 import {
   CELL_MIN_PX,
-  clampView,
   fitView,
-  interpolateView,
   isDrawnAlone,
   itemAt,
   itemOf,
   layerAt,
   LABEL_MIN_PX,
-  MIN_VIEW_LEAVES,
-  panView,
   planFrame,
   revealView,
   rowsOf,
   RUN_MIN_PX,
   spanView,
   viewPath,
-  zoomView,
   type Frame,
   type Size,
   type View,
 } from '../../src/app/tree/icicle';
+import { targetTransform, viewOf } from '../../src/app/tree/view-transform';
+import { syntheticTree } from '../support/synthetic-tree';
 
 const shape = JSON.parse(
   readFileSync(new URL('../fixtures/books/pride-and-prejudice.tree-shape.json', import.meta.url), 'utf8'),
@@ -57,32 +54,9 @@ const PHONE: Size = { width: 340, height: 440 };
 const countWidth = (n: number) => String(n).length * 6.2 + 2;
 
 describe('view arithmetic', () => {
-  const h = { leafCount: 100 };
-  it('fits, clamps to the tree and to the deepest zoom', () => {
-    expect(fitView(h)).toEqual({ x0: 0, x1: 100 });
-    expect(clampView({ x0: -5, x1: 20 }, h)).toEqual({ x0: 0, x1: 25 });
-    expect(clampView({ x0: 90, x1: 130 }, h)).toEqual({ x0: 60, x1: 100 });
-    expect(clampView({ x0: 50, x1: 50.5 }, h)).toEqual({ x0: 50, x1: 50 + MIN_VIEW_LEAVES });
-    expect(clampView({ x0: -10, x1: 500 }, h)).toEqual({ x0: 0, x1: 100 });
-  });
-
-  it('zooms about the anchor, pans by pixels, and glides in log scale between views', () => {
-    const z = zoomView({ x0: 0, x1: 100 }, 4, 0.5, h);
-    expect(z).toEqual({ x0: 37.5, x1: 62.5 });
-    expect(zoomView(z, 1 / 4, 0.5, h)).toEqual({ x0: 0, x1: 100 });
-    // A point under the anchor stays put.
-    const at = zoomView({ x0: 0, x1: 100 }, 2, 0.25, h);
-    expect(at.x0 + 0.25 * (at.x1 - at.x0)).toBeCloseTo(25, 10);
-    expect(panView({ x0: 40, x1: 60 }, 100, 200, h)).toEqual({ x0: 30, x1: 50 });
-    const a: View = { x0: 0, x1: 100 };
-    const b: View = { x0: 40, x1: 50 };
-    expect(interpolateView(a, b, 0)).toEqual(a);
-    const end = interpolateView(a, b, 1);
-    expect(end.x0).toBeCloseTo(40, 9);
-    expect(end.x1).toBeCloseTo(50, 9);
-    const mid = interpolateView(a, b, 0.5);
-    expect(mid.x1 - mid.x0).toBeCloseTo(Math.sqrt(1000), 9);
-    expect(spanView(10, 5, h)).toEqual({ x0: 10, x1: 15 });
+  it('fits the whole tree and spans a node', () => {
+    expect(fitView({ leafCount: 100 })).toEqual({ x0: 0, x1: 100 });
+    expect(spanView(10, 5)).toEqual({ x0: 10, x1: 15 });
   });
 
   it('gives the leaves a short row and every summary layer an equal share of the rest, top layer first', () => {
@@ -129,6 +103,18 @@ function checkFrame(h: Hierarchy, frame: Frame) {
  * Clicks to open `leaf` from Fit, clicking what the user sees: the leaf's own cell when it is drawn alone,
  * otherwise the run that holds it in the leaf row (a click on a run zooms to it).
  */
+/** Where a glide to `view` ends in the app: through d3-zoom's clamp (view-transform.ts). */
+function zoomedTo(h: Hierarchy, view: View, size: Size): View {
+  return viewOf(targetTransform(view, h.leafCount, size.width, size.height), h.leafCount, size.width);
+}
+
+/** `factor` times Fit, the point at `anchor` (0 … 1 across) kept where it is. */
+function zoomedAbout(h: Hierarchy, factor: number, anchor: number, size: Size): View {
+  const span = h.leafCount / factor;
+  const x0 = anchor * h.leafCount - anchor * span;
+  return zoomedTo(h, { x0, x1: x0 + span }, size);
+}
+
 function clicksToOpen(h: Hierarchy, leaf: number, size: Size): number {
   let view = fitView(h);
   for (let clicks = 1; clicks <= 10; clicks++) {
@@ -136,7 +122,7 @@ function clicksToOpen(h: Hierarchy, leaf: number, size: Size): number {
     if (isDrawnAlone(frame, h, leaf)) return clicks;
     const item = itemOf(frame, h, leaf);
     if (item === undefined) throw new Error(`leaf ${leaf} is not drawn`);
-    view = spanView(item.start, item.span, h);
+    view = zoomedTo(h, spanView(item.start, item.span), size);
   }
   return Infinity;
 }
@@ -174,10 +160,37 @@ describe('Pride and Prejudice at Fit (2,143 nodes, the issue’s test on a book 
   it('zoomed anywhere, frames keep those rules', () => {
     for (const factor of [2, 7, 30, 200]) {
       for (const anchor of [0, 0.37, 1]) {
-        const view = zoomView(fitView(h), factor, anchor, h);
+        const view = zoomedAbout(h, factor, anchor, DESKTOP);
         expect(checkFrame(h, planFrame(h, view, DESKTOP))).toEqual([]);
       }
     }
+  });
+
+  it('plans the same frame run by run as node by node, zoomed anywhere, on the book and on a 14k-node tree', () => {
+    const large = buildHierarchy(syntheticTree({ nodes: 14_000 }).nodes);
+    let fast = 0;
+    for (const tree of [h, large]) {
+      for (const size of [DESKTOP, PHONE]) {
+        for (const factor of [1, 1.7, 4, 16, 90]) {
+          for (const anchor of [0, 0.21, 0.5, 0.93]) {
+            const view = zoomedAbout(tree, factor, anchor, size);
+            const quick = planFrame(tree, view, size);
+            const slow = planFrame(tree, view, size, { nodeByNode: true });
+            const shape = (f: Frame) => f.items.map((row) => row.map((i) => [i.from, i.to, i.id, i.text]));
+            expect(shape(quick)).toEqual(shape(slow));
+            quick.items.forEach((row, layer) =>
+              row.forEach((item, k) => {
+                const other = slow.items[layer][k];
+                expect(Math.abs(item.x - other.x) + Math.abs(item.w - other.w)).toBeLessThan(1e-6);
+                if (item.to - item.from > 1) fast++;
+              }),
+            );
+          }
+        }
+      }
+    }
+    // Runs were found at once (the path under test), many of them.
+    expect(fast).toBeGreaterThan(1000);
   });
 
   it('finds the item under a point, the breadcrumb of a view and the view that reveals a node', () => {
@@ -191,7 +204,7 @@ describe('Pride and Prejudice at Fit (2,143 nodes, the issue’s test on a book 
     const leaf = h.rows[0][100];
     const reveal = revealView(h, leaf);
     const parent = h.primaryParent[leaf];
-    expect(reveal).toEqual(spanView(h.start[parent], h.span[parent], h));
+    expect(reveal).toEqual(spanView(h.start[parent], h.span[parent]));
     expect(viewPath(h, reveal).at(-1)).toBe(parent);
     expect(isDrawnAlone(planFrame(h, reveal, DESKTOP), h, leaf)).toBe(true);
   });

@@ -65,5 +65,8 @@ describe('what the Document tab says about a citation', () => {
     expect(noPagesReason('a.pdf', { kept: false, reason: 'not-in-file', bytes: 1 }, 50e6)).toMatch(
       /imported without/,
     );
+    expect(noPagesReason('a.pdf', { kept: false, reason: 'mismatch', bytes: 1 }, 50e6)).toMatch(
+      /^The PDF the imported tree file carried as “a.pdf” is not this document/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 /** What the page says about a new version and about evicted trees (useServiceWorker.ts, useLibrary.ts). */
 import { describe, expect, it } from 'vitest';
-import { updateNotice } from '../../src/app/state/useServiceWorker';
+import { isolationNotice, updateNotice } from '../../src/app/state/useServiceWorker';
 import { evictionNotice } from '../../src/app/state/useLibrary';
 
 describe('the update notice', () => {
@@ -40,5 +40,21 @@ describe('the eviction notice', () => {
     expect(two.title).toBe('The browser removed 2 trees: “Emma”, “Persuasion”');
     expect(two.kind).toBe('error');
     expect(two.body).toMatch(/Import an exported copy/);
+  });
+});
+
+describe('the note of a page a headerless host left without cross-origin isolation', () => {
+  it('stays until dismissed and offers the reload it asks for (issue 41)', () => {
+    let reloads = 0;
+    const notice = isolationNotice(() => reloads++);
+    expect(notice.sticky).toBe(true);
+    expect(notice.kind).toBe('info');
+    expect(notice.body).toMatch(/^Reload the page when convenient: the models then use every core/);
+    expect(notice.body).toContain(
+      'A reload waits for a build, an answer or an evaluation in progress to finish.',
+    );
+    expect(notice.actions?.map((a) => a.label)).toEqual(['Reload']);
+    notice.actions![0].onClick();
+    expect(reloads).toBe(1);
   });
 });

@@ -10,7 +10,7 @@ import {
   summaryCacheKeyFor,
 } from '../../src/pipeline/cached-models';
 import { createFakeEmbedder, fakeEmbedding } from '../support/fake-embedder';
-import { failNthPut, FIXTURE_ENDPOINT, openFixture } from '../support/storage-fixture';
+import { failNthPut, FIXTURE_ENDPOINT, openFixture, recordTree } from '../support/storage-fixture';
 
 const cinderella = readFileSync(new URL('../fixtures/cinderella.txt', import.meta.url), 'utf8');
 const half = cinderella.length >> 1;
@@ -52,12 +52,15 @@ function build(db: AerieDb, treeId: string, input: BuildInput, embed: EmbedFn, s
     embed: cachedEmbedder(db, embed, EMBED_KEY, treeId),
     summarize: cachedSummarizer(db, summarize, LLM_KEY, treeId),
   };
-  const run = buildTree(input, models, {
-    seed: 224,
-    chunkTokens: CHUNK_TOKENS,
-    concurrency: 4,
-    createdAt: '2026-01-01T00:00:00Z',
-  });
+  // Storage caches results only for a tree that exists: the page records the build before it starts.
+  const run = recordTree(db, treeId).then(() =>
+    buildTree(input, models, {
+      seed: 224,
+      chunkTokens: CHUNK_TOKENS,
+      concurrency: 4,
+      createdAt: '2026-01-01T00:00:00Z',
+    }),
+  );
   return { run, models };
 }
 
@@ -66,6 +69,7 @@ const summaryCount = (tree: RaptorTree) => tree.nodes.filter((n) => n.layer > 0)
 describe('cached models in a build with a fake embedder and a fake LLM (fake IndexedDB)', () => {
   it('rebuilding the same document with the same settings calls neither model and gives the same tree', async () => {
     const { db } = await openFixture({ empty: true });
+    await recordTree(db, 'tree');
     const llm1 = fakeLlm();
     const first = await build(db, 'one', cinderella, createFakeEmbedder(DIM), llm1).run;
     expect(llm1.requests.length).toBe(summaryCount(first));
@@ -90,6 +94,7 @@ describe('cached models in a build with a fake embedder and a fake LLM (fake Ind
     expect(total).toBeGreaterThan(k + 1);
 
     const { db } = await openFixture({ empty: true });
+    await recordTree(db, 'tree');
     const embed1 = createFakeEmbedder(DIM);
     const llm1 = fakeLlm(k);
     const interrupted = build(db, 't', cinderella, embed1, llm1);
@@ -114,6 +119,7 @@ describe('cached models in a build with a fake embedder and a fake LLM (fake Ind
 
   it('adding a document embeds only its own leaves again', async () => {
     const { db } = await openFixture({ empty: true });
+    await recordTree(db, 'tree');
     await build(db, 'first', [docA], createFakeEmbedder(DIM), fakeLlm()).run;
     const embed2 = createFakeEmbedder(DIM);
     const llm2 = fakeLlm();
@@ -131,6 +137,7 @@ describe('cached models in a build with a fake embedder and a fake LLM (fake Ind
 describe('cachedSummarizer with a fake summariser (fake IndexedDB)', () => {
   it('stores nothing for a failed or blank call, and shares one call between concurrent identical requests', async () => {
     const { db } = await openFixture({ empty: true });
+    await recordTree(db, 'tree');
     let calls = 0;
     let reply: string | Error = new FakeOutage('down');
     const fake: SummarizeFn = async () => {
@@ -188,6 +195,7 @@ describe('cachedSummarizer with a fake summariser (fake IndexedDB)', () => {
 describe('cachedEmbedder with a fake embedder (fake IndexedDB)', () => {
   it('embeds only misses, each distinct text once, and stores each batch as it completes', async () => {
     const { db } = await openFixture({ empty: true });
+    await recordTree(db, 'tree');
     const texts = ['a b', 'c d', 'a b', 'e f', 'g h', 'i j'];
     let batches = 0;
     const failing: EmbedFn = async (batch) => {
@@ -213,6 +221,7 @@ describe('cachedEmbedder with a fake embedder (fake IndexedDB)', () => {
 
   it('rejects a wrong number of vectors and caches none of them', async () => {
     const { db } = await openFixture({ empty: true });
+    await recordTree(db, 'tree');
     const broken: EmbedFn = async (batch) => batch.slice(1).map((t) => fakeEmbedding(t, 4));
     await expect(cachedEmbedder(db, broken, EMBED_KEY, 'tree')(['a', 'b'])).rejects.toMatchObject({
       code: 'BAD_EMBEDDING',
@@ -222,6 +231,7 @@ describe('cachedEmbedder with a fake embedder (fake IndexedDB)', () => {
 
   it('a full quota (fake) stops with QUOTA_EXCEEDED and keeps the batches stored before', async () => {
     const { db } = await openFixture({ empty: true });
+    await recordTree(db, 'tree');
     const texts = ['p', 'q', 'r', 's', 't', 'u'];
     const quota = failNthPut(3);
     try {

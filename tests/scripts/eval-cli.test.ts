@@ -250,7 +250,7 @@ describe('npm run eval checks every argument before any work (issue 34)', () => 
       '--out would overwrite the question set',
       // A copy: code that did not check would write its report over it.
       () => [DOCUMENT, '--questions', OWN_SET, '--out', OWN_SET],
-      /is one of the inputs; writing it would destroy it/,
+      /is the question set .*own-set\.jsonl; writing it would destroy it\. Name another file\./,
     ],
     [
       '--save-tree names a folder',

@@ -13,7 +13,7 @@ import {
   startConversation,
   type ConversationTurn,
 } from '../../src/storage';
-import { countPuts, failNthPut, openFixture } from '../support/storage-fixture';
+import { countPuts, failNthPut, openFixture, recordTree } from '../support/storage-fixture';
 
 const turn = (id: string, question: string, extra: Partial<ConversationTurn> = {}): ConversationTurn => ({
   id,
@@ -40,6 +40,7 @@ async function conversationWith(
   turns: ConversationTurn[],
   now = 1,
 ) {
+  await recordTree(db, treeId);
   await startConversation(db, treeId, id, turns[0]?.question ?? 'Q', now);
   for (const t of turns) await saveTurn(db, treeId, id, t, now);
 }
@@ -217,6 +218,8 @@ describe('moveTreeHistory (adding documents builds a new tree and deletes the ol
     await conversationWith(db, treeId, 'a', [turn('t', 'A')]);
     await conversationWith(db, treeId, 'b', [turn('t', 'B')]);
     await conversationWith(db, 'bystander', 'x', [turn('t', 'X')]);
+    await expect(moveTreeHistory(db, treeId, 'rebuilt')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await recordTree(db, 'rebuilt');
     expect(await moveTreeHistory(db, treeId, 'rebuilt')).toBe(2);
     await deleteTree(db, treeId);
     expect((await listConversations(db, 'rebuilt')).map((c) => c.id).sort()).toEqual(['a', 'b']);

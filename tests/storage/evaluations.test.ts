@@ -16,7 +16,7 @@ import {
   type EvalSetRecord,
 } from '../../src/storage';
 import { cachedEvalChat } from '../../src/pipeline/cached-models';
-import { failNthPut, openFixture } from '../support/storage-fixture';
+import { failNthPut, openFixture, recordTree } from '../support/storage-fixture';
 
 const set = (id: string, treeId: string, updatedAt: number): EvalSetRecord => ({
   id,
@@ -49,6 +49,7 @@ describe('evaluation sets and runs', () => {
     const { db, treeId } = await openFixture();
     await saveEvalSet(db, set('a', treeId, 10));
     await saveEvalSet(db, set('b', treeId, 20));
+    await recordTree(db, 'other-tree');
     await saveEvalSet(db, set('c', 'other-tree', 30));
     expect((await listEvalSets(db, treeId)).map((s) => s.id)).toEqual(['b', 'a']);
     expect((await listAllEvalSets(db)).map((s) => s.id)).toEqual(['c', 'b', 'a']);
@@ -73,15 +74,39 @@ describe('evaluation sets and runs', () => {
     expect(await getEvalRun(db, 'r2')).toBeUndefined();
   });
 
-  it('does not keep a run whose tree was deleted meanwhile, and deleting the tree deletes its history', async () => {
+  it('refuses a set or run whose tree was deleted meanwhile, and deleting the tree deletes its history', async () => {
     const { db, treeId } = await openFixture();
     await saveEvalSet(db, set('a', treeId, 1));
     await saveEvalRun(db, run('r1', treeId, 1));
-    await saveEvalRun(db, run('gone', 'no-such-tree', 1));
+    await expect(saveEvalRun(db, run('gone', 'no-such-tree', 1))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(await getEvalRun(db, 'gone')).toBeUndefined();
     expect(await deleteTree(db, treeId)).toBe(true);
     expect(await listEvalSets(db, treeId)).toEqual([]);
     expect(await listEvalRuns(db, treeId)).toEqual([]);
+    // A late write of the deleted tree's set or run (another tab's generation or run) is refused.
+    await expect(saveEvalSet(db, set('a', treeId, 2))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(saveEvalRun(db, run('r1', treeId, 2))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await listAllEvalSets(db)).toEqual([]);
+    expect(await listAllEvalRuns(db)).toEqual([]);
+  });
+
+  it('does not create again a set or run deleted meanwhile (in another tab) when it is updated', async () => {
+    const { db, treeId } = await openFixture();
+    await saveEvalSet(db, set('g', treeId, 1));
+    await saveEvalSet(db, set('g', treeId, 2), { update: true });
+    await deleteEvalSet(db, 'g');
+    await expect(saveEvalSet(db, set('g', treeId, 3), { update: true })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await listEvalSets(db, treeId)).toEqual([]);
+    await saveEvalRun(db, run('r', treeId, 1));
+    await deleteEvalRun(db, 'r');
+    await expect(saveEvalRun(db, run('r', treeId, 2), { update: true })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await getEvalRun(db, 'r')).toBeUndefined();
   });
 
   it('refuses records without an id or a tree', async () => {

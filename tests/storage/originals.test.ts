@@ -4,13 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { PdfLayout } from '../../src/ingest/pdf-layout';
 import {
   createTree,
-  deleteTree,
   exportTree,
-  getOriginal,
   getTree,
   importTree,
   keepOriginals,
-  listTrees,
   openAerieDb,
   type AerieDb,
 } from '../../src/storage';
@@ -48,25 +45,6 @@ describe('original files kept with their trees (fake IndexedDB, schema version 5
     expect(await v5.count('originals')).toBe(0);
   });
 
-  it('keeps a PDF beside its tree, lists its size, shares it with a rebuild and deletes it with the last tree', async () => {
-    const { db } = await openFixture({ empty: true });
-    const record = await builtTree(db, 'a');
-    const [info] = await keepOriginals(db, 'a', [{ file: pdf(), layout: layout(), name: 'notes.pdf' }]);
-    expect(info).toEqual({ kept: true, bytes: 1000, layoutBytes: 32 + 32 });
-    const stored = await getOriginal(db, record.documents[0].documentId!);
-    expect(stored?.size).toBe(1000);
-    expect(stored?.layout.pages[0].runs).toEqual(layout().pages[0].runs);
-    expect((await listTrees(db))[0].documents[0].original).toEqual(info);
-
-    // A second tree of the same text shares the kept file, and says so from the start.
-    await createTree(db, makeRequest('b'), {});
-    expect((await getTree(db, 'b'))?.documents[0].original).toEqual(info);
-    await deleteTree(db, 'a');
-    expect(await db.count('originals')).toBe(1);
-    await deleteTree(db, 'b');
-    expect(await db.count('originals')).toBe(0);
-  });
-
   it('a file above the limit is not kept, and the tree says why', async () => {
     const { db } = await openFixture({ empty: true });
     await builtTree(db, 'a');
@@ -75,7 +53,7 @@ describe('original files kept with their trees (fake IndexedDB, schema version 5
     });
     expect(info).toEqual({ kept: false, reason: 'too-large', bytes: 2000 });
     expect((await getTree(db, 'a'))?.status).toBe('ready');
-    expect(await db.count('originals')).toBe(0);
+    expect(await db.count('originalFiles')).toBe(0);
   });
 
   it('a full disk keeps the tree as it was: the file is left out and the tree still opens', async () => {
@@ -91,28 +69,8 @@ describe('original files kept with their trees (fake IndexedDB, schema version 5
     expect(info).toEqual({ kept: false, reason: 'storage-full', bytes: 1000 });
     const after = await getTree(db, 'a');
     expect({ ...after, documents: before.documents }).toEqual(before);
-    expect(await db.count('originals')).toBe(0);
+    expect(await db.count('originalFiles')).toBe(0);
     expect(await db.count('nodes')).toBe(before.stats.nodeCount);
-  });
-
-  it('exports with or without the original, and an import with it opens on its pages elsewhere', async () => {
-    const { db } = await openFixture({ empty: true });
-    await builtTree(db, 'a');
-    await keepOriginals(db, 'a', [{ file: pdf(), layout: layout(), name: 'notes.pdf' }]);
-    const plain = await exportTree(db, 'a');
-    expect(plain).not.toContain('"originals"');
-    const full = await exportTree(db, 'a', { originals: true });
-    expect(JSON.parse(full).originals).toHaveLength(1);
-
-    const other = (await openFixture({ empty: true })).db;
-    const id = await importTree(other, full);
-    const record = (await getTree(other, id))!;
-    expect(record.documents[0].original).toMatchObject({ kept: true, bytes: 1000 });
-    const original = await getOriginal(other, record.documents[0].documentId!);
-    expect(new Uint8Array(await original!.file.arrayBuffer())).toEqual(new Uint8Array(1000).fill(37));
-    expect(original!.layout.pages[0].runs).toEqual(layout().pages[0].runs);
-    const plainId = await importTree(other, plain);
-    expect((await getTree(other, plainId))?.documents[0].documentId).toBeUndefined();
   });
 
   it('refuses an import whose layout points outside its text, writing nothing', async () => {

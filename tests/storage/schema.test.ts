@@ -26,6 +26,7 @@ describe('schema (fake IndexedDB)', () => {
       'evalRuns',
       'evalSets',
       'nodes',
+      'originalFiles',
       'originals',
       'pending',
       'settings',
@@ -41,6 +42,10 @@ describe('schema (fake IndexedDB)', () => {
     expect([...tx.objectStore('trees').indexNames].sort()).toEqual(['byDocument', 'byUpdatedAt']);
     expect([...tx.objectStore('cache').indexNames]).toEqual(['byTree']);
     expect(tx.objectStore('nodes').keyPath).toEqual(['treeId', 'id']);
+    expect(db.transaction('originalFiles').objectStore('originalFiles').keyPath).toEqual([
+      'documentId',
+      'sha256',
+    ]);
     db.close();
   });
 

@@ -124,8 +124,9 @@ describe('export and import (fake IndexedDB)', () => {
     const { db } = await openFixture({ empty: true });
     const service = createImportService({ openDb: async () => db });
     const tree = makeTree({ dim: 4 });
-    const id = await service.importFile(new Blob([serializeTree(tree)]));
+    const { id, notes } = await service.importFile(new Blob([serializeTree(tree)]));
     expect(bits(await loadTree(db, id))).toEqual(bits(tree));
+    expect(notes).toEqual([]);
     // A file over the limit is refused from its size: a Blob whose text() would throw is never read.
     const huge = {
       size: 600 * 1024 * 1024,

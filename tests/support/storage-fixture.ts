@@ -13,6 +13,7 @@ import type { BuildRequest } from '../../src/protocol/build';
 import {
   completeTree,
   createTree,
+  getTree,
   openAerieDb,
   setSetting,
   type AerieDb,
@@ -164,6 +165,14 @@ export async function openFixture(options: { empty?: boolean } = {}): Promise<St
     await completeTree(db, treeId, tree);
   }
   return { db, factory, name, open, treeId, tree };
+}
+
+/**
+ * Records tree `id` (a build of the fixture's document, status `building`) unless it exists: storage accepts
+ * writes for a tree (its cache entries, conversations, evaluations) only while the tree exists.
+ */
+export async function recordTree(db: AerieDb, id: string): Promise<void> {
+  if (!(await getTree(db, id))) await createTree(db, makeRequest(id));
 }
 
 /** A FAKE full disk: the n-th `put` from now on fails with QuotaExceededError. */

@@ -13,6 +13,7 @@ import { locateSpan } from '../../ingest/pdf-locate';
 import { MAX_KEPT_ORIGINAL_BYTES, type OriginalInfo, type OriginalRecord } from '../../storage';
 import type { CitationTarget } from './citation-target';
 import { citationHeading, noPagesReason, pagesText } from './citation-text';
+import { originalKey } from './original-key';
 import { DocumentView, type DocumentViewProps, type ViewedDocument } from './DocumentView';
 import { useElementSize } from '../tree/useElementSize';
 import { closePdfs, openPdf } from './pdf/pdf-document';
@@ -37,7 +38,8 @@ export interface DocumentPanelProps extends Omit<DocumentViewProps, 'documents' 
   documents: readonly PanelDocument[];
   citation?: ActiveCitation;
   onBack?(): void;
-  loadOriginal(documentId: string): Promise<OriginalRecord | undefined>;
+  /** The kept file of `key` (`originalKey`: a text's id and the file's hash). */
+  loadOriginal(key: string): Promise<OriginalRecord | undefined>;
   /** Whether the panel is on screen (a hidden tab draws nothing). */
   visible: boolean;
 }
@@ -52,6 +54,7 @@ const MAX_PAGE_WIDTH = 900;
 const PAGE_INSET = 36;
 
 interface OpenPdf {
+  /** The file's `originalKey`. */
   documentId: string;
   pdf?: PDFDocumentProxy;
   layout?: PdfLayout;
@@ -83,7 +86,7 @@ export function DocumentPanel(props: DocumentPanelProps) {
   // The tree's kept PDFs are opened while the page is idle, so the first citation does not wait for PDF.js to
   // load and parse the file (seconds on a busy 2-core machine; then a citation draws in about 0.15 s).
   const keptIds = documents
-    .map((d) => (d.pdf?.original?.kept ? d.pdf.documentId : undefined))
+    .map((d) => originalKey(d.pdf))
     .filter((id): id is string => id !== undefined)
     .join(' ');
   useEffect(() => {
@@ -113,7 +116,7 @@ export function DocumentPanel(props: DocumentPanelProps) {
   const reason = doc?.pdf ? noPagesReason(doc.name, doc.pdf.original, MAX_KEPT_ORIGINAL_BYTES) : undefined;
 
   // The PDF of the document shown, opened once (kept open by pdf-document.ts until the tree closes).
-  const documentId = showPages ? doc?.pdf?.documentId : undefined;
+  const documentId = showPages ? originalKey(doc?.pdf) : undefined;
   useEffect(() => {
     if (!documentId) return;
     let live = true;

@@ -63,5 +63,7 @@ export function noPagesReason(
       return `This tree was imported without its original files, so citations open in the text view. Export it “with original files” to bring its PDFs along.`;
     case 'unavailable':
       return `${file} could not be read back when the tree was built, so citations open in the text view.`;
+    case 'mismatch':
+      return `The PDF the imported tree file carried as ${file} is not this document (its text is not the text the tree was built from), so Aerie did not keep it: citations open in the text view.`;
   }
 }

@@ -5,7 +5,7 @@
  * again) and how the generation ended. Outside React; the Evaluate view's hook drives it.
  */
 import type { EvalQuestion, generateQuestions, GenerationCounts, GenerationPlan } from '../../core/eval';
-import { saveEvalSet, type AerieDb } from '../../storage';
+import { saveEvalSet, StorageError, type AerieDb } from '../../storage';
 import type { EvalSetRecord } from '../../storage/schema';
 import { randomId } from '../state/ids';
 import { errorMessage } from '../state/messages';
@@ -30,7 +30,12 @@ export interface GeneratedSetKeeper {
 const plural = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-/** A keeper of the questions `plan` writes, in tree `treeId` (`refresh` re-reads the page's list). */
+/**
+ * A keeper of the questions `plan` writes, in tree `treeId` (`refresh` re-reads the page's list). Once the set is
+ * stored, every later store must find it: a set deleted meanwhile (or its tree), in this tab or another, is not
+ * created again; `onGone` is called then, so the caller stops the generation, and `finish` rejects with the
+ * StorageError NOT_FOUND.
+ */
 export function generatedSetKeeper(
   db: AerieDb,
   treeId: string,
@@ -38,7 +43,8 @@ export function generatedSetKeeper(
   count: number,
   seed: number,
   refresh: () => Promise<void>,
-): GeneratedSetKeeper {
+  onGone: () => void = () => undefined,
+): GeneratedSetKeeper & { readonly id: string } {
   const id = randomId('set-');
   const createdAt = Date.now();
   const calls = plan.detail.length + plan.theme.length;
@@ -47,6 +53,8 @@ export function generatedSetKeeper(
   const order = new Map([...plan.detail, ...plan.theme].map((node, i) => [node, i]));
   let saving: Promise<void> = Promise.resolve();
   let failed: unknown;
+  let created = false;
+  let gone = false;
   const record = (extra: Partial<EvalSetRecord['generator']> = {}): EvalSetRecord => ({
     id,
     treeId,
@@ -61,15 +69,23 @@ export function generatedSetKeeper(
   // Saves one after the other, so a later save never lands before an earlier one.
   const store = (next: EvalSetRecord, list: boolean) => {
     saving = saving.then(async () => {
+      if (gone) return;
       try {
-        await saveEvalSet(db, next);
+        await saveEvalSet(db, next, { update: created });
+        created = true;
         if (list) await refresh();
       } catch (error) {
         failed ??= error;
+        if (error instanceof StorageError && error.code === 'NOT_FOUND') {
+          gone = true;
+          failed = error;
+          onGone();
+        }
       }
     });
   };
-  const keeper: GeneratedSetKeeper = {
+  const keeper: GeneratedSetKeeper & { readonly id: string } = {
+    id,
     model: '',
     add(question) {
       questions.push(question);

@@ -17,7 +17,7 @@ import {
 } from '../../core/eval';
 import type { RaptorTree } from '../../core/types';
 import type { DeviceUse } from '../../models/placement';
-import { saveEvalRun, type AerieDb } from '../../storage';
+import { saveEvalRun, StorageError, type AerieDb } from '../../storage';
 import type { EvalRunOptions, EvalRunRecord, EvalSetRecord } from '../../storage/schema';
 import { errorMessage } from '../state/messages';
 import type { EvalModel } from './eval-model';
@@ -41,6 +41,11 @@ export interface RunDeps {
   /** Connects the answering model; called only when the run answers. */
   connectModel?: () => Promise<EvalModel>;
   signal: AbortSignal;
+  /**
+   * Called when storage refuses the run because it or its tree was deleted meanwhile (in another tab whose
+   * message did not arrive): the caller aborts `signal`, so the run stops paying for replies nobody keeps.
+   */
+  onGone?: () => void;
   /** Sees the run as it changes (progress at most every 100 ms). */
   onUpdate: (run: EvalRunRecord) => void;
   now?: () => number;
@@ -84,7 +89,8 @@ export function answerableCount(questions: readonly EvalQuestion[]): number {
 /**
  * Runs (or resumes) `start` and resolves with the record as it ended: `done`, `stopped` (cancelled; what was
  * done is kept) or `failed` (with the reason). Never rejects for a model or retrieval failure; a storage
- * failure while saving the end state rejects.
+ * failure while saving the end state rejects, and so does a run deleted meanwhile (with its tree, or on its
+ * own in another tab): StorageError NOT_FOUND, after `onGone`, with nothing stored again.
  */
 export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<EvalRunRecord> {
   const now = deps.now ?? Date.now;
@@ -93,6 +99,21 @@ export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<E
   let lastShown = 0;
   let lastSaved = now();
   let saving: Promise<void> | undefined;
+  // Stored once: every later store must find the record (one deleted meanwhile is not created again).
+  let stored = false;
+  let gone: unknown;
+  const save = async (record: EvalRunRecord) => {
+    try {
+      await saveEvalRun(deps.db, record, { update: stored });
+      stored = true;
+    } catch (error) {
+      if (error instanceof StorageError && error.code === 'NOT_FOUND') {
+        gone ??= error;
+        deps.onGone?.();
+      }
+      throw error;
+    }
+  };
   const show = (next: EvalRunRecord, force = false) => {
     run = next;
     const t = now();
@@ -103,7 +124,7 @@ export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<E
     // In the background, one store at a time; a failed one is retried by the next (the stage's end stores too).
     if (!force && !saving && t - lastSaved >= PROGRESS_SAVE_MS) {
       lastSaved = t;
-      saving = saveEvalRun(deps.db, { ...run, updatedAt: t })
+      saving = save({ ...run, updatedAt: t })
         .catch(() => undefined)
         .finally(() => (saving = undefined));
     }
@@ -111,8 +132,9 @@ export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<E
   const store = async (next: EvalRunRecord) => {
     show({ ...next, updatedAt: now() }, true);
     await saving;
+    if (gone !== undefined) throw gone;
     lastSaved = now();
-    await saveEvalRun(deps.db, run);
+    await save(run);
   };
   try {
     await store({ ...run, progress: { stage: 'embed', done: 0, total: run.questions.length } });
@@ -153,6 +175,8 @@ export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<E
     await store({ ...run, report: answered, status: 'done' });
     return run;
   } catch (error) {
+    // Deleted meanwhile (the run, or its tree): nothing is stored again; the caller hears why.
+    if (gone !== undefined) throw gone;
     const stopped = isAbortError(error);
     await store({
       ...run,

@@ -26,8 +26,10 @@ import {
   listEvalRuns,
   listEvalSets,
   saveEvalSet,
+  StorageError,
   type AerieDb,
 } from '../../storage';
+import { announceDeletion, onDeletions } from '../state/deletions';
 import type { EvalRunOptions, EvalRunRecord, EvalSetRecord, TreeRecord } from '../../storage/schema';
 import { answerModelOf, type AppSettings } from '../settings/app-settings';
 import { randomId } from '../state/ids';
@@ -49,6 +51,28 @@ export interface ImportOutcome {
   errors: QuestionSetError[];
 }
 
+/** Whether storage refused a write because what it was for was deleted meanwhile (in another tab). */
+function isDeleted(error: unknown): boolean {
+  return error instanceof StorageError && error.code === 'NOT_FOUND';
+}
+
+/** What the page says when a set being written or a run in progress was deleted in another tab. */
+export function deletedElsewhere(kind: 'eval-set' | 'eval-run'): NoticeInput {
+  return kind === 'eval-set'
+    ? {
+        kind: 'info',
+        key: 'eval-deleted',
+        title: 'This question set was deleted in another tab',
+        body: 'Its generation here was stopped; nothing more is written into it.',
+      }
+    : {
+        kind: 'info',
+        key: 'eval-deleted',
+        title: 'This evaluation run was deleted in another tab',
+        body: 'It was stopped here, and nothing more of it is kept.',
+      };
+}
+
 /** A run as the page shows it: one left "running" by a page that is gone is stopped. */
 function settled(run: EvalRunRecord, live: boolean): EvalRunRecord {
   return run.status === 'running' && !live ? { ...run, status: 'stopped' } : run;
@@ -68,6 +92,8 @@ export function useEvaluation(
   const [activity, setActivity] = useState<EvalActivity>();
   const controller = useRef<AbortController | undefined>(undefined);
   const liveRun = useRef<string | undefined>(undefined);
+  /** The set a generation in progress writes into. */
+  const liveSet = useRef<string | undefined>(undefined);
   // The tree shown now: a run of the previous tree that ends after a switch must not join this tree's list.
   const shownTree = useRef(treeId);
   useEffect(() => {
@@ -95,6 +121,20 @@ export function useEvaluation(
     // Another tree: whatever ran for the previous one stops (and can be resumed there).
     return () => controller.current?.abort();
   }, [refresh, report]);
+
+  // A set or run of this tree deleted in another tab: it leaves the list, and what runs on it here stops.
+  useEffect(() => {
+    if (!treeId) return undefined;
+    return onDeletions((deletion) => {
+      if (deletion.kind === 'tree' || deletion.treeId !== treeId) return;
+      const running = deletion.kind === 'eval-set' ? liveSet.current : liveRun.current;
+      if (running === deletion.id) {
+        controller.current?.abort();
+        notify(deletedElsewhere(deletion.kind));
+      }
+      void refresh().catch(() => undefined);
+    });
+  }, [treeId, refresh, notify]);
 
   const addSet = useCallback(
     async (set: Omit<EvalSetRecord, 'id' | 'treeId' | 'kind' | 'createdAt' | 'updatedAt'>) => {
@@ -161,10 +201,12 @@ export function useEvaluation(
   const removeSet = useCallback(
     async (id: string) => {
       if (!db) return;
+      if (liveSet.current === id) controller.current?.abort();
       await deleteEvalSet(db, id);
+      if (treeId) announceDeletion({ kind: 'eval-set', treeId, id });
       await refresh();
     },
-    [db, refresh],
+    [db, treeId, refresh],
   );
 
   const generate = useCallback(
@@ -178,7 +220,9 @@ export function useEvaluation(
       setActivity({ kind: 'generate', done: 0, total });
       // The set is stored with its first question and again with each one after: what was paid for is kept
       // whatever happens next (a cancel, a failing endpoint, a closed tab).
-      const keeper = generatedSetKeeper(db, treeId, plan, count, seed, refresh);
+      // A set deleted meanwhile (in another tab whose message did not come) stops the generation.
+      const keeper = generatedSetKeeper(db, treeId, plan, count, seed, refresh, () => abort.abort());
+      liveSet.current = keeper.id;
       let outcome: 'done' | 'cancelled' | 'failed' = 'done';
       let failure: unknown;
       let result: Awaited<ReturnType<typeof generateQuestions>> | undefined;
@@ -198,14 +242,22 @@ export function useEvaluation(
         failure = error;
       } finally {
         if (controller.current === abort) controller.current = undefined;
+        liveSet.current = undefined;
         setActivity(undefined);
       }
+      let deleted = false;
       const kept = await keeper
         .finish(result?.counts, outcome === 'done' ? undefined : outcome)
         .catch((error: unknown) => {
-          report('The generated questions could not be saved', error);
+          if (isDeleted(error)) deleted = true;
+          else report('The generated questions could not be saved', error);
           return 0;
         });
+      if (deleted) {
+        // Said by the tab's deletion notice when the message came; said here when it did not.
+        if (shownTree.current === treeId) notify(deletedElsewhere('eval-set'));
+        return;
+      }
       const notice = generationNotice(total, kept, result, outcome, failure);
       if (notice) notify(notice);
     },
@@ -235,6 +287,7 @@ export function useEvaluation(
             ? { connectModel: () => connectEvalModel(model, db, treeId, { signal: abort.signal }) }
             : {}),
           signal: abort.signal,
+          onGone: () => abort.abort(),
           onUpdate: update,
         });
         update(ended);
@@ -242,7 +295,8 @@ export function useEvaluation(
           notify({ kind: 'error', title: 'The evaluation stopped', body: ended.error });
         }
       } catch (error) {
-        report('The evaluation could not be saved', error);
+        if (!isDeleted(error)) report('The evaluation could not be saved', error);
+        else if (shownTree.current === run.treeId) notify(deletedElsewhere('eval-run'));
       } finally {
         liveRun.current = undefined;
         if (controller.current === abort) controller.current = undefined;
@@ -271,10 +325,12 @@ export function useEvaluation(
   const removeRun = useCallback(
     async (id: string) => {
       if (!db) return;
+      if (liveRun.current === id) controller.current?.abort();
       await deleteEvalRun(db, id);
+      if (treeId) announceDeletion({ kind: 'eval-run', treeId, id });
       await refresh();
     },
-    [db, refresh],
+    [db, treeId, refresh],
   );
 
   /** Every tree's sets and runs (to copy a set or compare across trees). */

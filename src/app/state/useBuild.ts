@@ -22,6 +22,7 @@ import {
   type AerieDb,
   type FileInfo,
   type NewOriginal,
+  type OriginalInfo,
 } from '../../storage';
 import { noPagesReason } from '../document/citation-text';
 import { initialProgress, markCancelling, reduceProgress } from '../build/progress-reducer';
@@ -248,13 +249,14 @@ export function useBuild(
       files: FileInfo[],
       taken: readonly string[] = [],
       originals: readonly (NewOriginal | undefined)[] = [],
+      shareOriginals: readonly (OriginalInfo | undefined)[] = [],
     ) => {
       await run(
         request.buildId,
         request.title,
         async (recorded) => {
           if (!db) throw new Error('Storage is not open yet; try again in a moment.');
-          await createTree(db, request, { files, consumePending: taken });
+          await createTree(db, request, { files, consumePending: taken, shareOriginals });
           recorded();
           if (taken.length > 0) onTaken(taken);
           await keepOriginalsOrSay(db, request.buildId, originals, notify);

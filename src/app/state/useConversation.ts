@@ -217,9 +217,11 @@ export function useConversation(
       const current = activeRef.current;
       const record = listRef.current.find((c) => c.id === current);
       if (current !== undefined && record && record.turnCount < MAX_CONVERSATION_TURNS) {
-        return { id: current, created: false };
+        // Deleted meanwhile (with its tree, or alone) in a tab whose message did not come: never paid for.
+        if (await getConversation(db, current)) return { id: current, created: false };
+        forget((c) => c === current);
       }
-      if (record) {
+      if (record && record.turnCount >= MAX_CONVERSATION_TURNS) {
         notify({
           kind: 'info',
           title: `“${record.title}” holds ${MAX_CONVERSATION_TURNS.toLocaleString('en')} questions`,
@@ -232,7 +234,7 @@ export function useConversation(
       activate(id, { conversationId: id, from: 0, turns: [] });
       return { id, created: true };
     },
-    [db, treeId, notify, showList, activate],
+    [db, treeId, notify, showList, activate, forget],
   );
 
   const run = useCallback(

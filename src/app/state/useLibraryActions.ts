@@ -20,6 +20,7 @@ import {
   type AerieDb,
   type NewOriginal,
   type BuildDraft,
+  type OriginalInfo,
 } from '../../storage';
 import { download, safeFileBase } from '../download';
 import { toLlmEndpoint, isConfigured, type EndpointSettings } from '../settings/app-settings';
@@ -28,6 +29,7 @@ import { errorMessage } from './messages';
 import { toBuildDocuments } from './request';
 import { originalOf, type ReadyDocument } from './useDocuments';
 import { markDeletedInLedger } from '../../storage/ledger';
+import { announceDeletion } from './deletions';
 import { announceLibraryChange, pageStore } from './useLibrary';
 import type { NoticeInput } from './useNotices';
 
@@ -87,6 +89,8 @@ export function useLibraryActions(
       forgetInLedger(id);
       whileBuildStopped(id, () => deleteTree(db, id)).then(
         async () => {
+          // Every other tab working on it stops and closes it (deletions.ts); this one does so here.
+          announceDeletion({ kind: 'tree', treeId: id });
           callbacks.onDeleted(id);
           await changed();
         },
@@ -119,10 +123,19 @@ export function useLibraryActions(
         checkImportSize(file.size);
         // Read, parsed and checked in a worker: a large file must not freeze the page. The tree keeps its own
         // title, not the file name.
-        const id = await importInWorker(file);
+        const { id, notes } = await importInWorker(file);
         await changed();
         callbacks.onOpen(id);
         notify({ kind: 'success', title: `Imported “${file.name}”` });
+        // A carried PDF that is not its document's is left out, and said (the tree itself imported).
+        for (const [i, body] of notes.entries()) {
+          notify({
+            kind: 'warning',
+            key: `import-${id}-${i}`,
+            title: `Part of “${file.name}” was not kept`,
+            body,
+          });
+        }
       })().catch((e: unknown) => report(`“${file.name}” could not be imported`, e));
     },
     [db, changed, callbacks, notify, report],
@@ -164,6 +177,7 @@ export function useLibraryActions(
         files: { type: string; size: number }[],
         taken: readonly string[],
         originals: readonly (NewOriginal | undefined)[],
+        shareOriginals: readonly (OriginalInfo | undefined)[],
       ) => Promise<string>,
     ) => {
       if (!db) return;
@@ -188,10 +202,9 @@ export function useLibraryActions(
           request,
           files,
           added.map((a) => a.key),
-          [
-            ...draft.documents.map(() => undefined), // kept already: the rebuild shares them by text
-            ...added.map(originalOf),
-          ],
+          [...draft.documents.map(() => undefined), ...added.map(originalOf)],
+          // The files the tree's own documents keep: the rebuild keeps the same ones (by their hash).
+          draft.originals,
         );
         const record = await getTree(db, newId);
         if (record?.status === 'ready') {
@@ -199,6 +212,7 @@ export function useLibraryActions(
           await moveTreeHistory(db, treeId, newId);
           forgetInLedger(treeId);
           await deleteTree(db, treeId);
+          announceDeletion({ kind: 'tree', treeId, replacedBy: newId });
           await changed();
         }
       } catch (e) {

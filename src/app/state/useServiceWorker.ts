@@ -19,6 +19,7 @@ export type Busy = 'build' | 'answer' | 'evaluation';
 /** Set once the page reloaded itself for cross-origin isolation (at most once per tab). */
 const ISOLATION_RELOAD_KEY = 'aerie-isolation-reload';
 const NOTICE_KEY = 'app-update';
+const ISOLATION_NOTICE_KEY = 'isolation-reload';
 const NEVER_INTERRUPTS = 'A reload waits for a build, an answer or an evaluation in progress to finish.';
 
 /** What the update notice says, or undefined when there is nothing to say. Pure, tested in Node. */
@@ -36,6 +37,25 @@ export function updateNotice(state: {
     ? 'This page still runs the previous version and keeps working until you reload it.'
     : 'This version keeps working, offline too, until you reload.';
   return { title, body: `${kept} ${NEVER_INTERRUPTS}`, action: 'reload' };
+}
+
+/**
+ * The note of a page that became offline-ready on a host that sends no cross-origin isolation headers after the
+ * person started something (so it did not reload by itself): a reload, when convenient, lets the models use
+ * every core. It stays until dismissed and offers the reload (which waits for work in progress), since a note
+ * that asks for an action must not vanish before it can be taken. Pure, tested in Node.
+ */
+export function isolationNotice(reload: () => void): NoticeInput {
+  return {
+    kind: 'info',
+    key: ISOLATION_NOTICE_KEY,
+    sticky: true,
+    title: 'Aerie now works offline',
+    body:
+      'Reload the page when convenient: the models then use every core (this host sends no cross-origin ' +
+      `isolation headers, so Aerie’s offline copy adds them from the next load on). ${NEVER_INTERRUPTS}`,
+    actions: [{ label: 'Reload', onClick: reload }],
+  };
 }
 
 /** Options of `useServiceWorker`. */
@@ -81,13 +101,7 @@ export function useServiceWorker({ notify, busy, pristine }: ServiceWorkerOption
           sessionStorage.setItem(ISOLATION_RELOAD_KEY, '1');
           location.reload();
         } else if (navigator.hardwareConcurrency > 1) {
-          notify({
-            kind: 'info',
-            title: 'Aerie now works offline',
-            body:
-              'Reload the page when convenient: the models then use every core (this host sends no ' +
-              'cross-origin isolation headers, so Aerie’s offline copy adds them from the next load on).',
-          });
+          notify(isolationNotice(() => setWanted(true)));
         }
       },
     }).then((h) => live && setHandle(h));

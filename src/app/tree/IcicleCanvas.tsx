@@ -1,39 +1,24 @@
 /**
  * The icicle on a <canvas>: one row per layer, each node over its primary subtree's leaves (icicle.ts plans a
- * frame, draw.ts paints it). The wheel zooms about the pointer, a drag pans, a click on a run or a summary
- * zooms to it (a summary also opens), a click on a leaf opens it. Zooms glide over ZOOM_MS; every change is
- * drawn at the next animation frame, never synchronously, so a burst of wheel events costs one frame. The
- * canvas is not a tab stop: the outline below is the keyboard's and screen reader's way through the same
- * hierarchy, and the canvas follows it.
+ * frame, draw.ts paints it). d3-zoom owns the view (useIcicleZoom.ts): the wheel zooms about the pointer, a
+ * drag or one finger pans, two fingers pinch, a double-tap zooms in; a click or tap on a run or a summary zooms
+ * to it (a summary also opens), on a leaf opens it. Every change is drawn at the next animation frame through
+ * d3-timer (the clock d3's transitions tick on, so a glide's step and its paint share a frame), never
+ * synchronously, so a burst of wheel or touch events costs one frame. The canvas is not a tab stop: the
+ * outline below is the keyboard's and screen reader's way through the same hierarchy, and the canvas follows it.
  *
  * Contract relied on by end-to-end tests and the view bench: the canvas has aria-label="Tree view",
  * data-view="x0 x1" (the leaf slots shown, after each drawn frame) and data-frames (frames drawn).
  */
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { timeout, type Timer } from 'd3-timer';
 import { readPalette, drawFrame, type DrawInput, type Palette } from './draw';
 import type { Hierarchy } from './hierarchy';
-import {
-  clampView,
-  fitView,
-  interpolateView,
-  itemAt,
-  layerAt,
-  panView,
-  planFrame,
-  spanView,
-  zoomView,
-  type Frame,
-  type Item,
-  type View,
-} from './icicle';
+import { itemAt, layerAt, planFrame, spanView, type Frame, type Item, type View } from './icicle';
 import { useElementSize } from './useElementSize';
+import { useIcicleZoom } from './useIcicleZoom';
 
-/** How long a zoom to a node or a button's zoom step glides, in milliseconds. */
-export const ZOOM_MS = 220;
-/** Wheel zoom per pixel of wheel delta (exponential: equal scrolls give equal factors). */
-const WHEEL_ZOOM_PER_PIXEL = 0.0022;
-/** A pointer that moves less than this between down and up clicked. */
-const CLICK_SLOP_PX = 4;
+export { ZOOM_MS } from './useIcicleZoom';
 
 /** What the canvas is asked to draw, besides the geometry. */
 export type CanvasMarks = Omit<DrawInput, 'frame' | 'h' | 'palette' | 'hover'>;
@@ -90,37 +75,23 @@ export function IcicleCanvas({
   const wrapRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const size = useElementSize(wrapRef);
-  const view = useRef<View>(fitView(h));
   const frame = useRef<Frame | null>(null);
-  const pending = useRef<number | null>(null);
+  const pending = useRef<Timer | null>(null);
   const requestedAt = useRef(0);
   const frames = useRef(0);
-  const glide = useRef<{ from: View; to: View; start: number } | null>(null);
   const hover = useRef<Item | null>(null);
   const palette = useRef<{ key: string; value: Palette } | null>(null);
   const settleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const latest = useRef({ h, marks, size, onFrame, onViewChange });
-  latest.current = { h, marks, size, onFrame, onViewChange };
+  const latest = useRef({ h, marks, size, onFrame, onViewChange, onOpen });
+  latest.current = { h, marks, size, onFrame, onViewChange, onOpen };
   const [, setDrawn] = useState(0);
 
-  const paint = useCallback((now: number) => {
+  const paint = useCallback(() => {
     pending.current = null;
     const canvas = canvasRef.current;
     const { h: tree, marks: m, size: s } = latest.current;
     if (canvas === null || s.width === 0 || s.height === 0) return;
     const started = performance.now();
-    if (glide.current !== null) {
-      const g = glide.current;
-      const t = Math.min(1, (now - g.start) / ZOOM_MS);
-      view.current = interpolateView(g.from, g.to, easeOut(t));
-      if (t >= 1) {
-        glide.current = null;
-        view.current = g.to;
-        settle();
-      } else {
-        schedule();
-      }
-    }
     const ratio = window.devicePixelRatio || 1;
     const pixelWidth = Math.round(s.width * ratio);
     const pixelHeight = Math.round(s.height * ratio);
@@ -131,19 +102,15 @@ export function IcicleCanvas({
     const ctx = canvas.getContext('2d');
     if (ctx === null) return;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    const planned = planFrame(tree, view.current, s);
+    const view = zoomer.current.view();
+    const planned = planFrame(tree, view, s);
     frame.current = planned;
     drawFrame(ctx, { ...m, frame: planned, h: tree, palette: currentPalette(canvas), hover: hover.current });
     frames.current++;
-    canvas.dataset.view = `${view.current.x0} ${view.current.x1}`;
+    canvas.dataset.view = `${view.x0} ${view.x1}`;
     canvas.dataset.frames = String(frames.current);
     const ended = performance.now();
-    latest.current.onFrame?.({
-      drawMs: ended - started,
-      view: view.current,
-      latencyMs: ended - requestedAt.current,
-    });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- schedule/settle/currentPalette only read refs
+    latest.current.onFrame?.({ drawMs: ended - started, view, latencyMs: ended - requestedAt.current });
   }, []);
 
   function currentPalette(canvas: HTMLCanvasElement): Palette {
@@ -152,48 +119,64 @@ export function IcicleCanvas({
     return palette.current.value;
   }
 
+  /** Draws at the next animation frame (d3-timer's: inside a glide's tick, the same frame). */
   function schedule() {
     if (pending.current === null) {
       requestedAt.current = performance.now();
-      pending.current = requestAnimationFrame(paint);
+      pending.current = timeout(paint);
     }
   }
 
   function settle() {
     clearTimeout(settleTimer.current);
-    settleTimer.current = setTimeout(() => latest.current.onViewChange?.(view.current), 60);
+    settleTimer.current = setTimeout(() => latest.current.onViewChange?.(zoomer.current.view()), 60);
   }
 
-  function jump(next: View) {
-    glide.current = null;
-    view.current = clampView(next, latest.current.h);
-    schedule();
-    settle();
-  }
+  const hitAt = (clientX: number, clientY: number): Item | undefined => {
+    const canvas = canvasRef.current;
+    const f = frame.current;
+    if (canvas === null || f === null) return undefined;
+    const rect = canvas.getBoundingClientRect();
+    const layer = layerAt(f, clientY - rect.top);
+    return layer === undefined ? undefined : itemAt(f, layer, clientX - rect.left);
+  };
 
-  function glideTo(next: View) {
-    glide.current = { from: view.current, to: clampView(next, latest.current.h), start: performance.now() };
-    schedule();
-  }
+  const zoom = useIcicleZoom(canvasRef, {
+    tree: h,
+    leafCount: h.leafCount,
+    width: size.width,
+    height: size.height,
+    onChange: schedule,
+    onEnd: settle,
+    onClick: (clientX, clientY) => {
+      const item = hitAt(clientX, clientY);
+      if (item === undefined) return;
+      if (item.id === -1 || item.layer > 0) {
+        const target = spanView(item.start, item.span);
+        const now = zoomer.current.view();
+        if (Math.abs(target.x0 - now.x0) > 1e-6 || Math.abs(target.x1 - now.x1) > 1e-6) {
+          zoomer.current.zoomTo(target);
+        }
+      }
+      if (item.id !== -1) latest.current.onOpen(item.id);
+    },
+  });
+  const zoomer = useRef(zoom);
+  zoomer.current = zoom;
 
   useImperativeHandle(ref, () => ({
-    zoomBy: (factor) => glideTo(zoomView(glide.current?.to ?? view.current, factor, 0.5, latest.current.h)),
-    fit: () => glideTo(fitView(latest.current.h)),
-    zoomTo: (next) => glideTo(next),
-    view: () => view.current,
+    zoomBy: (factor) => zoomer.current.zoomBy(factor),
+    fit: () => zoomer.current.fit(),
+    zoomTo: (next) => zoomer.current.zoomTo(next),
+    view: () => zoomer.current.view(),
     plan: (at) => planFrame(latest.current.h, at, latest.current.size),
   }));
 
-  // A new tree starts at Fit; anything else that changes the picture is drawn at the next frame.
-  useEffect(() => {
-    glide.current = null;
-    view.current = fitView(h);
-    settle();
-  }, [h]);
+  // Anything else that changes the picture is drawn at the next frame.
   useEffect(() => schedule());
   useEffect(
     () => () => {
-      if (pending.current !== null) cancelAnimationFrame(pending.current);
+      pending.current?.stop();
       pending.current = null;
       clearTimeout(settleTimer.current);
     },
@@ -212,35 +195,12 @@ export function IcicleCanvas({
     };
   }, []);
 
-  // Wheel: a non-passive listener, so the page does not scroll while the tree zooms.
-  useEffect(() => {
-    const canvas = canvasRef.current;
-    if (canvas === null) return;
-    const onWheel = (e: WheelEvent) => {
-      e.preventDefault();
-      const rect = canvas.getBoundingClientRect();
-      const base = glide.current?.to ?? view.current;
-      const pixels = e.deltaMode === WheelEvent.DOM_DELTA_LINE ? 16 : 1;
-      if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
-        jump(panView(base, -(e.deltaX || e.deltaY) * pixels, rect.width, latest.current.h));
-      } else {
-        const factor = Math.exp(-e.deltaY * pixels * WHEEL_ZOOM_PER_PIXEL);
-        jump(zoomView(base, factor, (e.clientX - rect.left) / Math.max(1, rect.width), latest.current.h));
-      }
-    };
-    canvas.addEventListener('wheel', onWheel, { passive: false });
-    return () => canvas.removeEventListener('wheel', onWheel);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- jump reads refs only
-  }, []);
-
-  const drag = useRef<{ x: number; startX: number; moved: boolean } | null>(null);
-  const hitAt = (clientX: number, clientY: number): Item | undefined => {
-    const canvas = canvasRef.current;
-    const f = frame.current;
-    if (canvas === null || f === null) return undefined;
-    const rect = canvas.getBoundingClientRect();
-    const layer = layerAt(f, clientY - rect.top);
-    return layer === undefined ? undefined : itemAt(f, layer, clientX - rect.left);
+  const showHover = (item: Item | null, clientX: number) => {
+    if (item?.from !== hover.current?.from || item?.layer !== hover.current?.layer) {
+      hover.current = item;
+      schedule();
+    }
+    if (frame.current !== null) onHover?.(item, clientX, frame.current);
   };
 
   return (
@@ -251,52 +211,14 @@ export function IcicleCanvas({
         role="img"
         aria-label="Tree view"
         aria-describedby={describedBy}
-        onPointerDown={(e) => {
-          if (e.button !== 0) return;
-          e.currentTarget.setPointerCapture(e.pointerId);
-          drag.current = { x: e.clientX, startX: e.clientX, moved: false };
-          if (frame.current !== null) onHover?.(null, 0, frame.current);
-        }}
+        // Hover is the mouse's and the pen's (a finger has none); no tooltip while a button drags the view.
+        onPointerDown={() => showHover(null, 0)}
         onPointerMove={(e) => {
-          const d = drag.current;
-          if (d !== null) {
-            if (Math.abs(e.clientX - d.startX) > CLICK_SLOP_PX) d.moved = true;
-            if (d.moved) {
-              jump(panView(view.current, e.clientX - d.x, latest.current.size.width, latest.current.h));
-              d.x = e.clientX;
-            }
-            return;
-          }
-          const item = hitAt(e.clientX, e.clientY) ?? null;
-          if (item?.from !== hover.current?.from || item?.layer !== hover.current?.layer) {
-            hover.current = item;
-            schedule();
-          }
-          if (frame.current !== null) onHover?.(item, e.clientX, frame.current);
+          if (e.pointerType === 'touch' || e.buttons !== 0) return;
+          showHover(hitAt(e.clientX, e.clientY) ?? null, e.clientX);
         }}
-        onPointerUp={(e) => {
-          const d = drag.current;
-          drag.current = null;
-          if (d === null || d.moved) return;
-          const item = hitAt(e.clientX, e.clientY);
-          if (item === undefined) return;
-          if (item.id === -1 || item.layer > 0) {
-            const target = spanView(item.start, item.span, latest.current.h);
-            const now = view.current;
-            if (Math.abs(target.x0 - now.x0) > 1e-6 || Math.abs(target.x1 - now.x1) > 1e-6) glideTo(target);
-          }
-          if (item.id !== -1) onOpen(item.id);
-        }}
-        onPointerLeave={() => {
-          hover.current = null;
-          schedule();
-          if (frame.current !== null) onHover?.(null, 0, frame.current);
-        }}
+        onPointerLeave={() => showHover(null, 0)}
       />
     </div>
   );
-}
-
-function easeOut(t: number): number {
-  return 1 - (1 - t) * (1 - t) * (1 - t);
 }

@@ -27,6 +27,7 @@ import { cycle, findNodes, searchText, selectedOrder, subtreeCounts, sumUp } fro
 import { expandTo, summaryName, visibleRows, type OutlineAction } from './outline';
 import { indexSelections } from './selection';
 import { TreeOutline } from './TreeOutline';
+import { useTreeBound } from '../state/useTreeBound';
 import { placeTooltip } from './TreeTooltip';
 import { HoverBox, TreeLegend } from './TreeParts';
 import './tree.css';
@@ -46,6 +47,11 @@ export interface TreeViewProps {
   /** Each drawn frame's cost (the view bench). */
   onFrame?(info: FrameInfo): void;
 }
+
+/** Tree-bound initial values (stable, so their setters keep their identity while the tree does). */
+const NO_NODES: ReadonlySet<number> = new Set();
+const NO_PATH: readonly number[] = [];
+const NO_MATCH = { query: '', at: -1 };
 
 /** Default height of the icicle, in CSS pixels. */
 export const DEFAULT_TREE_HEIGHT = 440;
@@ -81,26 +87,18 @@ export function TreeView({
   const icicle = useRef<IcicleHandle>(null);
   const tooltipRef = useRef<HTMLDivElement>(null);
 
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
-  const [active, setActive] = useState<number | null>(null);
+  // Node ids belong to the tree they were made for: another tree starts closed, at Fit (useTreeBound.ts).
+  const [expanded, setExpanded] = useTreeBound<ReadonlySet<number>>(h, NO_NODES);
+  const [active, setActive] = useTreeBound<number | null>(h, null);
   const [inOutline, setInOutline] = useState(false);
-  const [path, setPath] = useState<number[]>([]);
+  const [path, setPath] = useTreeBound<readonly number[]>(h, NO_PATH);
   const [query, setQuery] = useState('');
   const [findQuery, setFindQuery] = useState('');
-  const [matchState, setMatchState] = useState({ query: '', at: -1 });
+  const [matchState, setMatchState] = useTreeBound(h, NO_MATCH);
   const [pickState, setPickState] = useState<{ picks: readonly number[]; at: number }>({ picks: [], at: -1 });
   const [status, setStatus] = useState('');
-  const [hover, setHover] = useState<{ item: Item; x: number; frame: Frame } | null>(null);
+  const [hover, setHover] = useTreeBound<{ item: Item; x: number; frame: Frame } | null>(h, null);
 
-  // Another tree: start closed, at Fit.
-  const [shownTree, setShownTree] = useState(h);
-  if (shownTree !== h) {
-    setShownTree(h);
-    setExpanded(new Set());
-    setActive(null);
-    setPath([]);
-    setMatchState({ query: '', at: -1 });
-  }
   const pickAt = pickState.picks === picks ? pickState.at : -1;
 
   useEffect(() => {
@@ -133,7 +131,7 @@ export function TreeView({
       const inView = h.start[id] >= view.x0 && h.start[id] + h.span[id] <= view.x1;
       if (!inView || !isDrawnAlone(handle.plan(view), h, id)) handle.zoomTo(revealView(h, id));
     },
-    [h],
+    [h, setActive, setExpanded],
   );
 
   // The node open in the inspector: shown and marked.
@@ -182,7 +180,7 @@ export function TreeView({
   const toggle = useCallback(
     (id: number) =>
       setExpanded((e) => (e.has(id) ? new Set([...e].filter((x) => x !== id)) : new Set([...e, id]))),
-    [],
+    [setExpanded],
   );
 
   const zoomKey = (key: string): boolean => {

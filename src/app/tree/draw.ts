@@ -137,15 +137,24 @@ function wrapTerms(
   return out;
 }
 
-/** Words of a leaf's text over lines of `max` pixels. */
+/**
+ * Words of a leaf's text over lines of `max` pixels. A line's width is the sum of its words' and spaces'
+ * (each word measured once and cached, as words repeat across a book's leaves), not a measure of every longer
+ * prefix: a deep zoom that first shows a dozen leaves of sixty words then costs a few hundred cached look-ups
+ * instead of as many new `measureText` calls.
+ */
 function wrapWords(ctx: CanvasRenderingContext2D, text: string, max: number, lines: number): string[] {
   const words = text.replace(/\s+/g, ' ').trim().split(' ');
+  const space = measure(ctx, ' ');
   const out: string[] = [];
   let line = '';
+  let lineWidth = 0;
   for (const word of words) {
-    const joined = line === '' ? word : `${line} ${word}`;
-    if (measure(ctx, joined) <= max) {
-      line = joined;
+    const w = measure(ctx, word);
+    const joined = line === '' ? w : lineWidth + space + w;
+    if (joined <= max) {
+      line = line === '' ? word : `${line} ${word}`;
+      lineWidth = joined;
       continue;
     }
     out.push(line === '' ? fit(ctx, word, max) : line);
@@ -154,6 +163,7 @@ function wrapWords(ctx: CanvasRenderingContext2D, text: string, max: number, lin
       return out;
     }
     line = word;
+    lineWidth = w;
   }
   if (line !== '' && out.length < lines) out.push(line);
   return out;

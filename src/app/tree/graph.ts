@@ -20,7 +20,7 @@ export function buildParentIndex(nodes: readonly Pick<TreeNode, 'id' | 'children
   const ids = new Int32Array(offsets[n]);
   const fill = offsets.slice(0, n);
   // Visiting parents by ascending id keeps each list sorted without a sort.
-  const byId = [...nodes].sort((a, b) => a.id - b.id);
+  const byId = nodes.every((node, i) => node.id === i) ? nodes : [...nodes].sort((a, b) => a.id - b.id);
   for (const node of byId) for (const child of node.children) if (valid(child)) ids[fill[child]++] = node.id;
   return { offsets, ids };
 }

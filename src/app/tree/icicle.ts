@@ -1,8 +1,8 @@
 /**
  * The icicle's geometry and what a frame draws, as pure functions tested in Node. One row per layer (the top
  * layer on top, the leaves at the bottom); along x, each node spans its primary subtree's leaves (hierarchy.ts).
- * The view is the range of leaf slots shown across the canvas, so zooming is horizontal only and rows keep
- * their place. A frame's plan says what each row shows: a node wide enough is drawn on its own with its label
+ * The view is the range of leaf slots shown across the canvas (view-transform.ts derives it from d3-zoom's
+ * transform), so zooming is horizontal only and rows keep their place. A frame's plan says what each row shows: a node wide enough is drawn on its own with its label
  * (across, or up its side in a narrow tall cell) or its child count; consecutive nodes too narrow to read
  * merge into a run that shows how many nodes it holds, never crossing the edge of an item of the row above,
  * so runs nest like the cells they stand for. Clicking a cell or a run zooms to it.
@@ -48,44 +48,9 @@ export function fitView(h: Pick<Hierarchy, 'leafCount'>): View {
   return { x0: 0, x1: Math.max(1, h.leafCount) };
 }
 
-/** `view` moved and resized as little as needed to lie within the tree and show at least MIN_VIEW_LEAVES. */
-export function clampView(view: View, h: Pick<Hierarchy, 'leafCount'>): View {
-  const total = Math.max(1, h.leafCount);
-  const span = Math.min(total, Math.max(Math.min(MIN_VIEW_LEAVES, total), view.x1 - view.x0));
-  let x0 = Math.max(0, Math.min(view.x0, total - span));
-  if (!Number.isFinite(x0)) x0 = 0;
-  return { x0, x1: x0 + span };
-}
-
-/** Zooms by `factor` (> 1 in) keeping the point at `anchor` (0 … 1 across the canvas) where it is. */
-export function zoomView(view: View, factor: number, anchor: number, h: Pick<Hierarchy, 'leafCount'>): View {
-  const span = view.x1 - view.x0;
-  const at = view.x0 + anchor * span;
-  const next = span / factor;
-  return clampView({ x0: at - anchor * next, x1: at - anchor * next + next }, h);
-}
-
-/** Pans by `dx` pixels (positive: the content moves right, showing what is left of it). */
-export function panView(view: View, dx: number, width: number, h: Pick<Hierarchy, 'leafCount'>): View {
-  const shift = (dx / Math.max(1, width)) * (view.x1 - view.x0);
-  return clampView({ x0: view.x0 - shift, x1: view.x1 - shift }, h);
-}
-
-/** The view that shows exactly a node's span (or a run's). */
-export function spanView(start: number, span: number, h: Pick<Hierarchy, 'leafCount'>): View {
-  return clampView({ x0: start, x1: start + span }, h);
-}
-
-/** `t` of the way from `a` to `b`, both ends moving so the zoom looks steady (interpolated in log scale). */
-export function interpolateView(a: View, b: View, t: number): View {
-  const sa = a.x1 - a.x0;
-  const sb = b.x1 - b.x0;
-  const span = sa === sb ? sa : sa * Math.pow(sb / sa, t);
-  // The point that stays fixed in a pure zoom, or the centre's glide in a pan.
-  const ca = (a.x0 + a.x1) / 2;
-  const cb = (b.x0 + b.x1) / 2;
-  const centre = ca + (cb - ca) * (sa === sb ? t : (sa - span) / (sa - sb));
-  return { x0: centre - span / 2, x1: centre + span / 2 };
+/** The view that shows exactly a node's span (or a run's); d3-zoom's extents clamp it when it is zoomed to. */
+export function spanView(start: number, span: number): View {
+  return { x0: start, x1: start + span };
 }
 
 /** Top and height of each layer's row in pixels (`top[layer]`, `height[layer]`), the top layer first. */
@@ -130,6 +95,11 @@ export interface Item {
   /** A cell's node id; -1 for a run. */
   id: number;
   text: CellText;
+  /**
+   * Every node it holds is narrower than CELL_MIN_PX (a run not merged with a cell), so every node under it
+   * is too: the row below plans its span run by run, not node by node.
+   */
+  narrow: boolean;
 }
 
 /** What one frame draws: per layer, its items left to right. */
@@ -153,21 +123,77 @@ function firstVisible(h: Hierarchy, row: Int32Array, x: number): number {
   return lo;
 }
 
+/** Per row, the running sum of its nodes' spans: `prefix[layer][k]` = spans of `rows[layer][0 … k)`. */
+const spanPrefixes = new WeakMap<Hierarchy, Float64Array[]>();
+
+function spanPrefix(h: Hierarchy): Float64Array[] {
+  let prefix = spanPrefixes.get(h);
+  if (prefix === undefined) {
+    prefix = h.rows.map((row) => {
+      const sums = new Float64Array(row.length + 1);
+      for (let k = 0; k < row.length; k++) sums[k + 1] = sums[k] + h.span[row[k]];
+      return sums;
+    });
+    spanPrefixes.set(h, prefix);
+  }
+  return prefix;
+}
+
+/** Index of the first position in `row` at or after `from` whose node ends at or after `x`. */
+function firstEndingAt(h: Hierarchy, row: Int32Array, from: number, x: number): number {
+  let lo = from;
+  let hi = row.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const id = row[mid];
+    if (h.start[id] + h.span[id] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the first position in `row` at or after `from` whose node starts at or after `x`. */
+function firstStartingAt(h: Hierarchy, row: Int32Array, from: number, x: number): number {
+  let lo = from;
+  let hi = row.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (h.start[row[mid]] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Options of `planFrame`. */
+export interface PlanOptions {
+  /** Visit every node shown, without the run-at-once path (the reference the tests hold it to). */
+  nodeByNode?: boolean;
+}
+
 /**
  * Plans a frame: which items each row draws for this view and size. A cell of LABEL_MIN_PX shows its label
  * across; a narrower one up its side when its row is SIDEWAYS_MIN_ROW_PX tall, else its child count.
+ *
+ * Node by node, a row's nodes join runs that close once RUN_TARGET_PX wide or at an edge of the row above.
+ * Under an item of the row above whose nodes are all narrow, every node is narrow too, so a run there is
+ * found with two binary searches instead of visiting its nodes: a frame costs O(items · log n), not
+ * O(nodes shown), and the plan is the same (tests/app/icicle.test.ts holds it to the node-by-node plan).
  */
-export function planFrame(h: Hierarchy, view: View, size: Size): Frame {
+export function planFrame(h: Hierarchy, view: View, size: Size, options: PlanOptions = {}): Frame {
   const rows = rowsOf(h.layerCount, size.height);
   const scale = size.width / Math.max(1e-9, view.x1 - view.x0);
+  const prefixes = spanPrefix(h);
   const items: Item[][] = Array.from({ length: h.layerCount }, () => []);
   // Edges (in leaf slots) of the items of the row above: a run never crosses one.
   let edges: number[] = [];
+  let above: Item[] = [];
   for (let layer = h.layerCount - 1; layer >= 0; layer--) {
     const row = h.rows[layer];
+    const prefix = prefixes[layer];
     const out = items[layer];
     let k = firstVisible(h, row, view.x0);
     let edge = 0;
+    let up = 0;
     let open: Item | undefined;
     const close = () => {
       if (open !== undefined) out.push(open);
@@ -186,12 +212,50 @@ export function planFrame(h: Hierarchy, view: View, size: Size): Frame {
       if (open !== undefined && edge > 0 && edges[edge - 1] > open.start && edges[edge - 1] <= start) close();
       if (w >= CELL_MIN_PX) {
         close();
-        out.push({ layer, from: k, to: k + 1, x, w, start, span, id, text: cellText(w, rows.height[layer]) });
+        out.push({
+          layer,
+          from: k,
+          to: k + 1,
+          x,
+          w,
+          start,
+          span,
+          id,
+          text: cellText(w, rows.height[layer]),
+          narrow: false,
+        });
         continue;
       }
       if (open !== undefined && (open.w >= RUN_TARGET_PX || open.start + open.span !== start)) close();
       if (open === undefined) {
-        open = { layer, from: k, to: k + 1, x, w, start, span, id: -1, text: 'count' };
+        while (up < above.length && above[up].start + above[up].span <= start) up++;
+        const over = above[up];
+        if (!options.nodeByNode && over !== undefined && over.narrow && over.start <= start) {
+          // A whole run at once: up to the node that makes it RUN_TARGET_PX wide, the end of the item
+          // above or the view's end, if its nodes are contiguous (as they are but for nodes a build left
+          // unclustered).
+          const last = firstStartingAt(h, row, k, Math.min(over.start + over.span, view.x1)) - 1;
+          const j = Math.min(last, firstEndingAt(h, row, k, start + RUN_TARGET_PX / scale));
+          const end = h.start[row[j]] + h.span[row[j]];
+          if (j > k && Math.abs(prefix[j + 1] - prefix[k] - (end - start)) < 1e-9) {
+            const whole = end - start;
+            open = {
+              layer,
+              from: k,
+              to: j + 1,
+              x,
+              w: whole * scale,
+              start,
+              span: whole,
+              id: -1,
+              text: 'count',
+              narrow: true,
+            };
+            k = j;
+            continue;
+          }
+        }
+        open = { layer, from: k, to: k + 1, x, w, start, span, id: -1, text: 'count', narrow: true };
       } else {
         open.to = k + 1;
         open.w += w;
@@ -201,6 +265,7 @@ export function planFrame(h: Hierarchy, view: View, size: Size): Frame {
     close();
     absorbNarrowRuns(out, edges);
     edges = out.flatMap((item) => [item.start, item.start + item.span]);
+    above = out;
   }
   return { view, size, rows, items };
 }
@@ -242,6 +307,7 @@ function absorbNarrowRuns(out: Item[], edges: readonly number[]): void {
       span: into.span + run.span,
       id: -1,
       text: 'count',
+      narrow: into.narrow && run.narrow,
     };
     const at = into === left ? i - 1 : i;
     out.splice(at, 2, merged);
@@ -296,8 +362,8 @@ export function itemOf(frame: Frame, h: Hierarchy, id: number): Item | undefined
 /** The view that shows node `id` readably: its own span for a summary, its parent's for a leaf. */
 export function revealView(h: Hierarchy, id: number): View {
   const parent = h.primaryParent[id];
-  if (h.layer[id] === 0 && parent >= 0) return spanView(h.start[parent], h.span[parent], h);
-  return spanView(h.start[id], h.span[id], h);
+  if (h.layer[id] === 0 && parent >= 0) return spanView(h.start[parent], h.span[parent]);
+  return spanView(h.start[id], h.span[id]);
 }
 
 /** Whether node `id` is drawn as a cell of its own in `frame` (so the user can see and click it). */
