@@ -53,7 +53,7 @@ describe('browser benches without Chromium', () => {
     await expect(benchBuild()).rejects.toThrow('AERIE_BENCH_BUILD names no configuration "glove-77k"');
   });
 
-  it('embed, llm and view in the browser: NOT MEASURED, never a number (the view\'s Node-side layout line still measured)', async () => {
+  it("embed, llm and view in the browser: NOT MEASURED, never a number (the view's Node-side layout line still measured)", async () => {
     const { benchEmbed } = await import('../../bench/embed.bench');
     const { benchLlm } = await import('../../bench/llm.bench');
     const { benchView } = await import('../../bench/view.bench');
