@@ -29,8 +29,16 @@ test('adding a document to a tree pays only for new clusters; the same build aga
   // The same document and settings again: every summary comes from the cache.
   llm.reset();
   await addSample(page);
+  // The Ask panel is rendered afresh for each tree opened (src/app/PanelBoundary.tsx): its field, marked here,
+  // is replaced once the new tree has opened, and not before (a question typed earlier would be lost).
+  const question = page.getByLabel('Question', { exact: true });
+  await question.evaluate((field) => field.setAttribute('data-first-tree', ''));
   await page.getByRole('button', { name: 'Build tree' }).click();
   await expect(page.getByRole('region', { name: 'Library' }).getByRole('listitem')).toHaveCount(2);
+  await expect(
+    page.getByRole('region', { name: 'Build progress' }).getByText(/^Reused \d+ of \d+ embeddings/),
+  ).toBeVisible({ timeout: 120_000 });
+  await expect(question).not.toHaveAttribute('data-first-tree', { timeout: 60_000 });
   await expect(nodes).toBeAttached({ timeout: 120_000 });
   expect(summaryBodies()).toEqual([]);
 
