@@ -19,9 +19,13 @@
  * scheduling of the same work can beat. The `-warm` configurations load the model before the clock starts, as
  * the app does when a document is added (src/models/warmup.ts): the time a user waits who clicks "Build tree"
  * after that load.
- * `AERIE_BENCH_BUILD=glove-78k,…` picks configurations (names: <model>-<tokens>k[-warm]).
+ * The `app-` configurations build in the app itself instead (build/app-run.ts: the file added, "Build tree"
+ * clicked, until the tree view's first frame; `app-78k-first-visit` with the offline copy installing, `app-kjv`
+ * the King James Bible), each stage as the progress view showed it (build/configs.ts lists them all).
+ * `AERIE_BENCH_BUILD=glove-78k,…` picks configurations (names: <model>-<tokens>k[-warm], app-…).
  * `AERIE_BENCH_VS=<git revision>` runs each picked configuration paired with the same build of that revision,
- * alternately (`AERIE_BENCH_PAIRS`, default 3), instead of the single runs (build/paired.ts).
+ * alternately (`AERIE_BENCH_PAIRS`, default 3), instead of the single runs (build/paired.ts), with a table of
+ * the median seconds of every stage of both.
  */
 import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -33,72 +37,21 @@ import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
 import type { BuildRequest } from '../src/protocol/build';
 import type { AerieBuildBenchPage, BuildRunConfig, BuildRunResult } from './browser/build-page';
+import { asBuildRun, runInApp } from './build/app-run';
+import { CONFIGS, configDocument, configLabel, MINILM_ID, type BuildConfig } from './build/configs';
 import { busyFloorMs, cpuBySpan, startCpuSampler, type CpuSample, type SpanCpu } from './build/cpu';
-import { benchDocument } from './build/documents';
 import { nativeBuild } from './build/native';
 import { stageEnds } from './build/stages';
-import { pairedBuildRows } from './build/paired';
+import { pairedBuildRows, type BundleKind } from './build/paired';
 import { ensureBenchModel, MODELS_DIR, MODEL_FOLDER } from './embed.bench';
 import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import { ROOT, startPreviewServer } from './support';
 
 const OUT_DIR = join(ROOT, '.bench-cache', 'build-dist');
+const APP_OUT_DIR = join(ROOT, '.bench-cache', 'build-app-dist');
 const PAGE_PATH = '/bench/browser/build.html';
 const RUN_TIMEOUT_MS = 15 * 60 * 1000;
 const MS_PER_S = 1000;
-
-/** One configuration: a model, a document length, and the issue's target for the total. */
-export interface BuildConfig {
-  name: string;
-  model: string;
-  label: string;
-  tokens: number;
-  targetS: number;
-  /** The model loaded before "Build tree", as the app loads it when a document is added (BuildRunConfig.warm). */
-  warm?: boolean;
-}
-
-const MINILM_ID = `local:${MODEL_FOLDER}`;
-const WARM = { warm: true } as const;
-export const CONFIGS: BuildConfig[] = [
-  { name: 'glove-78k', model: OFFLINE_MODEL_ID, label: 'GloVe (offline, q8)', tokens: 78_000, targetS: 12 },
-  { name: 'minilm-78k', model: MINILM_ID, label: 'MiniLM-L6 random (q8)', tokens: 78_000, targetS: 30 },
-  { name: 'minilm-300k', model: MINILM_ID, label: 'MiniLM-L6 random (q8)', tokens: 300_000, targetS: 120 },
-  // The user's usual case: the document was added, then "Build tree" clicked once the model had loaded.
-  {
-    ...WARM,
-    name: 'glove-78k-warm',
-    model: OFFLINE_MODEL_ID,
-    label: 'GloVe (offline, q8)',
-    tokens: 78_000,
-    targetS: 12,
-  },
-  {
-    ...WARM,
-    name: 'minilm-78k-warm',
-    model: MINILM_ID,
-    label: 'MiniLM-L6 random (q8)',
-    tokens: 78_000,
-    targetS: 30,
-  },
-  {
-    ...WARM,
-    name: 'minilm-300k-warm',
-    model: MINILM_ID,
-    label: 'MiniLM-L6 random (q8)',
-    tokens: 300_000,
-    targetS: 120,
-  },
-  // No target in the issue: the 78k target scaled linearly (12 s × 300/78 ≈ 46 s), the growth Appendix A shows.
-  {
-    ...WARM,
-    name: 'glove-300k-warm',
-    model: OFFLINE_MODEL_ID,
-    label: 'GloVe (offline, q8)',
-    tokens: 300_000,
-    targetS: 46,
-  },
-];
 
 /** Hard-links a folder's files (copies where links are impossible), so the 100 MB model is not duplicated. */
 function linkTree(from: string, to: string): void {
@@ -119,10 +72,10 @@ function linkTree(from: string, to: string): void {
 }
 
 /**
- * The production build of the bench page (the app's config, plugins and worker bundling) of the checkout at
- * `root` (this one by default, or another revision's: build/paired.ts), into `outDir`, with the model.
+ * The production build of the checkout at `root` (this one by default, or another revision's: build/paired.ts)
+ * into `outDir`, with the model: the bench page (the app's config, plugins and worker bundling) or the app.
  */
-export async function buildBundle(root = ROOT, outDir = OUT_DIR): Promise<void> {
+export async function buildBundle(root = ROOT, outDir = OUT_DIR, kind: BundleKind = 'bench'): Promise<void> {
   rmSync(outDir, { recursive: true, force: true });
   await viteBuild({
     configFile: join(root, 'vite.config.ts'),
@@ -131,7 +84,9 @@ export async function buildBundle(root = ROOT, outDir = OUT_DIR): Promise<void> 
     build: {
       outDir,
       emptyOutDir: true,
-      rolldownOptions: { input: join(root, 'bench', 'browser', 'build.html') },
+      ...(kind === 'bench'
+        ? { rolldownOptions: { input: join(root, 'bench', 'browser', 'build.html') } }
+        : {}),
     },
   });
   // The MiniLM configurations' model (absent when only GloVe configurations run and it could not be made).
@@ -255,11 +210,6 @@ export async function runOne(
   }
 }
 
-/** What a configuration's rows are called (the build row, its floor, its reference rows). */
-function configLabel(config: BuildConfig): string {
-  return `${(config.tokens / 1000).toFixed(0)}k tokens, ${config.label}${config.warm ? ', model warm' : ''}`;
-}
-
 /**
  * Whole builds in the production app, per configuration: the total beside the issue's target. A configuration
  * that cannot run (no Chromium; the MiniLM model cannot be generated) is NOT MEASURED; the others still run.
@@ -293,15 +243,52 @@ export async function benchBuild(): Promise<BenchLine[]> {
       configs = configs.filter((c) => c.model !== MINILM_ID);
     }
   }
+  const documents = new Map<string, { text: string; tokens: number }>();
+  for (const config of configs) {
+    const doc = configDocument(config);
+    if ('missing' in doc) skipped.push(...notRun([config], doc.missing));
+    else documents.set(config.name, doc);
+  }
+  configs = configs.filter((c) => documents.has(c.name));
   if (!configs.length) return skipped;
-  return [...skipped, ...(await benchConfigs(configs))];
+  return [...skipped, ...(await benchConfigs(configs, documents))];
 }
 
-/** The production bundle served by `vite preview`, a browser, and each configuration's build (or pairs). */
-async function benchConfigs(configs: BuildConfig[]): Promise<BenchRow[]> {
-  console.log(`Building the bench page (vite build) into ${relative(ROOT, OUT_DIR)}/…`);
-  await buildBundle();
-  const { server, origin } = await startPreviewServer(OUT_DIR);
+/** Where each kind of bundle is built (this checkout's). */
+const OUT_DIRS: Record<BundleKind, string> = { bench: OUT_DIR, app: APP_OUT_DIR };
+
+/** One build of `config` at `origin` (its kind's bundle): on the bench page or in the app. */
+function runConfig(
+  browser: Browser,
+  origin: string,
+  config: BuildConfig,
+  text: string,
+): Promise<BuildRunResult> {
+  if (!config.app) return runOne(browser, origin, { request: request(config, text), warm: config.warm });
+  const name = config.book === 'kjv' ? 'kjv.txt' : `${config.name}.txt`;
+  return runInApp(browser, origin, name, text, config.app.serviceWorker ? 'allow' : 'block').then(asBuildRun);
+}
+
+/** The production bundles served by `vite preview`, a browser, and each configuration's build (or pairs). */
+async function benchConfigs(
+  configs: BuildConfig[],
+  documents: Map<string, { text: string; tokens: number }>,
+): Promise<BenchRow[]> {
+  const kinds = [...new Set(configs.map((c): BundleKind => (c.app ? 'app' : 'bench')))];
+  const servers: { kind: BundleKind; server: Awaited<ReturnType<typeof startPreviewServer>> }[] = [];
+  for (const kind of kinds) {
+    console.log(
+      `Building the ${kind === 'app' ? 'app' : 'bench page'} (vite build) into ${relative(ROOT, OUT_DIRS[kind])}/…`,
+    );
+    await buildBundle(ROOT, OUT_DIRS[kind], kind);
+    servers.push({ kind, server: await startPreviewServer(OUT_DIRS[kind]) });
+  }
+  const originOf = (config: BuildConfig) =>
+    servers.find((s) => s.kind === (config.app ? 'app' : 'bench'))!.server.origin;
+  const closeAll = async () => {
+    for (const { server } of servers)
+      await new Promise<void>((resolve) => server.server.httpServer.close(() => resolve()));
+  };
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const rows: BenchRow[] = [];
   const browserRuns: { config: BuildConfig; tokens: number; result: BuildRunResult }[] = [];
@@ -312,24 +299,25 @@ async function benchConfigs(configs: BuildConfig[]): Promise<BenchRow[]> {
       return await pairedBuildRows(versus, {
         configs,
         browser,
-        origin,
+        origin: originOf,
+        kind: (c) => (c.app ? 'app' : 'bench'),
         label: configLabel,
-        tokens: (c) => c.tokens,
-        run: (b, o, c, text) => runOne(b, o, { request: request(c, text), warm: c.warm }),
+        text: (c) => documents.get(c.name)!.text,
+        run: runConfig,
         buildBundle,
       });
     } finally {
       await browser.close().catch(() => undefined);
-      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+      await closeAll();
     }
   }
   try {
     for (const config of configs) {
-      const doc = benchDocument(config.tokens);
+      const doc = documents.get(config.name)!;
       const before = load();
       // Samples before the build's clock starts (page and model loading) fall outside every stage's span.
       const sampler = startCpuSampler();
-      const result = await runOne(browser, origin, { request: request(config, doc.text), warm: config.warm });
+      const result = await runConfig(browser, originOf(config), config, doc.text);
       const samples = sampler.stop();
       browserRuns.push({ config, tokens: doc.tokens, result });
       const cores = cpus().length;
@@ -340,14 +328,15 @@ async function benchConfigs(configs: BuildConfig[]): Promise<BenchRow[]> {
           : [
               `model loaded before "Build tree" (as when a document is added) in ${seconds(result.warmMs)} s`,
             ]),
-        `${result.nodes} nodes, ${result.layers} layers`,
+        ...(Number.isFinite(result.nodes) ? [`${result.nodes} nodes, ${result.layers} layers`] : []),
         stageNotes(result),
         `${result.hardwareConcurrency} cores, crossOriginIsolated=${result.crossOriginIsolated}`,
         `load average ${before} before, ${load()} after (${cpus().length} CPUs)`,
         ...(perKind ? [cpuNote(perKind, cores)] : []),
       ];
+      const what = `${(doc.tokens / 1000).toFixed(1)}k tokens, ${configLabel(config).replace(/^[^,]*, /, '')}`;
       rows.push({
-        name: `Build ${(doc.tokens / 1000).toFixed(1)}k tokens, ${config.label}, extractive, production build${config.warm ? ', model warm' : ''}`,
+        name: `Build ${what}, extractive, production build`,
         value: result.totalMs / MS_PER_S,
         unit: 's',
         reference: config.targetS,
@@ -359,34 +348,36 @@ async function benchConfigs(configs: BuildConfig[]): Promise<BenchRow[]> {
       if (perKind) {
         const floorMs = busyFloorMs(perKind, cores);
         rows.push({
-          name: `Floor of the same build, no core ever idle: ${(doc.tokens / 1000).toFixed(1)}k tokens, ${config.label}${config.warm ? ', model warm' : ''}`,
+          name: `Floor of the same build, no core ever idle: ${what}`,
           value: floorMs / MS_PER_S,
           unit: 's',
           reference: config.targetS,
           referenceLabel: "issue's target on 2 cores",
           target: 1,
           higherIsBetter: false,
-          note: `the build's busy core-time (${seconds(floorMs * cores)} core-s) over ${cores} cores: no scheduling of this work finishes sooner; NOT MET here means the target needs less work or faster kernels, not more parallelism`,
+          note: `the build's busy core-time (${seconds(floorMs * cores)} core-s) over ${cores} cores: no scheduling of this work finishes sooner; NOT MET here means the target needs less work or faster kernels, not more parallelism; the cores are counted machine-wide, so other processes' work counts too`,
         });
       }
       console.log(`  ${config.name}: ${seconds(result.totalMs)} s — ${facts.join('; ')}`);
     }
   } finally {
     await browser.close().catch(() => undefined);
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    await closeAll();
   }
   rows.push(...growthRows(browserRuns));
   // The references, after the browser is closed (nothing else runs beside them): one Node build per model and
-  // document, beside its cold browser run where there is one (a warm run differs only before the clock
-  // starts), else beside its warm run, so every selection prints its reference.
+  // document, beside its cold bench-page run where there is one (a warm run differs only before the clock
+  // starts; an app run also by the model's fallback and the tree's first draw), so every selection prints its
+  // reference.
+  const rank = (c: BuildConfig) => (c.app ? 2 : c.warm ? 1 : 0);
   const references = new Map<string, (typeof browserRuns)[number]>();
   for (const run of browserRuns) {
-    const key = `${run.config.model}|${run.config.tokens}`;
+    const key = `${run.config.model}|${run.config.book ?? run.config.tokens}`;
     const chosen = references.get(key);
-    if (!chosen || (chosen.config.warm && !run.config.warm)) references.set(key, run);
+    if (!chosen || rank(run.config) < rank(chosen.config)) references.set(key, run);
   }
   for (const { config, tokens, result } of references.values())
-    rows.push(...(await nativeRows(config, tokens, result)));
+    rows.push(...(await nativeRows(config, tokens, documents.get(config.name)!.text, result)));
   return rows;
 }
 
@@ -399,10 +390,11 @@ function growthRows(runs: { config: BuildConfig; tokens: number; result: BuildRu
   for (const long of runs) {
     for (const short of runs) {
       if (long.config.model !== short.config.model || !long.config.warm !== !short.config.warm) continue;
+      if (!long.config.app !== !short.config.app) continue;
       if (!(long.tokens > short.tokens)) continue;
       const per = (run: typeof long) => run.result.totalMs / MS_PER_S / (run.tokens / 1000);
       rows.push({
-        name: `Growth with length, ${long.config.label}${long.config.warm ? ', model warm' : ''}: seconds per 1k tokens at ${(long.tokens / 1000).toFixed(0)}k`,
+        name: `Growth with length, ${long.config.label}${long.config.warm ? ', model warm' : ''}${long.config.app ? ', in the app' : ''}: seconds per 1k tokens at ${(long.tokens / 1000).toFixed(0)}k`,
         value: per(long),
         unit: 's',
         reference: per(short),
@@ -424,13 +416,18 @@ function spanMs(result: BuildRunResult, from: string, to: string): number {
 }
 
 /** The same build and the same leaves' embedding in Node on native ONNX Runtime, beside the browser's. */
-async function nativeRows(config: BuildConfig, tokens: number, result: BuildRunResult): Promise<BenchRow[]> {
-  const name = `${(tokens / 1000).toFixed(1)}k tokens, ${config.label}${config.warm ? ', model warm' : ''}`;
+async function nativeRows(
+  config: BuildConfig,
+  tokens: number,
+  text: string,
+  result: BuildRunResult,
+): Promise<BenchRow[]> {
+  const name = `${(tokens / 1000).toFixed(1)}k tokens, ${configLabel(config).replace(/^[^,]*, /, '')}`;
   const modelsDir = config.model === OFFLINE_MODEL_ID ? join(ROOT, 'public', 'models') : MODELS_DIR;
   const before = load();
   let native;
   try {
-    native = await nativeBuild(benchDocument(config.tokens).text, config.model, modelsDir);
+    native = await nativeBuild(text, config.model, modelsDir);
   } catch (error) {
     return [
       {
@@ -449,6 +446,15 @@ async function nativeRows(config: BuildConfig, tokens: number, result: BuildRunR
   console.log(
     `  ${config.name} in Node: ${seconds(native.totalMs)} s, ${native.nodes} nodes; leaves alone ${seconds(native.embedLeavesMs)} s`,
   );
+  const embeddingRow: BenchRow = {
+    name: `Embedding ${native.chunks} leaves, ${config.label}, browser (WASM) vs native`,
+    value: browserChunks / (browserEmbedMs / MS_PER_S),
+    unit: 'chunks/s',
+    reference: native.chunks / (native.embedLeavesMs / MS_PER_S),
+    referenceLabel: label,
+    higherIsBetter: true,
+    note: `browser ${browserChunks} chunks in ${seconds(browserEmbedMs)} s in the build, native ${native.chunks} in ${seconds(native.embedLeavesMs)} s alone; padding of the model's work ${percent(native.padding.built)} longest first (as built), ${percent(native.padding.documentOrder)} in document order`,
+  };
   return [
     {
       name: `Build ${name}, browser vs Node`,
@@ -457,16 +463,9 @@ async function nativeRows(config: BuildConfig, tokens: number, result: BuildRunR
       reference: native.totalMs / MS_PER_S,
       referenceLabel: label,
       higherIsBetter: false,
-      note: `${result.nodes} nodes in the browser, ${native.nodes} in Node; ${loadNote}`,
+      note: `${Number.isFinite(result.nodes) ? result.nodes : 'the same'} nodes in the browser, ${native.nodes} in Node; ${loadNote}`,
     },
-    {
-      name: `Embedding ${native.chunks} leaves, ${config.label}, browser (WASM) vs native`,
-      value: browserChunks / (browserEmbedMs / MS_PER_S),
-      unit: 'chunks/s',
-      reference: native.chunks / (native.embedLeavesMs / MS_PER_S),
-      referenceLabel: label,
-      higherIsBetter: true,
-      note: `browser ${browserChunks} chunks in ${seconds(browserEmbedMs)} s in the build, native ${native.chunks} in ${seconds(native.embedLeavesMs)} s alone; padding of the model's work ${percent(native.padding.built)} longest first (as built), ${percent(native.padding.documentOrder)} in document order`,
-    },
+    // The app's progress view gives no counts: its leaves' rate is the bench page's row.
+    ...(config.app ? [] : [embeddingRow]),
   ];
 }

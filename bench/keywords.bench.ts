@@ -103,7 +103,7 @@ export async function benchKeywords(): Promise<BenchRow[]> {
   const meaning = time('meaning');
   const rows: BenchRow[] = [
     {
-      name: `Keyword index of a ${NODES.toLocaleString('en')}-node tree (MiniSearch BM25, leaves with their nearby words), build, CPU ms, median of ${BUILDS}`,
+      name: `Keyword index of a ${NODES.toLocaleString('en')}-node tree (BM25+, leaves with their nearby words), build, CPU ms, median of ${BUILDS}`,
       value: median(keywordBuilds.map((b) => b.cpu)),
       unit: 'ms',
       reference: median(meaningBuilds.map((b) => b.cpu)),

@@ -9,8 +9,9 @@
  * local covariances), its Table 10 figures per layer, build and clustering time; layer-1 purity on the
  * collection beside spherical k-means on the same leaf embeddings at the same mean cluster size; and the
  * candidate designs of docs/clustering.md, each clustering the leaves once (layer 1). With GloVe, the stability
- * of every layer's clustering of a whole novel under ±1e-6 on its vectors, beside umap-js's layout schedule
- * (bench/shape/stability-report.ts; `AERIE_BENCH_SHAPE_DIAGNOSE=1` adds where it is lost, step by step).
+ * of every layer's clustering of a whole novel under ±1e-6 on its vectors at four seeds (mean and worst run per
+ * seed and layer), beside umap-js's layout schedule (bench/shape/stability-report.ts;
+ * `AERIE_BENCH_SHAPE_DIAGNOSE=1` adds where it is lost, step by step).
  */
 import { LOCAL_MIN_CLUSTER_SIZE } from '../src/core/cluster/cluster';
 import { PAPER_TABLE_10, type SummaryFigures } from '../src/core/stats';
@@ -209,9 +210,25 @@ function reportCandidates(model: string, leavesByCorpus: Map<string, TreeFigures
   }
 }
 
+/**
+ * What `AERIE_BENCH_SHAPE` asks for: 'trees' (the collections' shapes, purity and candidates), 'stability' (the
+ * novel's stability at four seeds, GloVe only), or both (unset).
+ */
+function parts(): { trees: boolean; stability: boolean } {
+  const only = process.env.AERIE_BENCH_SHAPE;
+  if (only && only !== 'trees' && only !== 'stability')
+    throw new Error(`AERIE_BENCH_SHAPE must be "trees" or "stability" (got "${only}").`);
+  return { trees: only !== 'stability', stability: only !== 'trees' };
+}
+
 async function benchModel(model: BenchModel): Promise<BenchRow[]> {
+  const want = parts();
+  const stability = want.stability && model.id === GLOVE_MODEL.id;
+  if (!want.trees && !stability) return [];
   const { embed, dispose } = await loadEmbed(model);
   try {
+    // The stability figure on a whole novel, with the offline model (the one a build without a hub uses).
+    if (!want.trees) return await benchStability(model.label, novel(), embed);
     const results: { corpus: Corpus; ours: TreeFigures; earlier: TreeFigures }[] = [];
     for (const corpus of corpora()) {
       const ours = await buildFigures(corpus, embed);
@@ -221,8 +238,7 @@ async function benchModel(model: BenchModel): Promise<BenchRow[]> {
     const rows = reportTrees(model.label, results);
     rows.push(purityRow(model.label, results.find((r) => r.corpus.name === 'collection')!.ours));
     reportCandidates(model.label, new Map(results.map((r) => [r.corpus.name, r.ours])));
-    // The stability figure on a whole novel, with the offline model (the one a build without a hub uses).
-    if (model.id === GLOVE_MODEL.id) rows.push(...(await benchStability(model.label, novel(), embed)));
+    if (stability) rows.push(...(await benchStability(model.label, novel(), embed)));
     return rows;
   } finally {
     await dispose();
@@ -232,7 +248,8 @@ async function benchModel(model: BenchModel): Promise<BenchRow[]> {
 /** Rows: per model and collection, children per parent beside the paper, build time; purity beside k-means. */
 export async function benchShape(): Promise<BenchLine[]> {
   const rows: BenchLine[] = [];
-  for (const model of benchModels()) {
+  // The stability figure alone needs only the offline model (no MiniLM to generate).
+  for (const model of parts().trees ? benchModels() : [{ ...GLOVE_MODEL }]) {
     if ('skipped' in model) {
       rows.push(
         notMeasured(`shape, purity and clustering time of every collection, ${model.label}`, model.skipped),

@@ -46,6 +46,7 @@ const DEFAULT_SETTINGS: RetrievalSettings = {
   traversalTopK: 5,
   traversalStartLayer: MAX_LAYER,
   traversalLayers: MAX_LAYER + 1,
+  traversalMaxTokens: 2000,
   leavesMaxTokens: 2000,
   search: 'both',
   rerank: false,

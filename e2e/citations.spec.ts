@@ -22,26 +22,46 @@ const llm = fakeLlmForFile().configure({ answerCites: CITES });
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
-/** The passages of the last answer request, by number, as the model read them. */
+/** What an excerpt puts between two runs of a passage's sentences (src/core/search/passages.ts). */
+const GAP = ' … ';
+/** Where a passage sits, before its text as the model reads it: "(page 2 · 40%) …" (src/app/ask/passage-place.ts). */
+const PLACE = /^\(([^)]*\d+%)\) /;
+
+/** The passages of the last answer request, by number, as the model read them, without their places. */
 function sentPassages(): Map<number, string> {
   const chats = llm.modelRequests.filter((r) => r.path.endsWith('/chat/completions'));
   const body = chats.at(-1)!.body as { messages: { role: string; content: string }[] };
   const user = body.messages.findLast((m) => m.role === 'user')!.content;
-  return new Map([...user.matchAll(/^\[(\d+)\] (.*)$/gm)].map((m) => [Number(m[1]), m[2]]));
+  const passages = [...user.matchAll(/^\[(\d+)\] (.*)$/gm)].map((m) => {
+    // Every passage of the PDF says where it sits before its text.
+    expect(m[2], `passage ${m[1]}`).toMatch(PLACE);
+    return [Number(m[1]), m[2].replace(PLACE, '')] as const;
+  });
+  return new Map(passages);
 }
 
-/** The 1-based pages a passage of the document lies on (found by its words in the text Node extracts). */
+/** The words the model read of a passage (an excerpt's runs, without the gaps between them). */
+const readWords = (passage: string) => passage.split(GAP).flatMap(words);
+
+/**
+ * The 1-based pages a passage of the document lies on (each run of its sentences found by its words in the text
+ * Node extracts).
+ */
 function pagesOf(doc: { text: string; pageStarts?: number[] }, passage: string): number[] {
-  const pattern = new RegExp(
-    words(passage)
-      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('\\s+'),
-  );
-  const match = pattern.exec(doc.text)!;
   const pageAt = (offset: number) => 1 + (doc.pageStarts ?? []).filter((s) => s <= offset).length;
-  const first = pageAt(match.index);
-  const last = pageAt(match.index + match[0].length - 1);
-  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const pages = new Set<number>();
+  for (const run of passage.split(GAP)) {
+    const pattern = new RegExp(
+      words(run)
+        .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('\\s+'),
+    );
+    const match = pattern.exec(doc.text)!;
+    const first = pageAt(match.index);
+    const last = pageAt(match.index + match[0].length - 1);
+    for (let p = first; p <= last; p++) pages.add(p);
+  }
+  return [...pages].sort((a, b) => a - b);
 }
 
 /** The words highlighted for the current range on the pages shown, in reading order. */
@@ -91,7 +111,7 @@ test('every citation opens its exact words on its PDF page, by mouse and keyboar
       .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-page'))));
     expect(shown, `citation ${n}: the pages shown`).toEqual(expected);
     await expect(page.locator('.pdf-page[data-located-by="runs"]')).toHaveCount(expected.length);
-    expect(await highlightedWords(page), `citation ${n}: the highlighted words`).toEqual(words(passage));
+    expect(await highlightedWords(page), `citation ${n}: the highlighted words`).toEqual(readWords(passage));
     // The focus is on the highlight, so a keyboard or screen-reader user is at the passage.
     await expect(page.locator('.pdf-page mark.pdf-hit.is-current').first()).toBeFocused();
     if (n === 1) await page.screenshot({ path: screenshotPath('citation-pdf-page-1440') });
@@ -129,7 +149,7 @@ test('every citation opens its exact words on its PDF page, by mouse and keyboar
     .click();
   const cited = page.locator('mark.doc-cited.is-current');
   await expect(cited.first()).toBeFocused();
-  expect(words((await cited.allTextContents()).join(' '))).toEqual(words(passages.get(1)!));
+  expect(words((await cited.allTextContents()).join(' '))).toEqual(readWords(passages.get(1)!));
   await page.screenshot({ path: screenshotPath('citation-text-1440') });
   await page.setViewportSize({ width: 390, height: 844 });
   await cited.first().scrollIntoViewIfNeeded();

@@ -62,11 +62,12 @@ test('evaluate: import, every mode, answers and judge, cancel and resume, drill-
   });
 
   await test.step('the calls are counted before the run; cancel while answering, then resume', async () => {
-    await expect(panel.getByTestId('run-calls')).toHaveText(/^72 retrievals .* no LLM call\.$/);
+    // 8 questions × (3 modes × 3 search settings + plain BM25 over the leaves).
+    await expect(panel.getByTestId('run-calls')).toHaveText(/^80 retrievals .* no LLM call\.$/);
     await panel.getByLabel(/^Answer with fake-model/).check();
     await panel.getByLabel('Ask it to judge each free answer').check();
     await expect(panel.getByTestId('run-calls')).toHaveText(
-      /^72 retrievals .* no LLM call; then 24 answers and 21 verdicts from fake-model/,
+      /^80 retrievals .* no LLM call; then 24 answers and 21 verdicts from fake-model/,
     );
     llm.reset();
     llm.configure({ latencyMs: 250 });
@@ -76,7 +77,12 @@ test('evaluate: import, every mode, answers and judge, cancel and resume, drill-
     await runs.getByRole('button', { name: 'Cancel' }).click();
     await expect(runs.getByText(/^Stopped at answering/)).toBeVisible();
     // What retrieval found is kept and shown.
-    await expect(panel.getByRole('table', { name: /^Per mode/ }).getByRole('row')).toHaveCount(10);
+    await expect(panel.getByRole('table', { name: /^Per mode/ }).getByRole('row')).toHaveCount(11);
+    // The same split as `npm run bench retrieval`: recall per kind of question (the set's "arc" and "fact"),
+    // plain BM25 over the leaves beside the modes.
+    const kinds = panel.getByRole('table', { name: 'Evidence recall by kind of question' });
+    await expect(kinds.getByRole('columnheader')).toHaveText(['Mode', 'arc (2)', 'fact (5)']);
+    await expect(kinds.getByRole('rowheader', { name: 'Plain BM25 (leaves, no tree)' })).toBeVisible();
     const beforeResume = chatBodies();
     llm.configure({ latencyMs: 0 });
     await runs.getByRole('button', { name: 'Resume' }).click();
@@ -133,8 +139,8 @@ test('evaluate: import, every mode, answers and judge, cancel and resume, drill-
     expect(file.suggestedFilename()).toMatch(/evaluation\.csv$/);
     const text = readFileSync(await file.path(), 'utf8');
     expect(text.split('\r\n')[0]).toMatch(/^question_index,question_id,question,kind,scoring,mode_key,/);
-    // 8 questions × 9 settings, and the header.
-    expect(text.trim().split('\r\n')).toHaveLength(1 + 8 * 9);
+    // 8 questions × 10 settings (9 and plain BM25), and the header.
+    expect(text.trim().split('\r\n')).toHaveLength(1 + 8 * 10);
   });
 
   await test.step('generate questions: the call count first, each keeping its node', async () => {

@@ -11,6 +11,8 @@
 import type { Page } from '@playwright/test';
 import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
 import { TEST_GENERATOR_ID } from '../src/models/generator-presets';
+import { SERVICE_WORKER_PATH } from '../src/offline/names';
+import { buildLockName } from '../src/pipeline/locks';
 import {
   addSample,
   ask,
@@ -188,4 +190,38 @@ test('first visit online, then offline: the app starts, the library opens, a que
 
   expect(fromWorker.length).toBeGreaterThan(100);
   expectOnlyLocalRequests(urls);
+});
+
+test('a first visit’s offline copy waits while a build holds its lock, and completes once it is released', async ({
+  page,
+  context,
+}) => {
+  // The service worker's own fetches (the install's files; not its script); Chromium tells which a worker made.
+  const fromWorker: string[] = [];
+  context.on('request', (request) => {
+    const url = request.url();
+    if (request.serviceWorker() && !url.endsWith(`/${SERVICE_WORKER_PATH}`)) fromWorker.push(url);
+  });
+  // A build's Web Lock, held from before the page's own scripts run (so before the service worker installs),
+  // as a build in this or another tab holds it (src/pipeline/locks.ts).
+  await page.addInitScript((name) => {
+    const held = new Promise<void>((resolve) => {
+      (window as unknown as { releaseBuild: () => void }).releaseBuild = resolve;
+    });
+    void navigator.locks.request(name, () => held);
+  }, buildLockName('held-by-the-test'));
+  await page.goto('/');
+  await expect
+    .poll(() =>
+      page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.installing != null),
+    )
+    .toBe(true);
+  // Installing, and waiting: no file of the copy is fetched while the lock is held (it polls every 0.5 s).
+  await page.waitForTimeout(3_000);
+  expect(fromWorker).toEqual([]);
+  expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+
+  await page.evaluate(() => (window as unknown as { releaseBuild: () => void }).releaseBuild());
+  await untilOfflineReady(page);
+  expect(fromWorker.length).toBeGreaterThan(100);
 });

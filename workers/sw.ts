@@ -3,7 +3,8 @@
  * llama.cpp's WebAssembly, PDF.js's worker and CMaps, the offline GloVe model, the sample), the app's page for
  * the app's own navigations only, the security headers a static host did not send, and updates that wait for
  * the person (a new version installs beside the running one and takes over only when the page asks:
- * SKIP_WAITING). The decisions live in src/offline; this file wires them to the service worker's events.
+ * SKIP_WAITING); an install waits while a build runs. The decisions live in src/offline; this file wires them to
+ * the service worker's events.
  */
 import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
 import { Route, Router } from 'workbox-routing';
@@ -11,13 +12,18 @@ import { setsPolicy, withMissingHeaders, type HeaderSet } from '../src/offline/h
 import { isAppNavigation } from '../src/offline/navigation';
 import { OFFLINE_CACHE, SKIP_WAITING } from '../src/offline/names';
 import { fromEarlierVersion, retireEarlierVersions } from '../src/offline/offline-copy';
+import { buildGate, yieldToBuilds } from '../src/offline/yield-to-builds';
 
 declare const self: ServiceWorkerGlobalScope;
 /** The headers pages and workers must carry (build/pwa.ts: the app's security headers and its policy). */
 declare const __AERIE_SW_HEADERS__: HeaderSet;
 
 const scope = new URL(self.registration.scope);
-const precache = new PrecacheController({ cacheName: OFFLINE_CACHE });
+// The install fetches one file at a time and waits while a build runs in any tab (yield-to-builds.ts).
+const precache = new PrecacheController({
+  cacheName: OFFLINE_CACHE,
+  plugins: [yieldToBuilds(buildGate(self.navigator.locks))],
+});
 precache.addToCacheList(self.__WB_MANIFEST);
 
 const router = new Router();

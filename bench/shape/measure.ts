@@ -33,6 +33,7 @@ export async function buildFigures(
   corpus: Corpus,
   embed: EmbedFn,
   localMixture?: LocalMixtureOptions,
+  seed = SEED,
 ): Promise<TreeFigures> {
   let clusterMs = 0;
   let clusterStart = 0;
@@ -40,7 +41,7 @@ export async function buildFigures(
   const tree = await buildTree(
     corpus.documents,
     { embed, summarize: createExtractiveSummarizer(embed) },
-    { seed: SEED, localMixture, summarizer: { kind: 'extractive' } },
+    { seed, localMixture, summarizer: { kind: 'extractive' } },
     (p) => {
       if (p.stage !== 'cluster' || p.detail) return;
       if (p.done === 0) clusterStart = performance.now();

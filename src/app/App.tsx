@@ -14,6 +14,7 @@ import { TreeView } from './tree/TreeView';
 import { layerTopics, rootTerms } from './tree/topics';
 import { hierarchyOf } from './tree/hierarchy';
 import { leavesUnder } from './tree/selection';
+import { ReachStrip } from './tree/ReachStrip';
 import { SelectionHistogram } from './tree/SelectionHistogram';
 import { NodeInspector } from './tree/NodeInspector';
 import { SettingsDialog } from './settings/SettingsDialog';
@@ -287,9 +288,9 @@ export function App() {
   const openNode = useCallback((id: number) => setInspected(id), [setInspected]);
   /** Citation [n]: its exact passage in the Document tab (on its PDF page when kept), and its node opened. */
   const openCitation = useCallback(
-    (n: number, nodeId: number, from: HTMLElement) => {
+    (n: number, nodeId: number, from: HTMLElement, read?: string) => {
       if (!tree?.nodes[nodeId]) return;
-      const target = citationTarget(tree, n, nodeId, (doc) => documentText(doc));
+      const target = citationTarget(tree, n, nodeId, (doc) => documentText(doc), read);
       citationKey.current += 1;
       setCitation({ target, key: citationKey.current, back: returnPointOf(from), view });
       setInspected(nodeId);
@@ -444,7 +445,10 @@ export function App() {
                     focusNodeId={inspected}
                   />
                   {Object.keys(selections).length > 0 && (
-                    <SelectionHistogram tree={tree} selections={selections} />
+                    <>
+                      <ReachStrip tree={tree} selections={selections} />
+                      <SelectionHistogram tree={tree} selections={selections} />
+                    </>
                   )}
                 </PanelBoundary>
               </div>

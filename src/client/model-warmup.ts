@@ -23,18 +23,19 @@ async function allCached(urls: readonly string[]): Promise<boolean> {
 }
 
 /**
- * Starts loading `choice` in the embedding worker when its plan allows it. Resolves to whether a load was
- * started (it resolves before the load ends; the load's own failure is swallowed).
+ * Starts loading `choice` in the embedding worker when its plan allows it — or, for a hub model not in the
+ * cache, the offline model (warmup.ts says why). Resolves to the model whose load was started, if any (it
+ * resolves before the load ends; the load's own failure is swallowed).
  */
-export async function warmEmbedder(choice: ModelChoice): Promise<boolean> {
+export async function warmEmbedder(choice: ModelChoice): Promise<string | undefined> {
   // 'auto' precision: the file that will be read is the one the worker's device settles on.
   const settled =
     choice.dtype === 'auto' ? { ...choice, dtype: (await embedWorker().settle(choice)).dtype } : choice;
   const plan = warmupPlan(settled);
-  if (plan.kind === 'never') return false;
-  if (plan.kind === 'if-cached' && !(await allCached(plan.urls))) return false;
+  if (plan.kind === 'never') return undefined;
+  const warmed = plan.kind === 'if-cached' && !(await allCached(plan.urls)) ? plan.otherwise : choice;
   embedWorker()
-    .load(choice)
+    .load(warmed)
     .catch(() => undefined);
-  return true;
+  return warmed.model;
 }

@@ -35,6 +35,10 @@ interface Entry {
   model: string;
   inFlight: number;
   moved?: { from: TransformersEmbedder; to: Promise<TransformersEmbedder> };
+  /** The entry that was current when this one started loading: kept until this one has loaded. */
+  previous?: Entry;
+  /** Set when this entry's load failed. */
+  failed?: boolean;
 }
 
 /** Which model to use; the service reloads when it changes. */
@@ -145,7 +149,9 @@ export function createEmbedService(
   }
 
   /**
-   * The loaded-model entry of `choice`, loading it (and dropping the previous model) if it differs.
+   * The loaded-model entry of `choice`, loading it if it differs. The previous model is dropped once the new one
+   * has loaded; a load that fails leaves the previous one loaded (a hub model found unreachable leaves the
+   * offline model a warm-up loaded, which the build then falls back to at once).
    * @throws EmbedderError BUSY while embed calls are in flight on another model.
    */
   function ensureEntry(choice: ModelChoice) {
@@ -176,16 +182,24 @@ export function createEmbedService(
           }),
         );
       });
-      const entry: Entry = { keys: new Set([key]), embedder, model: choice.model, inFlight: 0 };
+      const entry: Entry = { keys: new Set([key]), embedder, model: choice.model, inFlight: 0, previous };
       current = entry;
       embedder.then(
-        (loaded) => entry.keys.add(keyOf({ ...choice, dtype: loaded.info.dtype })),
-        // A failed load is forgotten, so the next call retries instead of replaying the failure.
+        (loaded) => {
+          entry.keys.add(keyOf({ ...choice, dtype: loaded.info.dtype }));
+          // Every model kept for a failed load's sake is done with now.
+          for (let old = entry.previous; old; old = old.previous)
+            void old.embedder.then((e) => e.dispose()).catch(() => undefined);
+          entry.previous = undefined;
+        },
+        // A failed load is forgotten, so the next call retries instead of replaying the failure; the model
+        // that was current before it is current again (unless its own load failed too).
         () => {
-          if (current === entry) current = undefined;
+          entry.failed = true;
+          if (current !== entry) return;
+          current = previous && !previous.failed ? previous : undefined;
         },
       );
-      void previous?.embedder.then((e) => e.dispose()).catch(() => undefined);
     }
     return current;
   }

@@ -7,20 +7,30 @@
  * A warm-up never causes traffic the user did not already ask for: a model the app serves itself is loaded
  * from the app's origin; a hub model only when its files are already in this browser's model cache (it was
  * downloaded by an earlier build); an endpoint model never (it has nothing to load here).
+ *
+ * A hub model not in the cache warms the offline model instead (served by the app, so no traffic either): it is
+ * the model a build falls back to when the hub cannot be reached, and loading it starts ONNX Runtime's
+ * WebAssembly, which any model's load then finds ready. A first build without network then skips most of its
+ * model stage (issue #44: ~9 s of a 78k-token build); a build with network downloads its model as before.
  */
 import type { ModelChoice } from './embed-service';
 import { HUB_HOST } from './hub';
 import { modelIdProblem } from './model-id';
-import { locateModel } from './embedding-presets';
+import { locateModel, OFFLINE_MODEL_ID } from './embedding-presets';
 
-/** Whether, and on what condition, a model may be loaded ahead of need. */
+/**
+ * Whether, and on what condition, a model may be loaded ahead of need; `if-cached` names the model to warm
+ * when the files are not all cached (`otherwise`).
+ */
 export type WarmupPlan =
-  { kind: 'local' } | { kind: 'if-cached'; urls: readonly string[] } | { kind: 'never' };
+  | { kind: 'local' }
+  | { kind: 'if-cached'; urls: readonly string[]; otherwise: ModelChoice }
+  | { kind: 'never' };
 
 /**
  * The warm-up plan of a model choice: `local` for a model the app serves (load it), `if-cached` with the hub
- * URLs of the files a load reads (load only when every one is in the model cache), `never` for endpoint
- * models.
+ * URLs of the files a load reads (load only when every one is in the model cache, else the offline model on
+ * the same device), `never` for endpoint models.
  */
 export function warmupPlan(choice: ModelChoice): WarmupPlan {
   // An id that is not one is never fetched, not even from the cache; the load the user asks for says why.
@@ -34,5 +44,6 @@ export function warmupPlan(choice: ModelChoice): WarmupPlan {
   return {
     kind: 'if-cached',
     urls: [`${base}config.json`, `${base}tokenizer.json`, `${base}onnx/${weights}`],
+    otherwise: { model: OFFLINE_MODEL_ID, dtype: 'q8', ...(choice.device ? { device: choice.device } : {}) },
   };
 }

@@ -263,7 +263,10 @@ export function cachedSummarizer(
  * Wraps the evaluation's model call with the cache, so a stopped or failed evaluation (or question writing)
  * resumed later pays for no reply twice, and running the same set again with the same model costs nothing. A
  * reply is stored as soon as it returns; a blank one is not (it would be repeated on every resume), nor one the
- * call's `accept` refuses (a reply that held no question: asking again must reach the model).
+ * call's `accept` refuses (a reply that held no question: asking again must reach the model). Identical requests
+ * in flight at once share one call: two modes that retrieved the same context (passages by sentence often make
+ * the collapsed tree's and the leaves' the same) ask the same question together, and the second used to miss the
+ * cache the first had not filled yet.
  * @param model what determines a reply besides its messages: the protocol, endpoint model and temperature, or
  *   the built-in model's tag.
  * @param treeId the tree these replies belong to (deleting it removes them).
@@ -276,21 +279,38 @@ export function cachedEvalChat(
   treeId: string,
 ): EvalChat & { readonly stats: Readonly<CacheStats> } {
   const stats: CacheStats = { hits: 0, misses: 0 };
+  const inFlight = new Map<string, Promise<string>>();
   const cached: EvalChat = async (messages, options) => {
     const hash = await evalHash(model, messages, options.maxTokens);
     const accepted = (reply: string) => reply.trim() !== '' && (options.accept?.(reply) ?? true);
-    const [entry] = await lookup(db, [hash], treeId);
-    if (entry?.kind === 'eval' && accepted(entry.value)) {
-      stats.hits++;
-      return entry.value;
+    const shared = inFlight.get(hash);
+    if (shared) {
+      const reply = await shared.catch(() => undefined);
+      if (reply !== undefined && accepted(reply)) {
+        stats.hits++;
+        return reply;
+      }
     }
-    throwIfAborted(options.signal);
-    const reply = await chat(messages, options);
-    stats.misses++;
-    if (accepted(reply)) {
-      await save(db, [{ key: hash, kind: 'eval', value: reply, treeIds: [treeId], createdAt: Date.now() }]);
+    const work = (async () => {
+      const [entry] = await lookup(db, [hash], treeId);
+      if (entry?.kind === 'eval' && accepted(entry.value)) {
+        stats.hits++;
+        return entry.value;
+      }
+      throwIfAborted(options.signal);
+      const reply = await chat(messages, options);
+      stats.misses++;
+      if (accepted(reply)) {
+        await save(db, [{ key: hash, kind: 'eval', value: reply, treeIds: [treeId], createdAt: Date.now() }]);
+      }
+      return reply;
+    })();
+    if (!shared) inFlight.set(hash, work);
+    try {
+      return await work;
+    } finally {
+      if (inFlight.get(hash) === work) inFlight.delete(hash);
     }
-    return reply;
   };
   return Object.assign(cached, { stats });
 }

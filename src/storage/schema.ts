@@ -279,7 +279,7 @@ export interface TurnSettings {
   search: 'meaning' | 'keywords' | 'both';
   rerank: boolean;
   distinct: boolean;
-  /** Collapsed / leaves: token budget; traversal: top-k per layer. */
+  /** Collapsed / leaves: token budget; traversal: top-k per layer (and, by keywords, its token budget). */
   maxTokens?: number;
   topK?: number;
 }

@@ -26,6 +26,20 @@ describe('the target of a citation', () => {
     expect(TEXT.slice(target.ranges[0].start, target.ranges[0].end)).toBe(leaf.text);
   });
 
+  it('a leaf the answer read only some sentences of is those sentences, runs apart', async () => {
+    const tree = await extractiveTree();
+    const { sentenceSpans } = await import('../../src/core/text');
+    const leaf = tree.nodes.find((n) => n.layer === 0 && sentenceSpans(n.text).length >= 3)!;
+    const spans = sentenceSpans(leaf.text);
+    const piece = (i: number) => leaf.text.slice(spans[i].start, spans[i].end);
+    // The first and the third sentence, as passages by sentence give them.
+    const target = citationTarget(tree, 1, leaf.id, () => TEXT, `${piece(0)} … ${piece(2)}`);
+    expect(target.kind).toBe('excerpt');
+    expect(target.ranges.map((r) => TEXT.slice(r.start, r.end))).toEqual([piece(0), piece(2)]);
+    // The whole leaf read: its whole range, as before.
+    expect(citationTarget(tree, 1, leaf.id, () => TEXT, leaf.text).kind).toBe('leaf');
+  });
+
   it('an extractive summary is the very sentences it copied, found in the document', async () => {
     const tree = await extractiveTree();
     const summaries = tree.nodes.filter((n) => n.layer > 0);

@@ -65,7 +65,7 @@ describe('turnFromResults', () => {
     ]);
   });
 
-  it('records traversal’s top-k instead of a budget', () => {
+  it('records traversal’s top-k and the budget of the passages it read by keywords', () => {
     const t = turnFromResults({
       id: 't',
       results: { question: 'Q', results: {} },
@@ -74,7 +74,14 @@ describe('turnFromResults', () => {
       treeStamp: 's',
       askedAt: 0,
     });
-    expect(t.settings).toEqual({ mode: 'traversal', search: 'both', rerank: true, distinct: true, topK: 5 });
+    expect(t.settings).toEqual({
+      mode: 'traversal',
+      search: 'both',
+      rerank: true,
+      distinct: true,
+      topK: 5,
+      maxTokens: 2000,
+    });
     expect(t.search).toBe('Q');
     expect(t.answer).toBeUndefined();
   });

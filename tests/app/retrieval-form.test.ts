@@ -16,6 +16,7 @@ const SETTINGS: RetrievalSettings = {
   traversalTopK: 5,
   traversalStartLayer: 3,
   traversalLayers: 4,
+  traversalMaxTokens: 2000,
   leavesMaxTokens: 2000,
   search: 'both',
   rerank: false,
@@ -24,7 +25,7 @@ const SETTINGS: RetrievalSettings = {
 const MAX_LAYER = 3;
 
 describe('retrieval option fields', () => {
-  it('scopes the two "Max tokens" fields by mode and keeps the short visible label', () => {
+  it('scopes the three "Max tokens" fields by mode and keeps the short visible label', () => {
     const names = Object.values(MODE_FIELDS).flatMap((specs) => specs.map((s) => s.name));
     expect(new Set(names).size).toBe(names.length);
     expect(MODE_FIELDS.collapsed[0]).toMatchObject({
@@ -32,7 +33,13 @@ describe('retrieval option fields', () => {
       name: 'Collapsed tree max tokens',
     });
     expect(MODE_FIELDS.leaves[0]).toMatchObject({ label: 'Max tokens', name: 'Leaves only max tokens' });
-    expect(MODE_FIELDS.traversal.map((s) => s.label)).toEqual(['Top-k', 'Start layer', 'Layers']);
+    expect(MODE_FIELDS.traversal.map((s) => s.label)).toEqual([
+      'Top-k',
+      'Start layer',
+      'Layers',
+      'Max tokens',
+    ]);
+    expect(MODE_FIELDS.traversal[3]).toMatchObject({ name: 'Tree traversal max tokens' });
   });
 
   it('accepts whole numbers in range and explains everything else', () => {

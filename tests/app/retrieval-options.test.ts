@@ -12,6 +12,7 @@ const DISTINCT: RetrievalSettings = {
   traversalTopK: 3,
   traversalStartLayer: 2,
   traversalLayers: 2,
+  traversalMaxTokens: 999,
   leavesMaxTokens: 777,
   search: 'keywords',
   rerank: true,
@@ -27,6 +28,7 @@ describe('retrieveOptionsFor (Ask panel settings → retrieve options)', () => {
       topK: 3,
       startLayer: 2,
       numLayers: 2,
+      maxTokens: 999,
     });
   });
 
@@ -55,6 +57,7 @@ describe('defaultRetrievalSettings', () => {
       traversalTopK: 5,
       traversalStartLayer: 3,
       traversalLayers: 4,
+      traversalMaxTokens: 2000,
       leavesMaxTokens: 2000,
       search: DEFAULT_SEARCH,
       rerank: false,

@@ -27,7 +27,7 @@ describe('the sources of an answer', () => {
     expect(passagePath(tree.nodes, parents, root.id)).toEqual({ ancestors: [], leaves: 8 });
   });
 
-  it('says where a passage is: the document and its pages', () => {
+  it('says where a passage is: the document, its pages and the share of the document before it', () => {
     const tree = makeTree({ leaves: 8, branching: 4 });
     const text = tree.nodes
       .filter((n) => n.layer === 0)
@@ -35,9 +35,11 @@ describe('the sources of an answer', () => {
       .join('');
     const pageStarts = [Math.floor(text.length / 2)];
     const docs = [{ id: 'doc-0', name: 'notes.pdf', pageStarts }];
-    expect(placeOf(tree, docs, 0)).toBe('notes.pdf, page 1');
-    expect(placeOf(tree, docs, tree.nodes.length - 1)).toBe('notes.pdf, pages 1–2');
-    expect(placeOf(tree, [{ id: 'doc-0', name: 'notes.txt' }], 0)).toBe('notes.txt');
+    expect(placeOf(tree, docs, 0)).toBe('notes.pdf, page 1 · 0%');
+    expect(placeOf(tree, docs, tree.nodes.length - 1)).toBe('notes.pdf, pages 1–2 · 0–100%');
+    expect(placeOf(tree, [{ id: 'doc-0', name: 'notes.txt' }], 0)).toBe('notes.txt · 0%');
+    // An imported tree has no stored texts: the tree's own list names its documents.
+    expect(placeOf(tree, [], 0)).toBe('notes.html · 0%');
   });
 });
 

@@ -20,6 +20,7 @@ describe('warmupPlan', () => {
     expect(warmupPlan({ model: DEFAULT_MODEL_ID, dtype: 'q8' })).toEqual({
       kind: 'if-cached',
       urls: [`${base}config.json`, `${base}tokenizer.json`, `${base}onnx/model_quantized.onnx`],
+      otherwise: { model: OFFLINE_MODEL_ID, dtype: 'q8' },
     });
     // q8 is the default precision; fp32 reads the unquantised weights.
     expect(warmupPlan({ model: DEFAULT_MODEL_ID })).toEqual(
@@ -29,6 +30,15 @@ describe('warmupPlan', () => {
     expect(fp32.kind === 'if-cached' && fp32.urls[2]).toBe(
       'https://huggingface.co/Xenova/all-MiniLM-L6-v2/resolve/main/onnx/model.onnx',
     );
+  });
+
+  it('warms the offline model, on the chosen device, when a hub model is not cached (the fallback without network)', () => {
+    const plan = warmupPlan({ model: DEFAULT_MODEL_ID, dtype: 'fp32', device: 'wasm' });
+    expect(plan.kind === 'if-cached' && plan.otherwise).toEqual({
+      model: OFFLINE_MODEL_ID,
+      dtype: 'q8',
+      device: 'wasm',
+    });
   });
 
   it('names the host, path and cache transformers.js itself uses (a library update that moves them fails here)', () => {

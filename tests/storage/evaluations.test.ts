@@ -191,4 +191,28 @@ describe('cachedEvalChat', () => {
     ).rejects.toMatchObject({ name: 'AbortError' });
     expect(calls).toEqual([]);
   });
+
+  it('shares one call between identical requests in flight at once, and calls again once it has failed', async () => {
+    const { db, treeId } = await openFixture();
+    const calls: string[] = [];
+    const chat = cachedEvalChat(db, fakeChat(calls), 'm', treeId);
+    // Two modes that retrieved the same context ask together: one call, both get its reply.
+    const replies = await Promise.all([chat(ask('a'), { maxTokens: 5 }), chat(ask('a'), { maxTokens: 5 })]);
+    expect(replies).toEqual(['reply 1 to a', 'reply 1 to a']);
+    expect(calls).toEqual(['a']);
+    expect(chat.stats).toEqual({ hits: 1, misses: 1 });
+    // A failed call is not shared as a reply: the one waiting on it calls the model itself.
+    let failures = 1;
+    const flaky: EvalChat = async (messages, options) => {
+      if (failures-- > 0) throw new Error('down');
+      return fakeChat(calls)(messages, options);
+    };
+    const second = cachedEvalChat(db, flaky, 'm', treeId);
+    const both = await Promise.allSettled([
+      second(ask('b'), { maxTokens: 5 }),
+      second(ask('b'), { maxTokens: 5 }),
+    ]);
+    expect(both.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+    expect(calls).toEqual(['a', 'b']);
+  });
 });

@@ -27,7 +27,8 @@ export interface AnswerViewProps {
   passages: readonly RetrievedPassage[];
   onOpenNode(id: number): void;
   /** Shows citation [n]'s passage in the document (else the citation opens its node). */
-  onOpenCitation?(n: number, nodeId: number, from: HTMLElement): void;
+  /** `read`: the passage's text as the model read it (an excerpt of the node, or its whole text). */
+  onOpenCitation?(n: number, nodeId: number, from: HTMLElement, read?: string): void;
 }
 
 /** "1,234 prompt + 210 answer = 1,444 tokens", with a note when the server did not report some usage. */
@@ -38,10 +39,17 @@ export function usageText(usage: UsageTotals): string {
   return `${sum} (the server did not report usage for ${requests})`;
 }
 
+/** What the model read of a passage: the sentences that entered (an excerpt), or the node's whole text. */
+function readText(passage: RetrievedPassage | undefined): string | undefined {
+  return passage ? (passage.excerpt?.text ?? passage.text) : undefined;
+}
+
 /** The answer; see the module comment. */
 export function AnswerView({ answer, passages, onOpenNode, onOpenCitation }: AnswerViewProps) {
   const open: CitationOpener = (segment, from) =>
-    onOpenCitation ? onOpenCitation(segment.n, segment.nodeId, from) : onOpenNode(segment.nodeId);
+    onOpenCitation
+      ? onOpenCitation(segment.n, segment.nodeId, from, readText(passages[segment.n - 1]))
+      : onOpenNode(segment.nodeId);
   const headingId = useId();
   const nodeIds = useMemo(() => citationNodeIds(passages, answer.citations), [passages, answer.citations]);
   // Re-split from the whole text on every change: a citation cut across two streamed chunks joins up here.

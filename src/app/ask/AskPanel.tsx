@@ -45,7 +45,7 @@ export interface AskPanelProps {
   results?: AskResults;
   onOpenNode(id: number): void;
   /** Shows citation [n]'s passage in the document (the Document tab), from the citation `from`. */
-  onOpenCitation?(n: number, nodeId: number, from: HTMLElement): void;
+  onOpenCitation?(n: number, nodeId: number, from: HTMLElement, read?: string): void;
   /** False when no answering endpoint is set up: the retrieved context is shown instead of an answer. */
   hasAnswerModel: boolean;
   /** The node open in the inspector; its passages are marked. */
@@ -431,6 +431,7 @@ const AskResultsView = memo(function AskResultsView({
           initialMode={answer?.mode ?? settings.mode}
           onOpenNode={onOpenNode}
           activeNodeId={activeNodeId}
+          sourceOf={sourceOf}
         />
       )}
     </div>

@@ -1,8 +1,10 @@
 /**
- * Retrieved passages: one mode's ranked list (rank, layer, cosine score, tokens and text, long texts
- * collapsible; clicking a passage or its "Open node" button opens the node), a line of totals per mode, and
- * "Compare modes" as tabs — one per mode, in the mode's colour, operable with the arrow keys. Passage texts are
- * untrusted document text and are rendered as text.
+ * Retrieved passages: one mode's list in the order of its context (its number, which an answer cites as [n];
+ * layer, cosine score, tokens and text, long texts collapsible; clicking a passage or its "Open node" button
+ * opens the node), a line of totals per mode, and "Compare modes" as tabs — one per mode, in the mode's colour,
+ * operable with the arrow keys. A question by keywords lists its passages in the book's order, each with where
+ * it sits ("Chapter 34 · 54%") and the order it was chosen in. Passage texts are untrusted document text and are
+ * rendered as text.
  */
 import { useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { MODE_LABELS, modeColorVar, modeInkVar, RETRIEVAL_MODES, type RetrievalMode } from '../modes';
@@ -24,7 +26,7 @@ export function tokensText(tokens: number): string {
 /** Props of `PassageList`. */
 export interface PassageListProps {
   mode: RetrievalMode;
-  /** Best first; rank = index + 1 (for an answer, passage n is rank n). */
+  /** In the context's order; passage n is the answer's [n]. */
   passages: readonly RetrievedPassage[];
   onOpenNode(id: number): void;
   /** The node open in the inspector; its passage is marked. */
@@ -113,7 +115,7 @@ function PassageItem({ mode, rank, passage, active, cited, source, onOpenNode }:
     >
       <div className="passage-head">
         <span className="passage-rank">
-          <span className="visually-hidden">Rank </span>
+          <span className="visually-hidden">Passage </span>
           {rank}
         </span>
         <span className="passage-layer">{layerLabel(passage.layer)}</span>
@@ -134,6 +136,14 @@ function PassageItem({ mode, rank, passage, active, cited, source, onOpenNode }:
           </span>
         )}
         <span className="passage-fact">{tokensText(passage.tokens)}</span>
+        {passage.rank !== undefined && (
+          <span
+            className="passage-fact"
+            title="Passages are listed in the book's order; this one was chosen as"
+          >
+            chosen {ordinal(passage.rank)}
+          </span>
+        )}
         {cited === true && <span className="passage-cited">Cited [{rank}]</span>}
         {cited === false && <span className="passage-uncited">Not cited</span>}
         <button type="button" className="ask-link passage-open" onClick={() => onOpenNode(passage.id)}>
@@ -152,8 +162,10 @@ function PassageItem({ mode, rank, passage, active, cited, source, onOpenNode }:
       </p>
       {omitted > 0 && (
         <p className="passage-omitted">
-          {omitted} {omitted === 1 ? 'sentence' : 'sentences'} already in the context left out (not paid
-          twice).
+          {omitted} {omitted === 1 ? 'sentence' : 'sentences'}{' '}
+          {passage.excerpt?.focused
+            ? 'of this passage left out: the budget went to sentences that bear on the question (… marks a gap).'
+            : 'already in the context left out (not paid twice).'}
         </p>
       )}
       {long && (
@@ -169,6 +181,13 @@ function PassageItem({ mode, rank, passage, active, cited, source, onOpenNode }:
       )}
     </li>
   );
+}
+
+/** "1st", "2nd", "3rd", "11th", "22nd". */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }
 
 /** "Path: Sir Walter · Anne › Kellynch · navy › this leaf · layouts.pdf, page 7". */
@@ -208,6 +227,11 @@ export function ModeTotals({ result, budget }: ModeTotalsProps) {
           : `${formatCount(result.tokens)} of ${tokensText(budget)}`}
       </span>
       <span>{layerCountsText(result.passages)}</span>
+      {result.route !== undefined && result.route.length > 0 && (
+        <span title="Tree traversal walked down through these summaries to reach its passages">
+          reached through {result.route.length} {result.route.length === 1 ? 'summary' : 'summaries'}
+        </span>
+      )}
     </p>
   );
 }
@@ -221,10 +245,19 @@ export interface CompareViewProps {
   initialMode?: RetrievalMode;
   onOpenNode(id: number): void;
   activeNodeId?: number;
+  /** Where each passage stands in the tree and in the documents. */
+  sourceOf?(id: number): PassageSource | undefined;
 }
 
 /** The modes' results side by side as tabs; arrow keys, Home and End move between tabs (WAI-ARIA tabs). */
-export function CompareView({ results, budgets, initialMode, onOpenNode, activeNodeId }: CompareViewProps) {
+export function CompareView({
+  results,
+  budgets,
+  initialMode,
+  onOpenNode,
+  activeNodeId,
+  sourceOf,
+}: CompareViewProps) {
   const modes = RETRIEVAL_MODES.filter((m) => results[m] !== undefined);
   const [chosen, setChosen] = useState<RetrievalMode | undefined>(initialMode);
   const selected = chosen !== undefined && modes.includes(chosen) ? chosen : modes[0];
@@ -303,6 +336,7 @@ export function CompareView({ results, budgets, initialMode, onOpenNode, activeN
           passages={result.passages}
           onOpenNode={onOpenNode}
           activeNodeId={activeNodeId}
+          sourceOf={sourceOf}
         />
       </div>
     </div>

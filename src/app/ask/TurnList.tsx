@@ -26,7 +26,8 @@ export interface TurnListProps {
   stamp?: string;
   onOpenNode(id: number): void;
   /** Shows citation [n]'s passage in the document. */
-  onOpenCitation?(n: number, nodeId: number, from: HTMLElement): void;
+  /** `read`: the passage's text as it was sent (an excerpt of the node, or its whole text). */
+  onOpenCitation?(n: number, nodeId: number, from: HTMLElement, read?: string): void;
 }
 
 /** "1 question", "1,000 questions". */

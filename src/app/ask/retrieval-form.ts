@@ -35,7 +35,7 @@ export const MODE_FIELDS: Readonly<Record<RetrievalMode, readonly FieldSpec[]>> 
       field: 'traversalTopK',
       label: 'Top-k',
       name: 'Top-k',
-      hint: 'Nodes kept per layer.',
+      hint: 'Nodes kept per layer (by keywords: at least; every branch holding a best passage is walked).',
     },
     {
       field: 'traversalStartLayer',
@@ -48,6 +48,12 @@ export const MODE_FIELDS: Readonly<Record<RetrievalMode, readonly FieldSpec[]>> 
       label: 'Layers',
       name: 'Layers',
       hint: 'Layers to descend, start included.',
+    },
+    {
+      field: 'traversalMaxTokens',
+      label: 'Max tokens',
+      name: 'Tree traversal max tokens',
+      hint: 'By keywords: the passages read at the end of the walk, until this many tokens.',
     },
   ],
   leaves: [

@@ -3,6 +3,7 @@
  * the root down to it, and for a summary the leaves it covers), where it is in the documents (document and
  * pages), and which sentences of the answer cite nothing. Pure, tested in Node.
  */
+import { placeOfNode, placeText } from '../../core/search/places';
 import { sentenceSpans } from '../../core/text';
 import type { RaptorTree } from '../../core/types';
 import { pagesText } from '../document/citation-text';
@@ -47,10 +48,11 @@ export interface PlacedDocument {
 
 /**
  * Where a node's text is in the documents: "report.pdf, page 7" for a leaf, "report.pdf, pages 3–9" for a
- * summary (the pages of the leaves under it); the document's name alone when it has no pages.
+ * summary (the pages of the leaves under it); the document's name alone when it has no pages; then its section
+ * and the share of the document before it ("Persuasion · Chapter 4 · 12%", `passagePlace`).
  */
 export function placeOf(
-  tree: Pick<RaptorTree, 'nodes'>,
+  tree: Pick<RaptorTree, 'nodes' | 'documents'>,
   documents: readonly PlacedDocument[],
   id: number,
 ): string | undefined {
@@ -60,15 +62,19 @@ export function placeOf(
     .map((leaf) => tree.nodes[leaf].source)
     .filter((s): s is NonNullable<typeof s> => s !== undefined);
   const parts: string[] = [];
-  for (const doc of documents) {
+  // The tree names its documents even when their texts are not stored (an imported tree).
+  const known = [...documents, ...tree.documents.filter((d) => !documents.some((o) => o.id === d.id))];
+  for (const doc of known) {
     const own = sources.filter((s) => s.doc === doc.id);
     if (own.length === 0) continue;
     const start = Math.min(...own.map((s) => s.start));
     const end = Math.max(...own.map((s) => s.end));
-    const pages = pagesText(doc.pageStarts, { start, end });
+    const pages = pagesText('pageStarts' in doc ? doc.pageStarts : undefined, { start, end });
     parts.push(pages ? `${doc.name}, ${pages}` : doc.name);
   }
-  return parts.length > 0 ? parts.join('; ') : undefined;
+  if (parts.length === 0) return undefined;
+  const place = placeOfNode(tree, id);
+  return [parts.join('; '), ...(place ? [placeText(place, false)] : [])].join(' · ');
 }
 
 /** Citation brackets, numbers and blanks at the start of a sentence. */

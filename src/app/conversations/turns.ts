@@ -18,7 +18,7 @@ export function treeStampOf(tree: Pick<RaptorTree, 'createdAt' | 'nodes'>): stri
 /** The settings a turn records (the primary mode's budget or top-k). */
 export function turnSettingsOf(s: RetrievalSettings): TurnSettings {
   const base = { mode: s.mode, search: s.search, rerank: s.rerank, distinct: s.distinct };
-  if (s.mode === 'traversal') return { ...base, topK: s.traversalTopK };
+  if (s.mode === 'traversal') return { ...base, topK: s.traversalTopK, maxTokens: s.traversalMaxTokens };
   return { ...base, maxTokens: s.mode === 'collapsed' ? s.collapsedMaxTokens : s.leavesMaxTokens };
 }
 

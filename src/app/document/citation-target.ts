@@ -1,6 +1,6 @@
 /**
  * What a citation [n] shows in the document: exactly the characters of the cited passage. A leaf is its source
- * range. A summary is its text (shown above the document) and, in the document, what it covers: for an
+ * range, or, when only some of its sentences were read (passages by sentence), those sentences. A summary is its text (shown above the document) and, in the document, what it covers: for an
  * extractive summary the very sentences it copied (each found among the sentences of the leaves under it), for
  * an LLM's summary the passages of the leaves under it (neighbouring leaves joined). Pure, tested in Node.
  */
@@ -24,10 +24,10 @@ export interface CitationTarget {
   /** The node's text (a summary is shown above the document). */
   text: string;
   /**
-   * How `ranges` were found: the leaf's own range, the sentences an extractive summary copied, or the leaves
-   * under a summary.
+   * How `ranges` were found: the leaf's own range, the sentences of a leaf the answer read (an excerpt), the
+   * sentences an extractive summary copied, or the leaves under a summary.
    */
-  kind: 'leaf' | 'sentences' | 'leaves';
+  kind: 'leaf' | 'excerpt' | 'sentences' | 'leaves';
   /** In document order (documents in the tree's order), never overlapping. */
   ranges: CitedRange[];
   /** Sentences of an extractive summary that were not found in its leaves (shown, not highlighted). */
@@ -106,19 +106,45 @@ function copiedSentences(
 }
 
 /**
+ * The sentences of leaf `node` that `read` (the part of it the answering model read) holds, as ranges of its
+ * document; undefined when `read` is the whole leaf, holds none of them, or the document's text at the leaf's
+ * place is not the leaf's (offsets inside the leaf would not be the document's).
+ */
+function readSentences(
+  node: RaptorTree['nodes'][number],
+  read: string,
+  textOf: (doc: string) => string | undefined,
+  order: readonly string[],
+): CitedRange[] | undefined {
+  const source = node.source;
+  const seen = collapse(read);
+  if (!source || seen === collapse(node.text)) return undefined;
+  const text = textOf(source.doc);
+  if (text !== undefined && text.slice(source.start, source.end) !== node.text) return undefined;
+  const ranges = sentenceSpans(node.text)
+    .filter((s) => seen.includes(collapse(node.text.slice(s.start, s.end))))
+    .map((s) => ({ doc: source.doc, start: source.start + s.start, end: source.start + s.end }));
+  return ranges.length > 0 ? mergeRanges(ranges, order, textOf) : undefined;
+}
+
+/**
  * The target of citation [n] naming node `nodeId` (see the module comment). `textOf` gives a document's text by
  * its id in the tree, undefined when it is not stored (an imported tree): such ranges are still returned.
+ * `read`: the passage's text as the answering model read it, when only some of a leaf's sentences entered.
  */
 export function citationTarget(
   tree: Pick<RaptorTree, 'nodes' | 'documents' | 'summarizer'>,
   n: number,
   nodeId: number,
   textOf: (doc: string) => string | undefined,
+  read?: string,
 ): CitationTarget {
   const node = tree.nodes[nodeId];
   const base = { n, nodeId, layer: node.layer, text: node.text, unlocated: 0 };
   const order = tree.documents.map((d) => d.id);
   if (node.layer === 0) {
+    const excerpt = read === undefined ? undefined : readSentences(node, read, textOf, order);
+    if (excerpt) return { ...base, kind: 'excerpt', ranges: excerpt };
     return { ...base, kind: 'leaf', ranges: node.source ? [rangeOf(node.source)] : [] };
   }
   const leaves = leavesUnder(tree.nodes, [nodeId])

@@ -33,6 +33,11 @@ export function pagesText(
 /** What the cited node is and what the highlight stands for. */
 export function citationHeading(target: CitationTarget): string {
   if (target.kind === 'leaf') return `Citation [${target.n}]: leaf ${target.nodeId}`;
+  if (target.kind === 'excerpt') {
+    const runs =
+      target.ranges.length === 1 ? 'the sentences' : `the ${target.ranges.length} runs of sentences`;
+    return `Citation [${target.n}]: leaf ${target.nodeId}; highlighted: ${runs} the answer read`;
+  }
   const what =
     target.kind === 'sentences'
       ? `the ${target.ranges.length === 1 ? 'sentences' : `${target.ranges.length} runs of sentences`} it copied`

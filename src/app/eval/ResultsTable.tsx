@@ -2,7 +2,7 @@
  * A run's figures per mode (rows: every mode × search setting; columns: the metrics it has), and, when another
  * run is compared, that run's value and the change under each cell, coloured by which way is better.
  */
-import type { ModeReport } from '../../core/eval';
+import { PLAIN_BM25, type ModeReport } from '../../core/eval';
 import { MODE_LABELS, modeColorVar } from '../modes';
 import { modeOf, type MetricDef } from './metrics';
 
@@ -36,9 +36,10 @@ const SHORT_MODE: Record<string, string> = {
 
 /**
  * The name of a row: the mode ("Collapsed tree") for the default search, the short mode and what differs
- * otherwise ("Collapsed · keywords", "Leaves · both+rerank").
+ * otherwise ("Collapsed · keywords", "Leaves · both+rerank"); the plain-BM25 reference by its name.
  */
 export function variantLabel(entry: Pick<ModeReport, 'key' | 'mode' | 'search' | 'rerank'>): string {
+  if (entry.rerank === PLAIN_BM25) return 'Plain BM25 (leaves, no tree)';
   if (entry.key === entry.mode) return MODE_LABELS[modeOf(entry)];
   return `${SHORT_MODE[entry.mode] ?? entry.mode} · ${entry.key.slice(entry.mode.length + 1)}`;
 }

@@ -55,7 +55,8 @@ export function RunForm({ set, model, blocker, busy, onRun }: RunFormProps) {
   const topKOk = Number.isInteger(traversalTopK) && traversalTopK >= 1 && traversalTopK <= MAX_TOP_K;
   const answering = !!model && answers;
   const questions = set?.questions ?? [];
-  const retrievals = questions.length * RETRIEVAL_MODES.length * searches.length;
+  // Every mode with every search setting, and plain BM25 over the leaves beside them (the reference).
+  const retrievals = questions.length * (RETRIEVAL_MODES.length * searches.length + 1);
   const answerCalls = answering ? answerCallCount(questions, RETRIEVAL_MODES.length, false) : 0;
   const judgeCalls =
     answering && judge ? answerCallCount(questions, RETRIEVAL_MODES.length, true) - answerCalls : 0;
@@ -156,7 +157,8 @@ export function RunForm({ set, model, blocker, busy, onRun }: RunFormProps) {
       </fieldset>
       <p className="eval-calls" data-testid="run-calls">
         {retrievals} retrievals ({questions.length} questions × 3 modes — collapsed tree, traversal, leaves —
-        × {searches.length} search {searches.length === 1 ? 'setting' : 'settings'}), no LLM call
+        × {searches.length} search {searches.length === 1 ? 'setting' : 'settings'}, and plain BM25 over the
+        leaves beside them), no LLM call
         {answering
           ? `; then ${answerCalls} answers${judgeCalls ? ` and ${judgeCalls} verdicts` : ''} from ${model} (replies already cached are not paid for again)`
           : ''}

@@ -11,6 +11,7 @@ import { download, safeFileBase } from '../download';
 import { formatDate } from '../format';
 import { embeddingModelLabel } from '../library/model-label';
 import { runToCsv, runToJson } from './export';
+import { KindTable } from './KindTable';
 import { LayerChart } from './LayerChart';
 import { MetricCharts } from './MetricCharts';
 import { metricsOf } from './metrics';
@@ -120,6 +121,7 @@ export function RunResults({ run, tree, comparable, onLoadOthers, onOpenNode }: 
               ? { compare: { modes: compared.report.modes, label: runLabel(compared) } }
               : {})}
           />
+          <KindTable modes={modes} />
           <MetricCharts
             modes={modes}
             metrics={metrics}

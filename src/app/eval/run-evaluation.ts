@@ -10,6 +10,7 @@ import {
   answerCallCount,
   defaultAnswerKeys,
   defaultVariants,
+  plainBm25Variant,
   evaluateAnswers,
   evaluateRetrieval,
   summarizerName,
@@ -140,7 +141,8 @@ export async function executeRun(start: EvalRunRecord, deps: RunDeps): Promise<E
     await store({ ...run, progress: { stage: 'embed', done: 0, total: run.questions.length } });
     const retrieval = await evaluateRetrieval(deps.tree, run.questions, {
       embedQuery: deps.embedQuery,
-      variants: defaultVariants(run.options.searches),
+      // Beside the modes, plain BM25 over the leaves: what a tree-less keyword search finds on the same questions.
+      variants: [...defaultVariants(run.options.searches), plainBm25Variant()],
       maxTokens: run.options.maxTokens,
       traversalTopK: run.options.traversalTopK,
       signal: deps.signal,

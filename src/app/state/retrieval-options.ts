@@ -12,7 +12,8 @@ const PAPER_TRAVERSAL_TOP_K = 5;
 
 /**
  * The paper's retrieval defaults for a tree whose top layer is `maxLayer`: collapsed tree with 2,000 tokens;
- * traversal of the top 5 per layer from the top layer down to the leaves; leaves only with 2,000 tokens.
+ * traversal of the top 5 per layer from the top layer down to the leaves (by keywords, at least 5 per layer and
+ * 2,000 tokens of passages); leaves only with 2,000 tokens.
  */
 export function defaultRetrievalSettings(maxLayer: number): RetrievalSettings {
   return {
@@ -21,6 +22,7 @@ export function defaultRetrievalSettings(maxLayer: number): RetrievalSettings {
     traversalTopK: PAPER_TRAVERSAL_TOP_K,
     traversalStartLayer: maxLayer,
     traversalLayers: maxLayer + 1,
+    traversalMaxTokens: PAPER_MAX_TOKENS,
     leavesMaxTokens: PAPER_MAX_TOKENS,
     search: DEFAULT_SEARCH,
     rerank: false,
@@ -48,6 +50,7 @@ export function retrieveOptionsFor(
         topK: s.traversalTopK,
         startLayer: s.traversalStartLayer,
         numLayers: s.traversalLayers,
+        maxTokens: s.traversalMaxTokens,
         ...question,
       };
     case 'leaves':

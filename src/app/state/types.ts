@@ -37,6 +37,8 @@ export interface RetrievalSettings {
   traversalStartLayer: number;
   /** Tree traversal: how many layers to descend, start layer included (default down to the leaves). */
   traversalLayers: number;
+  /** Tree traversal by keywords: token budget of the passages it reads (paper: no budget; 2,000 here). */
+  traversalMaxTokens: number;
   /** Leaves only: token budget of the context. */
   leavesMaxTokens: number;
   /** "Search by": meaning, keywords or both (applies to questions; "Find similar" is by meaning). */
@@ -61,9 +63,14 @@ export interface RetrievedPassage {
   /** The cross-encoder's score, when it reranked this passage. */
   rerank?: number;
   /** What entered the context when some of its sentences were already there, and how many were left out. */
-  excerpt?: { text: string; omitted: number };
+  excerpt?: { text: string; omitted: number; focused?: true };
   /** A summary's topic label (absent on leaves). */
   label?: string[];
+  /**
+   * The order in which the passage was chosen for the question, when the passages are listed in the book's
+   * order (passages by sentence) rather than in that order.
+   */
+  rank?: number;
 }
 
 /** What one mode retrieved for the question. */
@@ -72,6 +79,8 @@ export interface ModeResult {
   passages: RetrievedPassage[];
   /** Sum of the passages' tokens. */
   tokens: number;
+  /** Tree traversal by keywords: the summaries it walked through to reach its passages, top layer first. */
+  route?: number[];
 }
 
 /** An answer written by the user's LLM, streamed in. */

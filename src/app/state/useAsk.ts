@@ -24,6 +24,7 @@ import type { TreeRecord } from '../../storage/schema';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { answerLimitText } from '../build/budget-text';
 import { rerankedOnNote } from '../build/devices-text';
+import { placedText } from '../ask/passage-place';
 import { formatDecimal } from '../format';
 import {
   answerModelOf,
@@ -280,6 +281,7 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
               label: tree.nodes[n.id].label,
             })),
           };
+          if (r.route) perMode[mode].route = r.route;
         }
         // Where the cross-encoder ran (it is loaded by now: this only reads its record). Should that read fail,
         // only the note is lost, never the question.
@@ -318,7 +320,7 @@ export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefi
             model,
             {
               question: label,
-              passages: passages.map((p) => p.excerpt?.text ?? p.text),
+              passages: passages.map((p) => placedText(tree, p)),
               signal: abort.signal,
               ...(history && history.length > 0 ? { history } : {}),
               onDelta: (delta) => {

@@ -68,6 +68,7 @@ export {
   type RetrievalReport,
 } from './report';
 export { layerMix, reportTable } from './table';
+export { PLAIN_BM25, plainBm25Variant, WHOLE, wholeVariant } from './references';
 export type { EvalChat, EvalChatOptions } from './chat';
 export {
   answerMessages,

@@ -29,6 +29,11 @@ export interface QuestionModeResult {
   found?: boolean[];
   /** 1-based rank of the retrieved node where the first hit became complete; 0 for none; null if unscored. */
   firstHit: number | null;
+  /**
+   * The context as it was read, when it differs from `nodes` whole in that order (passages by sentence): each
+   * node in reading order, with the indexes of its sentences that entered when not all did.
+   */
+  read?: { id: number; sentences?: number[] }[];
   /** The answer written from this context and its scores (`evaluateAnswers`). */
   answer?: AnswerRecord;
 }

@@ -10,6 +10,7 @@ import { mapWithConcurrency } from '../pool';
 import { DEFAULT_SEARCH } from '../search';
 import type { RaptorTree } from '../types';
 import { chosenOption, rougeL, tokenF1 } from './answer-metrics';
+import { contextPassages } from './context-passages';
 import type { EvalChat } from './chat';
 import {
   answerMessages,
@@ -119,7 +120,7 @@ export async function evaluateAnswers(
     async (j): Promise<AnswerRecord> => {
       const { qi, key } = jobs[j];
       const q = questions[qi];
-      const passages = report.perQuestion[qi].modes[key].nodes.map((id) => tree.nodes[id].text);
+      const passages = contextPassages(tree, report.perQuestion[qi].modes[key]);
       const multipleChoice = q.choices !== undefined && q.gold !== undefined;
       const text = await options.chat(
         answerMessages(q.question, passages, multipleChoice ? q.choices : undefined),

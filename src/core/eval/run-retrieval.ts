@@ -108,7 +108,7 @@ function optionsFor(
 ): RetrieveOptions {
   const search = variant.search ?? DEFAULT_SEARCH;
   return variant.mode === 'traversal'
-    ? { mode: 'traversal', topK: traversalTopK, text, search }
+    ? { mode: 'traversal', topK: traversalTopK, maxTokens, text, search }
     : { mode: variant.mode, maxTokens, text, search };
 }
 
@@ -125,12 +125,13 @@ function score(
   gold: number | undefined,
   result: RetrievalResult,
 ): Pick<QuestionModeResult, 'recall' | 'found' | 'firstHit'> {
-  const nodes = result.nodes.map((n) => n.id);
+  const ranked = selectionOrder(result);
+  const nodes = ranked.map((n) => n.id);
   if (scoring === 'evidence') {
     const evidence = question.evidence!;
     const found = evidenceFound(result.context, evidence);
     const { ranks } = matchEvidence(
-      nodes.map((id) => tree.nodes[id].text),
+      ranked.map((n) => n.excerpt?.text ?? tree.nodes[n.id].text),
       evidence,
     );
     const hitRanks = found.flatMap((f, i) => (f ? [ranks[i] > 0 ? ranks[i] : nodes.length] : []));
@@ -145,6 +146,15 @@ function score(
     return { recall: rank > 0 ? 1 : 0, firstHit: rank };
   }
   return { recall: null, firstHit: null };
+}
+
+/**
+ * The retrieved nodes in the order they were chosen: `nodes` as given, or sorted by `rank` when the retrieval
+ * returned them in reading order (passages by sentence), so ranks and MRR mean the same in every mode.
+ */
+function selectionOrder(result: RetrievalResult): RetrievalResult['nodes'] {
+  if (!result.nodes.some((n) => n.rank !== undefined)) return result.nodes;
+  return [...result.nodes].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
 }
 
 function nodesPerLayer(tree: RaptorTree): number[] {
@@ -251,14 +261,19 @@ export async function evaluateRetrieval(
         ? await variant.rerank.retrieve(tree, vectors[qi], retrieveOptions, { question, signal })
         : retrieve(tree, vectors[qi], retrieveOptions);
       const timeMs = now() - started;
-      const nodes = result.nodes.map((n) => n.id);
+      const chosen = selectionOrder(result);
       const entry: QuestionModeResult = {
-        nodes,
-        scores: result.nodes.map((n) => n.score),
+        nodes: chosen.map((n) => n.id),
+        scores: chosen.map((n) => n.score),
         tokens: result.tokens,
         timeMs,
         ...score(tree, question, report.scoring, golds[qi], result),
       };
+      if (chosen !== result.nodes) {
+        entry.read = result.nodes.map((n) =>
+          n.excerpt?.sentences ? { id: n.id, sentences: n.excerpt.sentences } : { id: n.id },
+        );
+      }
       report.modes[keys[vi]] = entry;
       onProgress?.({ stage: 'retrieve', done: ++done, total });
     }

@@ -25,7 +25,7 @@ export interface NewPart {
 const leafSets = new WeakMap<readonly TreeNode[], Map<number, ReadonlySet<number>>>();
 
 /** The ids of the leaves under node `id` (itself for a leaf), memoised per tree. */
-function leavesUnder(nodes: readonly TreeNode[], id: number): ReadonlySet<number> {
+export function leavesUnder(nodes: readonly TreeNode[], id: number): ReadonlySet<number> {
   let memo = leafSets.get(nodes);
   if (!memo) leafSets.set(nodes, (memo = new Map()));
   const known = memo.get(id);

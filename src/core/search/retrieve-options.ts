@@ -47,7 +47,18 @@ export interface SearchOptions {
    * only where some sentence would have been in the context twice.
    */
   distinct?: boolean;
+  /**
+   * What a node puts into the context when the question's words rank the candidates (`search` keywords or
+   * both, `distinct` on): `sentences` (default) fills the budget with the best sentences of the best-ranked
+   * nodes (passages.ts) and returns the nodes in reading order (reading-order.ts); `whole` takes whole nodes
+   * best first. With search `meaning` (or no `text`) nodes are always whole and best first, as the official
+   * TreeRetriever takes them.
+   */
+  passages?: PassageUnit;
 }
+
+/** How much of a node a context takes: its sentences that bear on the question, or the whole node. */
+export type PassageUnit = 'sentences' | 'whole';
 
 /** Collapsed tree: all nodes of all layers ranked together (the paper's main querying method). */
 export interface CollapsedOptions extends SearchOptions {
@@ -67,6 +78,12 @@ export interface TraversalOptions extends SearchOptions {
   startLayer?: number;
   /** Layers visited, 1 … startLayer + 1. Default startLayer + 1 (down to the leaves). */
   numLayers?: number;
+  /**
+   * Token budget of the context when passages are sentences (route.ts: the walk follows every branch holding
+   * one of the best passages, then fills this budget from what it entered), an integer ≥ 1. Default 2,000.
+   * Unused when nodes are whole (the paper's traversal has no budget).
+   */
+  maxTokens?: number;
 }
 
 /** Flat search over the leaves only, filled up to a token budget (the paper's non-RAPTOR baseline). */
@@ -95,16 +112,33 @@ export interface RetrievedNode {
   /** The cross-encoder's score (higher is more relevant); set on the candidates a reranker reordered. */
   rerank?: number;
   /**
-   * Set when some of the node's sentences were already in the context (`distinct`): the text that entered the
-   * context (its other sentences, joined by one space) and how many sentences were left out.
+   * Set when only some of the node's sentences entered the context: the text that entered and how many
+   * sentences were left out. `focused`: the sentences were chosen for the question (passages by sentence; runs
+   * of sentences joined by " … "); otherwise the others were already in the context (`distinct`, joined by one
+   * space). `sentences`: with `focused`, the indexes of the node's sentences (as `sentenceSpans` cuts its text)
+   * that entered, ascending.
    */
-  excerpt?: { text: string; omitted: number };
+  excerpt?: { text: string; omitted: number; focused?: true; sentences?: number[] };
+  /**
+   * 1-based order in which the node entered the context, set when `nodes` are in reading order (passages by
+   * sentence) rather than in that order.
+   */
+  rank?: number;
 }
 
 /** What `retrieve` selected. */
 export interface RetrievalResult {
-  /** Selected nodes in selection order (collapsed and leaves: best first; traversal: layer by layer). */
+  /**
+   * Selected nodes in the order the context gives them: with passages by sentence, reading order (documents
+   * in the tree's order, each from its beginning; each node's `rank` says when it was chosen); otherwise
+   * selection order (collapsed and leaves: best first; traversal: layer by layer).
+   */
   nodes: RetrievedNode[];
+  /**
+   * Tree traversal with passages by sentence: the summaries the walk went through to reach what it read, top
+   * layer first (they are not in the context unless also in `nodes`).
+   */
+  route?: number[];
   /** The selected texts (a node's excerpt where it has one) joined as the official get_text does. */
   context: string;
   /**

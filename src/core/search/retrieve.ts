@@ -12,6 +12,9 @@
  * tokenizer (the official Cinderella tree's file carries o200k_base counts) or from a hand-edited file.
  */
 import { ContextSentences } from './distinct';
+import { choosePassages, type ChosenPassage } from './passages';
+import { inReadingOrder } from './reading-order';
+import { routeTo, walkDown } from './route';
 import { DimensionError } from '../errors';
 import { fusedOrder, keywordOrder } from './fusion';
 import { keywordIndex } from './keywords';
@@ -115,8 +118,18 @@ type Selection = Generator<RerankRequest, RetrievalResult, ArrayLike<number>>;
 /** One node taken into the context. */
 interface Taken {
   id: number;
-  /** Set when some of its sentences were left out (`distinct`). */
-  excerpt?: { text: string; omitted: number };
+  /** Set when some of its sentences were left out (`distinct`, or passages by sentence). */
+  excerpt?: RetrievedNode['excerpt'];
+}
+
+/** Whether the context is filled sentence by sentence (passages.ts): a question ranked by its words, distinct on. */
+function bySentence(opts: RetrieveOptions, search: SearchMode): boolean {
+  return (
+    opts.text !== undefined &&
+    search !== 'meaning' &&
+    (opts.distinct ?? true) &&
+    (opts.passages ?? 'sentences') === 'sentences'
+  );
 }
 
 function searchOf(opts: RetrieveOptions): SearchMode {
@@ -165,6 +178,26 @@ function* select(
         ? fusedOrder(candidates, count, keyword!, scores, fused!)
         : bestOf(candidates, count, scores, count);
 
+  /**
+   * The first `n` of `candidates` (at most `limit`) in keyword order without ranking or scoring all of them:
+   * the best `n` by keyword score (a heap), scored by meaning for the ties, then sorted as `keywordOrder`
+   * sorts. Beyond the nodes that match a keyword, the whole keyword order.
+   */
+  const keywordHead =
+    (candidates: ArrayLike<number> | undefined, count: number, limit: number) =>
+    (n: number): Int32Array => {
+      const want = Math.min(n, limit);
+      let matched = 0;
+      for (let c = 0; c < count; c++) if (keyword![candidates ? candidates[c] : c] > 0) matched++;
+      if (want > matched) {
+        scoreCandidates(index, candidates, query, queryNorm, scores);
+        return keywordOrder(candidates, count, keyword!, scores).subarray(0, want);
+      }
+      const head = bestOf(candidates, count, keyword!, want);
+      scoreCandidates(index, head, query, queryNorm, scores);
+      return head.sort((a, b) => keyword![b] - keyword![a] || scores[b] - scores[a] || a - b);
+    };
+
   /** `order` with its first `rerankDepth` reordered by the reranker's scores (stable for equal scores). */
   function* rerankHead(order: Int32Array): Generator<RerankRequest, Int32Array, ArrayLike<number>> {
     if (rerankDepth <= 0 || order.length === 0) return order;
@@ -194,6 +227,18 @@ function* select(
 
   const taken: Taken[] = [];
   let total = 0;
+  const sentenceWise = bySentence(opts, search);
+  let passages: ChosenPassage[] | undefined;
+  let route: number[] | undefined;
+  const fill = (head: (count: number) => ArrayLike<number>, maxTokens: number): ChosenPassage[] =>
+    choosePassages({
+      nodes,
+      head,
+      nodeScores: keyword!,
+      weights: keywordIndex(nodes).termWeights(opts.text ?? ''),
+      maxTokens,
+      wholeTokens: (id) => tokensOf(nodes, index, id),
+    });
 
   if (opts.mode === 'collapsed' || opts.mode === 'leaves') {
     const { maxTokens = DEFAULT_MAX_TOKENS, topK } = opts;
@@ -201,7 +246,10 @@ function* select(
     checkInteger(topK, 'topK', 'INVALID_TOP_K', 1, Number.MAX_SAFE_INTEGER);
     const candidates = opts.mode === 'leaves' ? (index.layers[0] ?? []) : undefined;
     const count = candidates ? candidates.length : nodes.length;
-    scoreCandidates(index, candidates, query, queryNorm, scores);
+    const limit = Math.min(topK ?? count, count);
+    // By keywords alone, passages read only the best few nodes: neither meaning nor a full ranking is needed.
+    const quick = sentenceWise && search === 'keywords' && rerankDepth <= 0;
+    if (!quick) scoreCandidates(index, candidates, query, queryNorm, scores);
     // Stops at the first node that does not fit (the official rule); a node with nothing new is passed over.
     const take = (id: number): boolean => {
       const part = partOf(id);
@@ -212,8 +260,12 @@ function* select(
       sentences?.add(id);
       return true;
     };
-    const limit = Math.min(topK ?? count, count);
-    if (search === 'meaning' && rerankDepth <= 0) {
+    if (quick) {
+      passages = fill(keywordHead(candidates, count, limit), maxTokens);
+    } else if (sentenceWise) {
+      const order = yield* rerankHead(fullOrder(candidates, count).subarray(0, limit));
+      passages = fill((n) => order.subarray(0, n), maxTokens);
+    } else if (search === 'meaning' && rerankDepth <= 0) {
       walkRanked(candidates, count, scores, limit, take);
     } else {
       const order = yield* rerankHead(fullOrder(candidates, count).subarray(0, limit));
@@ -224,9 +276,29 @@ function* select(
     const { topK = DEFAULT_TRAVERSAL_TOP_K, startLayer = topLayer } = opts;
     checkInteger(topK, 'topK', 'INVALID_TOP_K', 1, Number.MAX_SAFE_INTEGER);
     checkInteger(startLayer, 'startLayer', 'INVALID_START_LAYER', 0, topLayer);
-    const { numLayers = startLayer + 1 } = opts;
+    const { numLayers = startLayer + 1, maxTokens = DEFAULT_MAX_TOKENS } = opts;
     checkInteger(numLayers, 'numLayers', 'INVALID_NUM_LAYERS', 1, startLayer + 1);
-    let candidates: number[] = index.layers[startLayer];
+    checkInteger(maxTokens, 'maxTokens', 'INVALID_MAX_TOKENS', 1, Number.MAX_SAFE_INTEGER);
+    let candidates: number[] = sentenceWise ? [] : index.layers[startLayer];
+    if (sentenceWise) {
+      scoreCandidates(index, undefined, query, queryNorm, scores);
+      const entered = walkDown({
+        nodes,
+        layers: index.layers,
+        scores: keyword!,
+        cosines: scores,
+        startLayer,
+        numLayers,
+        topK,
+      });
+      const order = yield* rerankHead(fullOrder(entered, entered.length));
+      passages = fill((n) => order.subarray(0, n), maxTokens);
+      route = routeTo(
+        nodes,
+        entered,
+        passages.map((p) => p.id),
+      );
+    }
     for (let step = 0; step < numLayers && candidates.length > 0; step++) {
       scoreCandidates(index, candidates, query, queryNorm, scores);
       const official = search === 'meaning' && rerankDepth <= 0 && !sentences;
@@ -253,18 +325,49 @@ function* select(
     throw new RetrievalError('INVALID_MODE', `Unknown retrieval mode ${JSON.stringify(mode)}.`, { mode });
   }
 
-  const result: RetrievalResult = {
-    nodes: taken.map(({ id, excerpt }) => {
-      const node: RetrievedNode = { id, layer: nodes[id].layer, score: scores[id] };
-      if (keyword) node.keyword = keyword[id];
-      const rerank = reranked.get(id);
-      if (rerank !== undefined) node.rerank = rerank;
-      if (excerpt) node.excerpt = excerpt;
-      return node;
-    }),
-    context: formatContext(taken.map(({ id, excerpt }) => excerpt?.text ?? nodes[id].text)),
-    tokens: total,
+  const describe = ({ id, excerpt }: Taken): RetrievedNode => {
+    const node: RetrievedNode = { id, layer: nodes[id].layer, score: scores[id] };
+    if (keyword) node.keyword = keyword[id];
+    const rerank = reranked.get(id);
+    if (rerank !== undefined) node.rerank = rerank;
+    if (excerpt) node.excerpt = excerpt;
+    return node;
   };
+  let result: RetrievalResult;
+  if (passages) {
+    // A leaf may have entered through its summary's copy of its sentence, without being ranked itself: its
+    // similarity is reported all the same.
+    scoreCandidates(
+      index,
+      passages.map((p) => p.id),
+      query,
+      queryNorm,
+      scores,
+    );
+    const read = inReadingOrder(tree, passages);
+    result = {
+      nodes: read.map((p) => ({
+        ...describe(
+          p.whole
+            ? { id: p.id }
+            : {
+                id: p.id,
+                excerpt: { text: p.text, omitted: p.omitted, focused: true, sentences: p.sentences },
+              },
+        ),
+        rank: p.rank,
+      })),
+      context: formatContext(read.map((p) => p.text)),
+      tokens: read.reduce((sum, p) => sum + p.tokens, 0),
+    };
+    if (route) result.route = route;
+  } else {
+    result = {
+      nodes: taken.map(describe),
+      context: formatContext(taken.map(({ id, excerpt }) => excerpt?.text ?? nodes[id].text)),
+      tokens: total,
+    };
+  }
   if (keywordMatches !== undefined) result.keywordMatches = keywordMatches;
   return result;
 }

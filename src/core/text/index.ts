@@ -10,6 +10,7 @@
 export * from './budget';
 export * from './chunk';
 export * from './chunk-estimate';
+export * from './headings';
 export * from './sentences';
 export * from './stop-words';
 export * from './tokens';

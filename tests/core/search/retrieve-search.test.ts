@@ -119,15 +119,19 @@ describe('search', () => {
       { layer: 1, angle: 55, text: 'A journey to Pemberley.', children: [2, 3] },
     ]);
     expect(ids(tree, { mode: 'traversal', topK: 1, text: 'Pemberley', search: 'meaning' })).toEqual([4, 0]);
-    expect(ids(tree, { mode: 'traversal', topK: 1, text: 'Pemberley', search: 'keywords' })).toEqual([5, 3]);
+    // With whole nodes, the paper's k per layer (passages by sentence walk by bounds instead: route.ts).
+    const whole = { passages: 'whole' } as const;
+    expect(
+      ids(tree, { mode: 'traversal', topK: 1, text: 'Pemberley', search: 'keywords', ...whole }),
+    ).toEqual([5, 3]);
     // Among 5's children only: leaf 0, the best of all leaves by meaning, is no candidate.
-    expect(ids(tree, { mode: 'traversal', topK: 1, text: 'Pemberley lawns', search: 'both' })).toEqual([
-      5, 3,
-    ]);
+    expect(
+      ids(tree, { mode: 'traversal', topK: 1, text: 'Pemberley lawns', search: 'both', ...whole }),
+    ).toEqual([5, 3]);
     // Layer 1: 5 (meaning 2nd, keyword 1st) before 4; leaves {2, 3, 0, 1}: 3 (meaning 4th, keyword 1st), then 0.
-    expect(ids(tree, { mode: 'traversal', topK: 2, text: 'Pemberley lawns', search: 'both' })).toEqual([
-      5, 4, 3, 0,
-    ]);
+    expect(
+      ids(tree, { mode: 'traversal', topK: 2, text: 'Pemberley lawns', search: 'both', ...whole }),
+    ).toEqual([5, 4, 3, 0]);
   });
 
   it('rejects an unknown search', () => {
