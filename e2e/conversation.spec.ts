@@ -140,9 +140,9 @@ test('a conversation: follow-up rewritten and editable, history sent, kept, expo
   expect(markdown).toContain(`## 2. ${FOLLOW_UP}`);
   expect(markdown).toContain(`*Searched for (rewritten by the model):* ${REWRITE} at the palace?`);
   // Citation numbers are escaped text ("\[1\]"): no Markdown viewer reads them as links. Each source names its
-  // document and whether the answer cites it.
+  // document, where in it the passage sits (issue 42: "2–68%") and whether the answer cites it.
   expect(markdown).toMatch(
-    /\*\*Sources\*\*\n\n\\\[1\\\] Node \d+ \((leaf|layer \d summary)\) · cinderella\.txt · (cited|not cited)\n\n> /,
+    /\*\*Sources\*\*\n\n\\\[1\\\] Node \d+ \((leaf|layer \d summary)\) · cinderella\.txt · \d+(–\d+)?% · (cited|not cited)\n\n> /,
   );
   expect(markdown).not.toContain('sk-e2e-secret');
 
