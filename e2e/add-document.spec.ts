@@ -29,18 +29,27 @@ test('adding a document to a tree pays only for new clusters; the same build aga
   // The same document and settings again: every summary comes from the cache.
   llm.reset();
   await addSample(page);
-  // The Ask panel is rendered afresh for each tree opened (src/app/PanelBoundary.tsx): its field, marked here,
-  // is replaced once the new tree has opened, and not before (a question typed earlier would be lost).
+  // A question typed while the tree builds survives the new tree opening (the Ask panel is not rendered afresh
+  // for a working panel: src/app/PanelBoundary.tsx): the same field, still holding the words.
   const question = page.getByLabel('Question', { exact: true });
   await question.evaluate((field) => field.setAttribute('data-first-tree', ''));
+  const library = page.getByRole('region', { name: 'Library' });
+  await library.locator('[aria-current]').evaluate((row) => row.setAttribute('data-first-tree', ''));
   await page.getByRole('button', { name: 'Build tree' }).click();
+  await question.fill(FIRST);
   await expect(page.getByRole('region', { name: 'Library' }).getByRole('listitem')).toHaveCount(2);
   await expect(
     page.getByRole('region', { name: 'Build progress' }).getByText(/^Reused \d+ of \d+ embeddings/),
   ).toBeVisible({ timeout: 120_000 });
-  await expect(question).not.toHaveAttribute('data-first-tree', { timeout: 60_000 });
+  await expect(
+    page.getByRole('region', { name: 'Build progress' }).getByText(/stages, all done$/),
+  ).toBeVisible({ timeout: 120_000 });
+  // The rebuilt tree is open once the library's current row is not the first tree's.
+  await expect(library.locator('[aria-current]:not([data-first-tree])')).toHaveCount(1, { timeout: 120_000 });
   await expect(nodes).toBeAttached({ timeout: 120_000 });
   expect(summaryBodies()).toEqual([]);
+  await expect(question).toHaveAttribute('data-first-tree', '');
+  await expect(question).toHaveValue(FIRST);
 
   // A conversation with the open tree, before it grows.
   const select = page.getByRole('region', { name: 'Ask' }).getByLabel('Conversation', { exact: true });
@@ -68,7 +77,6 @@ test('adding a document to a tree pays only for new clusters; the same build aga
   });
   await expect(nodes).toBeAttached({ timeout: 120_000 });
   // The rebuilt tree replaced the one it grew from, and holds both documents.
-  const library = page.getByRole('region', { name: 'Library' });
   await expect(library.getByText('2 documents', { exact: true })).toBeVisible();
   await expect(library.getByRole('listitem')).toHaveCount(2);
   const added = summaryBodies();
