@@ -24,8 +24,13 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   timeout: 240_000,
   expect: { timeout: 30_000 },
-  fullyParallel: false,
-  workers: 1,
+  // Two workers, each with its own Chromium, share the servers below, test by test (a file's tests may run in
+  // either; a file's `beforeAll` runs in each worker that runs one of them): every test's browser context is new
+  // (its own storage), and the CSP guard files each violation report under its test (e2e/support/fixtures.ts).
+  // On two cores one test's waits (an LLM's replies, a stream, the quota cache) leave the other the CPU.
+  // AERIE_E2E_WORKERS overrides (1: one test at a time, as for step-times' per-test CPU).
+  fullyParallel: true,
+  workers: Number(process.env.AERIE_E2E_WORKERS ?? 2),
   retries: 0,
   reporter: [['list']],
   outputDir: 'test-results',
@@ -36,7 +41,10 @@ export default defineConfig({
     // Each test's context is new: with the service worker, every test would install Aerie's ~67 MB offline copy.
     // Specs about the offline copy, updates and static hosts opt in (`test.use({ serviceWorkers: 'allow' })`).
     serviceWorkers: 'block',
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (actions, DOM snapshots, network, console) without the screencast: recording
+    // the screen cost a quarter of the suite's CPU (measured: 7 tests, 67 s of CPU with it, 57 s without, 53 s
+    // with no trace at all). The screenshot below still shows a failure's last state.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
   },
   projects: [

@@ -44,6 +44,8 @@ export default {
     'reports',
     '.bench-cache',
     '.scratch',
+    // Python for the generators and references (scripts/python-env.sh), often a link: never needed by the tests.
+    '.venv',
   ],
   // The initial run is instrumented (every expression counts its hits): several times slower than `vitest`.
   dryRunTimeoutMinutes: 60,

@@ -22,6 +22,13 @@ export const DEFAULT_ENDPOINT_SOURCES = ['https:', 'http://localhost:*', 'http:/
 /** Path the dev and preview servers take violation reports on when reporting is on (tests). */
 export const CSP_REPORT_PATH = '/__aerie/csp-report';
 
+/**
+ * The cookie a test's browser context carries, so the server files each violation report under the test it
+ * came from (browsers send a same-origin report with its cookies): browser tests running side by side share
+ * the servers, and each must hear its own violations, and only its own.
+ */
+export const CSP_RUN_COOKIE = 'aerie-csp-run';
+
 /** Options of `contentSecurityPolicy`. */
 export interface CspOptions {
   /**

@@ -9,7 +9,8 @@
  * (the same code as a module) as its first import instead.
  *
  * With `AERIE_CSP_REPORT=1` (the browser tests) the policy asks browsers to POST violations to
- * `CSP_REPORT_PATH`; the server keeps them, `GET` returns them as JSON and `DELETE` clears them.
+ * `CSP_REPORT_PATH`; the server keeps them under the test they came from (the `CSP_RUN_COOKIE` the report
+ * carries), `GET …?run=<id>` returns that test's as JSON and `DELETE …?run=<id>` clears them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Connect, Plugin } from 'vite';
@@ -17,6 +18,7 @@ import {
   contentSecurityPolicy,
   cspOptionsFromEnv,
   CSP_REPORT_PATH,
+  CSP_RUN_COOKIE,
   SECURITY_HEADERS,
   type CspOptions,
 } from './csp.ts';
@@ -49,18 +51,37 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** The report endpoint: POST adds, GET lists, DELETE clears (also the tests' plain static server's). */
-export function reportEndpoint(reports: unknown[]): Connect.NextHandleFunction {
+/** Violation reports by run: the value of the report's `CSP_RUN_COOKIE` ('' for a report without one). */
+export type ReportStore = Map<string, unknown[]>;
+
+/** The run a request belongs to: its `CSP_RUN_COOKIE`, or '' without one. */
+function runOfCookie(req: IncomingMessage): string {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === CSP_RUN_COOKIE) return decodeURIComponent(value.join('='));
+  }
+  return '';
+}
+
+/**
+ * The report endpoint (also the tests' plain static server's): POST files a report under its run (its
+ * `CSP_RUN_COOKIE`); GET lists and DELETE clears the reports of the run named by `?run=` ('' without it).
+ */
+export function reportEndpoint(reports: ReportStore = new Map()): Connect.NextHandleFunction {
   return (req, res: ServerResponse, next) => {
-    if ((req.url ?? '').split('?')[0] !== CSP_REPORT_PATH) return next();
+    const url = new URL(req.url ?? '/', 'http://server');
+    if (url.pathname !== CSP_REPORT_PATH) return next();
     if (req.method === 'POST') {
+      const run = runOfCookie(req);
       readBody(req).then(
         (body) => {
+          let report: unknown;
           try {
-            reports.push(JSON.parse(body));
+            report = JSON.parse(body);
           } catch {
-            reports.push({ unparsed: body });
+            report = { unparsed: body };
           }
+          reports.set(run, [...(reports.get(run) ?? []), report]);
           res.statusCode = 204;
           res.end();
         },
@@ -71,9 +92,11 @@ export function reportEndpoint(reports: unknown[]): Connect.NextHandleFunction {
       );
       return;
     }
-    if (req.method === 'DELETE') reports.length = 0;
+    const run = url.searchParams.get('run') ?? '';
+    const kept = reports.get(run) ?? [];
+    if (req.method === 'DELETE') reports.delete(run);
     res.setHeader('Content-Type', 'application/json');
-    res.end(JSON.stringify(reports));
+    res.end(JSON.stringify(kept));
   };
 }
 
@@ -90,7 +113,7 @@ export function securityHeaders(options: SecurityPluginOptions = {}): Plugin {
   const env = options.env ?? process.env;
   const base: CspOptions = cspOptionsFromEnv(env);
   const reporting = env.AERIE_CSP_REPORT === '1';
-  const reports: unknown[] = [];
+  const reports: ReportStore = new Map();
   const reportUri = reporting ? CSP_REPORT_PATH : undefined;
   return {
     name: 'aerie-security-headers',

@@ -1,6 +1,7 @@
 /**
  * Bad input (issue #5): every bad file gets a clear message in the Documents list, nothing else breaks, and a
- * document too short to cluster still makes a usable tree (leaves and a root summary).
+ * document too short to cluster still makes a usable tree (leaves and a root summary). (An unreachable model hub:
+ * book-tree.spec.ts.)
  */
 import { mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,6 @@ import { bombStream, docxParts, makeZip } from '../tests/support/zip';
 import {
   configure,
   expectOnlyLocalRequests,
-  libraryRow,
   recordRequests,
   shoot,
   treeCanvas,
@@ -126,27 +126,5 @@ test('a document too short to cluster still makes a usable tree: leaves and a ro
   await expect(nodes).toHaveCount(leaves + 1);
 });
 
-test('when the model hub cannot be reached, the build falls back to the offline model and says so', async ({
-  page,
-  context,
-}) => {
-  const urls = recordRequests(context);
-  await page.goto('/'); // default settings: the hub model multi-qa-MiniLM-L6-cos-v1
-  await page.getByRole('button', { name: 'Try the sample' }).click();
-  await page.getByRole('button', { name: 'Build tree' }).click();
-  await expect(page.getByText('Using the built-in offline model')).toBeVisible({ timeout: 60_000 });
-  await expect(page.locator('canvas[aria-label="Tree view"][data-frames]')).toBeAttached({
-    timeout: 120_000,
-  });
-  await shoot(page, 'hub-unreachable-fallback');
-  // The tree's record says honestly which model made its embeddings, and which one was chosen.
-  await expect(
-    libraryRow(page, 'cinderella').getByText(
-      'Embeddings: Offline GloVe (built in) (instead of multi-qa-MiniLM-L6-cos-v1: the model hub was unreachable)',
-    ),
-  ).toBeVisible();
-  // The only requests beyond this machine went to the model hub (the user picked a hub model).
-  const foreign = urls.filter((u) => !/^(data:|blob:|https?:\/\/(127\.0\.0\.1|localhost)[:/])/.test(u));
-  expect(foreign.length).toBeGreaterThan(0);
-  for (const u of foreign) expect(new URL(u).hostname).toBe('huggingface.co');
-});
+// When the model hub cannot be reached, the build falls back to the offline model and says so: checked by
+// book-tree.spec.ts, whose whole-novel build starts from the same default settings.

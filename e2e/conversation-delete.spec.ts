@@ -6,7 +6,8 @@
  */
 import { expect, test } from './support/fixtures';
 import type { Page } from '@playwright/test';
-import { addSample, ask, buildAndWait, configure, fakeLlmForFile } from './support/app';
+import { ask, configure, fakeLlmForFile } from './support/app';
+import { openReadyTree } from './support/ready-tree';
 
 const llm = fakeLlmForFile();
 
@@ -57,8 +58,7 @@ test('a conversation deleted while its answer streams is aborted and never comes
   test.setTimeout(300_000);
   await page.goto('/');
   await configure(page, llm);
-  await addSample(page);
-  await buildAndWait(page, 300_000);
+  await openReadyTree(page, 'sample');
   const panel = page.getByRole('region', { name: 'Ask' });
   const select = panel.getByLabel('Conversation', { exact: true });
 
@@ -95,8 +95,7 @@ test('a conversation deleted in another tab stops the question asked in it there
   const asking = await context.newPage();
   await asking.goto('/');
   await configure(asking, llm);
-  await addSample(asking);
-  await buildAndWait(asking, 300_000);
+  await openReadyTree(asking, 'sample');
   const select = asking.getByRole('region', { name: 'Ask' }).getByLabel('Conversation', { exact: true });
   await ask(asking, FIRST);
   await expect(select).toContainText(`${FIRST} (1 question)`, { timeout: 60_000 });

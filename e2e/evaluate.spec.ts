@@ -1,21 +1,14 @@
 /**
- * The Evaluate view on a built tree (the sample, offline GloVe model, FAKE LLM server for summaries, answers,
- * verdicts and written questions): a question set imported with a bad row, every mode and search setting run,
- * answers and the judge, a cancel and a resume that pays for no finished answer again, the drill-down with the
- * evidence marked, the CSV export, and questions generated after the call count is shown. Every request stays
- * on this machine; the tree is the same afterwards.
+ * The Evaluate view on a built tree (the sample's ready tree: offline GloVe model, summaries by the FAKE LLM
+ * server, which also writes the answers, verdicts and questions here): a question set imported with a bad row,
+ * every mode and search setting run, answers and the judge, a cancel and a resume that pays for no finished
+ * answer again, the drill-down with the evidence marked, the CSV export, and questions generated after the call
+ * count is shown. Every request stays on this machine; the tree is the same afterwards.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures';
-import {
-  addSample,
-  buildAndWait,
-  configure,
-  expectOnlyLocalRequests,
-  fakeLlmForFile,
-  recordRequests,
-  treeItems,
-} from './support/app';
+import { configure, expectOnlyLocalRequests, fakeLlmForFile, recordRequests, treeItems } from './support/app';
+import { openReadyTree } from './support/ready-tree';
 
 const llm = fakeLlmForFile();
 
@@ -46,8 +39,7 @@ test('evaluate: import, every mode, answers and judge, cancel and resume, drill-
   const urls = recordRequests(context);
   await page.goto('/');
   await configure(page, llm);
-  await addSample(page);
-  await buildAndWait(page);
+  await openReadyTree(page, 'sample');
   const nodes = await (await treeItems(page)).count();
 
   await page.getByRole('tab', { name: 'Evaluate' }).click();

@@ -6,7 +6,8 @@
  * nothing is fetched for it, and the page says why instead of "Unexpected token … not valid JSON".
  */
 import type { Page } from '@playwright/test';
-import { addSample, buildAndWait, configure, recordRequests } from './support/app';
+import { configure, recordRequests } from './support/app';
+import { openReadyTree } from './support/ready-tree';
 import { expect, test } from './support/fixtures';
 
 const TRAVERSAL = 'local:../../etc/passwd';
@@ -69,8 +70,7 @@ test('an id saved before is refused where it is used: nothing fetched, and the p
   const urls = recordRequests(context);
   await page.goto('/');
   await configure(page);
-  await addSample(page);
-  await buildAndWait(page, 300_000);
+  await openReadyTree(page, 'sample');
   await saveRerankerDirectly(page, TRAVERSAL);
   await page.reload();
   await page

@@ -95,7 +95,9 @@ test('a reload while the model downloads, while it loads, while chunking and whi
 
   await page.goto('/');
   await configure(page, llm);
-  await setParams(page, { 'Chunk tokens': '8000', 'Max cluster tokens': '1000000' });
+  // Chunks of 2,000 tokens: about 1,300 leaves, whose clustering lasts seconds, long enough for step 4 to see it
+  // in the library row on any machine (of 8,000 tokens, 320 leaves clustered between two looks at the row).
+  await setParams(page, { 'Chunk tokens': '2000', 'Max cluster tokens': '1000000' });
   const sample = await (await page.request.get('/samples/cinderella.txt')).text();
   const documents = page.getByRole('region', { name: 'Documents' });
   await documents

@@ -28,6 +28,25 @@ function summaryRequests() {
   return llm.modelRequests.filter((r) => r.path.endsWith('/chat/completions'));
 }
 
+/** Summary entries in the cache store (a real browser's IndexedDB): the summaries the build has stored. */
+function cachedSummaries(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('aerie');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const request = db.transaction('cache').objectStore('cache').getAll();
+          request.onsuccess = () => {
+            db.close();
+            resolve((request.result as { kind: string }[]).filter((e) => e.kind === 'summary').length);
+          };
+        };
+      }),
+  );
+}
+
 /** Smaller chunks make more clusters, so a build has more summaries to stop in the middle of. */
 async function useSmallChunks(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
@@ -59,7 +78,8 @@ test('a build killed mid-way (tab closed) resumes after reopening without repeat
     .poll(() => summaryRequests().filter((r) => r.status === 200).length, { timeout: 120_000 })
     .toBe(finished);
   await expect.poll(() => summaryRequests().length).toBeGreaterThan(finished);
-  await page.waitForTimeout(1000); // let the finished summaries reach storage
+  // The finished summaries reach storage before the tab closes (a fixed wait lost them on a busy machine).
+  await expect.poll(() => cachedSummaries(page), { timeout: 60_000 }).toBe(finished);
   await shoot(page, 'resume-1-mid-build');
   const done = summaryRequests()
     .filter((r) => r.status === 200)

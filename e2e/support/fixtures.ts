@@ -3,10 +3,13 @@
  * Content-Security-Policy violation — in the page (its `securitypolicyviolation` events and the browser's CSP
  * console errors) and in its workers (a dedicated worker obeys its own response's policy and reports to the
  * server: the dev and preview servers started with `AERIE_CSP_REPORT=1` keep the reports, see
- * build/security-plugin.ts). ESLint keeps specs from importing `test` from '@playwright/test' directly.
+ * build/security-plugin.ts). The test's browser context carries a cookie naming the test (`CSP_RUN_COOKIE`),
+ * which its reports carry too, so a server shared by tests running side by side files each report under its
+ * test, and the guard reads and clears only its own. ESLint keeps specs from importing `test` from
+ * '@playwright/test' directly.
  */
 import { test as base, expect } from '@playwright/test';
-import { CSP_REPORT_PATH } from '../../build/csp';
+import { CSP_REPORT_PATH, CSP_RUN_COOKIE } from '../../build/csp';
 
 export { expect };
 
@@ -27,8 +30,11 @@ declare global {
   }
 }
 
-async function reports(origin: string, method: 'GET' | 'DELETE'): Promise<unknown[]> {
-  const response = await fetch(new URL(CSP_REPORT_PATH, origin), { method });
+/** The reports of `run` the server at `origin` keeps (GET), or those cleared (DELETE). */
+async function reports(origin: string, run: string, method: 'GET' | 'DELETE'): Promise<unknown[]> {
+  const url = new URL(CSP_REPORT_PATH, origin);
+  url.searchParams.set('run', run);
+  const response = await fetch(url, { method });
   if (!response.ok) throw new Error(`${origin} does not collect CSP reports (HTTP ${response.status}).`);
   return (await response.json()) as unknown[];
 }
@@ -45,8 +51,10 @@ function describeReport(report: unknown): string {
 
 export const test = base.extend<{ csp: CspGuard }>({
   csp: [
-    async ({ context, baseURL }, use) => {
+    async ({ context, baseURL }, use, testInfo) => {
       const violations: string[] = [];
+      // This test's run, unique among the tests (and retries) of every worker.
+      const run = `${testInfo.testId}.${testInfo.retry}.${testInfo.workerIndex}`;
       await context.exposeFunction('__aerieCspViolation', (v: string) => violations.push(v));
       await context.addInitScript(() => {
         addEventListener('securitypolicyviolation', (e) => {
@@ -61,11 +69,12 @@ export const test = base.extend<{ csp: CspGuard }>({
       const servers = new Set<string>();
       const watch = async (origin: string) => {
         servers.add(origin);
-        await reports(origin, 'DELETE');
+        await context.addCookies([{ name: CSP_RUN_COOKIE, value: run, url: origin }]);
+        await reports(origin, run, 'DELETE');
       };
       const collect = async (origin: string) => {
         await new Promise((r) => setTimeout(r, REPORT_SETTLE_MS));
-        for (const report of await reports(origin, 'GET')) violations.push(describeReport(report));
+        for (const report of await reports(origin, run, 'DELETE')) violations.push(describeReport(report));
         servers.delete(origin);
       };
       if (baseURL) await watch(baseURL);

@@ -42,7 +42,7 @@ export interface StaticServer {
 export async function startStaticServer(folder: string): Promise<StaticServer> {
   let root = resolve(folder);
   const requests: string[] = [];
-  const reports = reportEndpoint([]);
+  const reports = reportEndpoint();
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
     requests.push(path);

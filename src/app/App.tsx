@@ -454,7 +454,7 @@ export function App() {
         </section>
 
         <aside className="right-column" aria-label="Ask panel">
-          <PanelBoundary name="Ask panel" resetKey={tree}>
+          <PanelBoundary name="Ask panel" resetKey={tree} keepWhenWorking>
             <AskPanel
               disabledReason={blocker}
               settings={retrieval}

@@ -6,7 +6,9 @@
  *
  * React catches render and effect errors only in class components (`getDerivedStateFromError`); event
  * handlers and promises report their own failures as notices. `resetKey` renders the panel afresh when what
- * it shows changes (another tree opened), so a panel that failed on one tree works on the next.
+ * it shows changes (another tree opened), so a panel that failed on one tree works on the next; with
+ * `keepWhenWorking` a panel that has not failed keeps its state instead (the Ask panel: a question typed while a
+ * build finishes must survive the new tree opening).
  */
 import { Component, Fragment, type ErrorInfo, type ReactNode } from 'react';
 import { clearPanelFault, PanelFault } from './panel-faults';
@@ -17,6 +19,8 @@ export interface PanelBoundaryProps {
   name: string;
   /** When it changes, a failed panel is rendered afresh. */
   resetKey?: unknown;
+  /** When `resetKey` changes, render afresh only a failed panel; a working one keeps what the user typed. */
+  keepWhenWorking?: boolean;
   children: ReactNode;
 }
 
@@ -37,6 +41,7 @@ export class PanelBoundary extends Component<PanelBoundaryProps, State> {
 
   static getDerivedStateFromProps(props: PanelBoundaryProps, state: State): Partial<State> | null {
     if (props.resetKey === state.resetKey) return null;
+    if (props.keepWhenWorking && !state.error) return { resetKey: props.resetKey };
     return { resetKey: props.resetKey, error: undefined, generation: state.generation + 1 };
   }
 
