@@ -122,7 +122,12 @@ function isTreeGone(error: unknown, treeId: string): boolean {
   return e?.code === 'NOT_FOUND' && e.details?.treeId === treeId;
 }
 
-/** Makes the service. In a worker, call with no arguments and connect the embedder over a port. */
+/**
+ * Makes the service. In a worker, call with no arguments and connect the embedder over a port.
+ *
+ * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); each function in it is short.
+ */
 export function createBuildService(deps: BuildServiceDeps = {}) {
   let embedder = deps.embedService;
   let generator = deps.generateService;

@@ -76,6 +76,9 @@ export interface EmbedHelper {
  * known input before a model uses it); a model whose WebGPU work fails (a lost device, an out-of-memory, an
  * operator the adapter cannot run) goes on on the CPU with the same weights from the batch that failed, and every
  * result says where its texts were embedded (`EmbeddingBatch.ranOn`).
+ *
+ * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); each function in it is short.
  */
 export function createEmbedService(
   runtime: RuntimeConfig | (() => Promise<RuntimeConfig>),

@@ -168,6 +168,9 @@ function modelTokensOf(
 /**
  * Makes the service. `runtime` is applied once before the first model loads (the same ONNX Runtime files and
  * threads as the embedder's).
+ *
+ * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); each function in it is short.
  */
 export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServiceDeps = {}) {
   let configured = false;
