@@ -126,7 +126,7 @@ function isTreeGone(error: unknown, treeId: string): boolean {
  * Makes the service. In a worker, call with no arguments and connect the embedder over a port.
  *
  * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
- * comlink exposes as a plain object, whose type the page derives with `ReturnType`); each function in it is short.
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `run`, is 130 lines.
  */
 export function createBuildService(deps: BuildServiceDeps = {}) {
   let embedder = deps.embedService;

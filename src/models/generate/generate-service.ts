@@ -170,7 +170,7 @@ function modelTokensOf(
  * threads as the embedder's).
  *
  * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
- * comlink exposes as a plain object, whose type the page derives with `ReturnType`); each function in it is short.
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `generate`, is 63 lines.
  */
 export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServiceDeps = {}) {
   let configured = false;
