@@ -19,10 +19,13 @@ declare const self: ServiceWorkerGlobalScope;
 declare const __AERIE_SW_HEADERS__: HeaderSet;
 
 const scope = new URL(self.registration.scope);
-// The install fetches one file at a time and waits while a build runs in any tab (yield-to-builds.ts).
+// A first visit's install (no version active yet: the whole ~67 MB copy) fetches one file at a time and waits
+// while a build runs in any tab (yield-to-builds.ts). An update fetches only the files that changed and must
+// be ready while the build runs, so the page can say "reloads as soon as the build has finished".
+const firstVisit = self.registration.active === null;
 const precache = new PrecacheController({
   cacheName: OFFLINE_CACHE,
-  plugins: [yieldToBuilds(buildGate(self.navigator.locks))],
+  plugins: [yieldToBuilds(buildGate(firstVisit ? self.navigator.locks : undefined))],
 });
 precache.addToCacheList(self.__WB_MANIFEST);
 
