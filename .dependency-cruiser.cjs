@@ -1,8 +1,36 @@
 /**
  * The import rules of the house (docs/architecture.md draws them): every arrow points down, no cycles.
  * `npm run deps` checks them (part of `npm test`); a rule broken names the file and the import.
- * @type {import('dependency-cruiser').IConfiguration}
  */
+/**
+ * Files of a room that may be imported past its door, each with its reason. Most are light: the embed and
+ * generate doors load transformers.js, and the page, storage and the build worker need these files' names without
+ * a model runtime (tests/build/worker-imports.test.ts holds the page and the workers to what they load).
+ */
+const PAST_THE_DOOR = [
+  // pure data and small helpers: model presets, ids, the batches of a call, when a warm-up may run
+  '^src/models/embed/(embedding-presets|reranker-presets|rows|warmup)\\.ts$',
+  // the generator's presets, GGUF names, the client of the generate worker, speed figures
+  '^src/models/generate/(generator-presets|gguf|generate-client|generation-speed)\\.ts$',
+  // loaded on demand (wllama, 10 MB of WebAssembly) for a GGUF model only, so it is not behind the door
+  '^src/models/generate/llama-cpp-generator\\.ts$',
+  // storage strips API keys (redactSecret) without loading the LLM clients, and the cl100k tables through them
+  '^src/llm/errors\\.ts$',
+  // Vite's import.meta.glob (PDF.js's bundled CMaps and fonts): Node cannot load it, and the end-to-end specs
+  // import the ingest door in Node, so the door leaves this file out
+  '^src/ingest/pdf-assets\\.ts$',
+];
+
+/** Type declarations a file references by path (`/// <reference path>`), which no door can re-export. */
+const DECLARATIONS = [
+  // PDF.js's worker module has no types of its own; the PDF render worker references their declaration
+  '^src/ingest/pdfjs-worker\\.d\\.ts$',
+];
+
+/** A file of a room with a door (each model room, llm, storage, ingest), other than the door itself. */
+const ROOM_FILE = '^src/(models/[a-z]+|llm|storage|ingest)/(?!index\\.ts$)';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
@@ -32,7 +60,55 @@ module.exports = {
       comment:
         'src/storage owns IndexedDB; the pipeline, the client wrappers and the app build on it, not it on them.',
       from: { path: '^src/storage/' },
-      to: { path: '^(src/(pipeline|client|app)/|workers/)' },
+      to: { path: '^(src/(pipeline|client|app|ingest|offline)/|workers/)' },
+    },
+    {
+      name: 'models-below-llm',
+      severity: 'error',
+      comment:
+        "src/llm puts the built-in model behind the endpoints' functions (llm/builtin.ts): it may name model types, " +
+        'the models never import it. What both need (the chat message, the summary prompt, the limiter) is in core.',
+      from: { path: '^src/models/' },
+      to: { path: '^src/llm/' },
+    },
+    {
+      name: 'model-rooms-device-and-files-at-the-bottom',
+      severity: 'error',
+      comment:
+        'src/models/device (where a model runs) and src/models/files (where its files come from) import no other ' +
+        'model room: embed and generate build on them.',
+      from: { path: '^src/models/(device|files)/' },
+      to: { path: '^src/models/', pathNot: '^src/models/$1/' },
+    },
+    {
+      name: 'model-rooms-embed-below-generate',
+      severity: 'error',
+      comment:
+        "The generator loads through the embedding room's loader and GPU check; embed never imports generate.",
+      from: { path: '^src/models/embed/' },
+      to: { path: '^src/models/generate/' },
+    },
+    {
+      name: 'doors-are-the-way-in',
+      severity: 'error',
+      comment:
+        'A room with an index.ts (each model room, llm, storage, ingest) is entered by it; its own files and its ' +
+        'mirrored tests (tests/<room>/) may use the files. Exceptions: see pathNot.',
+      from: { path: '^(?:src|tests)/((?:models/)?[^/]+)/' },
+      to: {
+        path: ROOM_FILE,
+        pathNot: ['^src/$1/', ...PAST_THE_DOOR],
+      },
+    },
+    {
+      name: 'doors-are-the-way-in-from-the-top',
+      severity: 'error',
+      comment: 'The same rule for workers, benches, scripts, the end-to-end tests and the page entry.',
+      from: { path: '^(workers|bench|scripts|e2e|dev)/|^src/[^/]+$' },
+      to: {
+        path: ROOM_FILE,
+        pathNot: [...PAST_THE_DOOR, ...DECLARATIONS],
+      },
     },
     {
       name: 'services-below-the-page',

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { serializeTree } from '../src/core/tree-format';
-import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embed/embedding-presets';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { startFakeLlmServer, type FakeLlmServer } from '../tests/support/llm-server';
 import { syntheticTree } from '../tests/support/synthetic-tree';

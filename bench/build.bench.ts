@@ -17,7 +17,7 @@
  * printed in the note, with how busy the cores were during each kind of stage (build/cpu.ts: the kernel's
  * counters, sampled while the browser builds) and a floor: the build's busy core-time over all cores, which no
  * scheduling of the same work can beat. The `-warm` configurations load the model before the clock starts, as
- * the app does when a document is added (src/models/warmup.ts): the time a user waits who clicks "Build tree"
+ * the app does when a document is added (src/models/embed/warmup.ts): the time a user waits who clicks "Build tree"
  * after that load.
  * The `app-` configurations build in the app itself instead (build/app-run.ts: the file added, "Build tree"
  * clicked, until the tree view's first frame; `app-78k-first-visit` with the offline copy installing, `app-kjv`
@@ -34,7 +34,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { build as viteBuild } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
-import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embed/embedding-presets';
 import type { BuildRequest } from '../src/protocol/build';
 import type { AerieBuildBenchPage, BuildRunConfig, BuildRunResult } from './browser/build-page';
 import { asBuildRun, runInApp } from './build/app-run';

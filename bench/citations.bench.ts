@@ -25,7 +25,7 @@ import { makePdf } from '../scripts/fixtures/pdf-maker';
 import { chunkText } from '../src/core/text/chunk';
 import { encodeBase64 } from '../src/core/base64';
 import { ingestFile } from '../src/ingest';
-import { isLocated } from '../src/ingest/pdf-locate';
+import { isLocated } from '../src/ingest';
 import { fixturePrecision, highlightParts, nodePdfDeps, pageItems } from '../tests/support/pdf-precision';
 import type { BookData } from './browser/citations-page';
 import { notMeasured, type BenchLine, type BenchRow } from './lines';

@@ -12,7 +12,7 @@ import { runEval } from '../scripts/eval/run';
 import { RETRIEVAL_MODES } from '../src/core/eval/variants';
 import { SEARCH_MODES } from '../src/core/search/retrieve';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
-import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embed/embedding-presets';
 import { notMeasured, type BenchLine } from './lines';
 import { ROOT } from './support';
 

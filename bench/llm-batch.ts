@@ -9,12 +9,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { splitSentences } from '../src/core/text/chunk';
-import { summaryMessages } from '../src/llm/prompts';
-import type { ChatMessage } from '../src/llm/types';
-import { configureRuntime } from '../src/models/embedder';
-import type { GenerationResult } from '../src/models/generator-contract';
-import { TransformersGenerator } from '../src/models/transformers-generator';
-import type { GeneratorChoice } from '../src/models/generator-presets';
+import { summaryMessages } from '../src/core/chat';
+import type { ChatMessage } from '../src/core/chat';
+import { configureRuntime } from '../src/models/embed';
+import type { GenerationResult, GeneratorChoice } from '../src/models/generate';
+import { TransformersGenerator } from '../src/models/generate';
 import type { BrowserBench } from './browser/embed-harness';
 import type { LlmPageConfig, LlmPageResult } from './browser/llm-page';
 

@@ -7,10 +7,10 @@
  * MEASURED as speed, with what ran. The same for llama.cpp (wllama's WebGPU backend) with a GGUF file; its backend
  * needs `shader-f16`, so on an adapter without it (SwiftShader) the row is NOT MEASURED as speed with where it ran.
  */
-import type { ChatMessage } from '../src/llm/types';
-import { speedOf } from '../src/models/generation-speed';
-import { llamaCppWebGpuGap } from '../src/models/generator-presets';
-import { mergeUses, usesLabel, type DeviceUse } from '../src/models/placement';
+import type { ChatMessage } from '../src/core/chat';
+import { speedOf } from '../src/models/generate/generation-speed';
+import { llamaCppWebGpuGap } from '../src/models/generate/generator-presets';
+import { mergeUses, usesLabel, type DeviceUse } from '../src/models/device';
 import type { BrowserBench } from './browser/embed-harness';
 import type { LlmPageConfig, LlmPageResult } from './browser/llm-page';
 import { notMeasuredAsSpeed, type BenchLine, type BenchRow } from './lines';

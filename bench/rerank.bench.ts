@@ -1,6 +1,6 @@
 /**
  * `npm run bench rerank`: the reranker's latency per question — the cross-encoder scoring a question against
- * DEFAULT_RERANK_DEPTH leaf-sized passages of a book, through the app's code (src/models/reranker.ts:
+ * DEFAULT_RERANK_DEPTH leaf-sized passages of a book, through the app's code (src/models/embed/reranker.ts:
  * transformers.js's tokenizer and model in Node, on onnxruntime-node) beside native ONNX Runtime alone
  * (onnxruntime-node's session on the same ONNX file and the same token tensors, batches of the same size): the
  * floor of what the model costs on this CPU, so the ratio is what our path adds.
@@ -16,9 +16,8 @@ import * as ort from 'onnxruntime-node';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import { chunkText } from '../src/core/text/chunk';
 import { DEFAULT_RERANK_DEPTH } from '../src/core/search/retrieve';
-import { configureRuntime } from '../src/models/embedder';
-import { CrossEncoder, RERANK_BATCH_SIZE } from '../src/models/reranker';
-import type { EmbeddingDtype } from '../src/models/embedding-presets';
+import { configureRuntime, CrossEncoder, RERANK_BATCH_SIZE } from '../src/models/embed';
+import type { EmbeddingDtype } from '../src/models/embed';
 import { notMeasured, type BenchLine, type BenchRow } from './lines';
 import { ROOT, runPython } from './support';
 

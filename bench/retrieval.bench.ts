@@ -27,8 +27,7 @@ import {
   type EvalVariant,
 } from '../src/core/eval';
 import { DEFAULT_SEARCH, retrieveReranked } from '../src/core/search/retrieve';
-import { configureRuntime } from '../src/models/embedder';
-import { CrossEncoder } from '../src/models/reranker';
+import { configureRuntime, CrossEncoder } from '../src/models/embed';
 import { notMeasured, type BenchLine } from './lines';
 import { bookTree } from './retrieval/trees';
 import { benchModels, GLOVE_MODEL, loadEmbed, type BenchModel } from './shape/inputs';

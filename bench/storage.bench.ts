@@ -24,7 +24,7 @@ import { chunkText, splitSentences } from '../src/core/text/chunk';
 import { seededRandom, type RandomFn } from '../src/core/random';
 import { serializeTree } from '../src/core/tree-format';
 import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../src/core/types';
-import { DEFAULT_MODEL_ID } from '../src/models/embedding-presets';
+import { DEFAULT_MODEL_ID } from '../src/models/embed/embedding-presets';
 import type { BuildRequest } from '../src/protocol/build';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import type { ReopenResult, StorageBenchPage, WriteResult } from './browser/storage-bench';

@@ -8,9 +8,9 @@
  */
 import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { GPU_CHECK_MODEL } from '../src/models/gpu-check-reference';
-import type { GpuSupport } from '../src/models/generator-presets';
-import { placementLabel, type DeviceFallback, type ModelPlacement } from '../src/models/placement';
+import { GPU_CHECK_MODEL } from '../src/models/embed';
+import type { GpuSupport } from '../src/models/device';
+import { placementLabel, type DeviceFallback, type ModelPlacement } from '../src/models/device';
 import { notMeasured, notMeasuredAsSpeed, type BenchLine } from './lines';
 
 /** Adapters that are software rasterisers whatever flag they carry (Chromium's, Mesa's, Windows'). */

@@ -2,7 +2,7 @@
  * Serves ONNX Runtime Web's WASM files from the app's own origin (never a CDN): in `vite` dev from
  * node_modules, and in `vite build` as assets under `ort/`. transformers.js 4.3 imports
  * `onnxruntime-web/webgpu`, whose WebGPU support needs the asyncify build; on a machine without WebGPU the
- * embedding worker uses the smaller, faster CPU-only plain build (src/models/browser-runtime.ts).
+ * embedding worker uses the smaller, faster CPU-only plain build (src/models/device/browser-runtime.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,14 +1,14 @@
 /**
  * Serves llama.cpp's WebAssembly build (@wllama/wllama's `wllama.wasm`, 10 MB) from the app's own origin (never
  * its CDN default): in `vite` dev from node_modules, and in `vite build` as the asset `wllama/wllama.wasm`. The
- * generate worker loads it only when a GGUF model is chosen (src/models/llama-cpp-generator.ts).
+ * generate worker loads it only when a GGUF model is chosen (src/models/generate/llama-cpp-generator.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Plugin } from 'vite';
 
-/** URL path of the file under the app's base (src/models/browser-runtime.ts points the runtime here). */
+/** URL path of the file under the app's base (src/models/device/browser-runtime.ts points the runtime here). */
 export const WLLAMA_WASM_PATH = 'wllama/wllama.wasm';
 
 function wasmFile(): string {

@@ -5,10 +5,8 @@
  */
 import '../src/rpc/errors';
 import { proxy, wrap, type Remote } from 'comlink';
-import type { ChatMessage } from '../src/llm/types';
-import type { GenerateApi } from '../src/models/generate-service';
-import type { GeneratorChoice } from '../src/models/generator-presets';
-import type { GenerationResult, GeneratorInfo } from '../src/models/generator-contract';
+import type { ChatMessage } from '../src/core/chat';
+import type { GenerateApi, GeneratorChoice, GenerationResult, GeneratorInfo } from '../src/models/generate';
 import type { GreedyPathApi } from './greedy-path.worker';
 
 /** What one harness generation returns: the reply, the loaded model, and the streamed pieces. */

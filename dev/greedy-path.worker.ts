@@ -7,8 +7,8 @@
 import '../src/rpc/errors';
 import { AutoModelForCausalLM, env } from '@huggingface/transformers';
 import { expose } from 'comlink';
-import { browserRuntime } from '../src/models/browser-runtime';
-import { configureRuntime } from '../src/models/embedder';
+import { browserRuntime } from '../src/models/device';
+import { configureRuntime } from '../src/models/embed';
 import { greedyPath } from '../tests/support/greedy-path';
 
 configureRuntime(browserRuntime(import.meta.env.BASE_URL));

@@ -4,7 +4,7 @@
  * models, embed texts and rerank with exact inputs, and read what failed. No UI.
  */
 import { embedWorker, terminateAll } from '../src/client/workers';
-import type { ModelChoice, RerankerChoice } from '../src/models/embed-service';
+import type { ModelChoice, RerankerChoice } from '../src/models/embed';
 
 /** The outcome of a call: its value, or the error's code and message. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; code: string; name: string; message: string };

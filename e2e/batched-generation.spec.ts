@@ -10,10 +10,10 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { BatchedReply } from '../dev/generate';
-import { summaryMessages } from '../src/llm/prompts';
-import type { ChatMessage } from '../src/llm/types';
-import type { GeneratorInfo } from '../src/models/generator-contract';
-import { TEST_GENERATOR_ID } from '../src/models/generator-presets';
+import { summaryMessages } from '../src/core/chat';
+import type { ChatMessage } from '../src/core/chat';
+import type { GeneratorInfo } from '../src/models/generate';
+import { TEST_GENERATOR_ID } from '../src/models/generate/generator-presets';
 import { expect, test } from './support/fixtures';
 
 const SAMPLE = readFileSync(new URL('../tests/fixtures/cinderella.txt', import.meta.url), 'utf8');

@@ -11,9 +11,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { parseCitations } from '../src/llm/answer';
-import { TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../src/models/generator-presets';
-import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
+import { parseCitations } from '../src/llm';
+import { TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../src/models/generate/generator-presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embed/embedding-presets';
 import {
   addSample,
   ask,

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { HarnessReply } from '../dev/generate';
-import type { ChatMessage } from '../src/llm/types';
-import { TEST_GGUF_GENERATOR_ID } from '../src/models/generator-presets';
+import type { ChatMessage } from '../src/core/chat';
+import { TEST_GGUF_GENERATOR_ID } from '../src/models/generate/generator-presets';
 import { expect, test } from './support/fixtures';
 
 interface GgufFixture {

@@ -5,8 +5,8 @@
  */
 import type { Page } from '@playwright/test';
 import type { Outcome } from '../dev/models';
-import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
-import { TEST_RERANKER_ID } from '../src/models/reranker-presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embed/embedding-presets';
+import { TEST_RERANKER_ID } from '../src/models/embed/reranker-presets';
 import { expect, test } from './support/fixtures';
 
 const TINY = 'local:aerie-tiny-random';

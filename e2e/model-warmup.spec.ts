@@ -1,5 +1,5 @@
 /**
- * The embedding model loads while the user is still getting ready (src/models/warmup.ts): adding a document
+ * The embedding model loads while the user is still getting ready (src/models/embed/warmup.ts): adding a document
  * starts loading the build's model (and starts the build worker), so "Build tree" and the first question find it loaded; a hub model that is
  * not in this browser's cache is not downloaded until the user builds, and the offline model it falls back to loads instead.
  */
@@ -35,7 +35,7 @@ test('adding a document loads the offline model before "Build tree"; the build a
   // The weights are downloaded without "Build tree" being clicked.
   await expect.poll(() => weightsCached(page), { timeout: 30_000 }).toBe(true);
   // The build worker is started too, and where there are two cores or more the embedding helper worker
-  // (src/models/embed-pool.ts) loads the model alongside the embedding worker.
+  // (src/models/embed/embed-pool.ts) loads the model alongside the embedding worker.
   await expect.poll(() => urls.some((u) => /build\.worker/.test(u)), { timeout: 30_000 }).toBe(true);
   if ((await page.evaluate(() => navigator.hardwareConcurrency)) >= 2) {
     expect(urls.some((u) => /embed-helper\.worker/.test(u))).toBe(true);

@@ -9,8 +9,8 @@
  * report cannot reach the server; the page's own violations are still caught by the guard.
  */
 import type { Page } from '@playwright/test';
-import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
-import { TEST_GENERATOR_ID } from '../src/models/generator-presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embed/embedding-presets';
+import { TEST_GENERATOR_ID } from '../src/models/generate/generator-presets';
 import { SERVICE_WORKER_PATH } from '../src/offline/names';
 import { buildLockName } from '../src/pipeline/locks';
 import {

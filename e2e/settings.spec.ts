@@ -3,7 +3,7 @@
  * "Build tree", the FAKE LLM server's log, the library row and the statistics all say so — and closing the
  * dialog with unsaved edits (Escape, Close, a click outside) asks first or keeps them; nothing typed is lost.
  */
-import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
+import { OFFLINE_MODEL_ID } from '../src/models/embed/embedding-presets';
 import { addSample, fakeLlmForFile, libraryRow, LLM_KEY, LLM_MODEL } from './support/app';
 import { expect, test } from './support/fixtures';
 import { holdAerieDb, releaseAerieDb } from './support/hold-db';

@@ -8,7 +8,7 @@
  * complete, the page does not reload by itself: its note to reload stays, with a Reload button (issue 41).
  */
 import { formatQuantity } from '../src/app/format';
-import { embedWorkerPlan } from '../src/models/embed-pool';
+import { embedWorkerPlan } from '../src/models/embed';
 import { TRANSIENT_NOTICE_MS } from '../src/app/state/useNotices';
 import { expectOnlyLocalRequests, pasteDocument, recordRequests } from './support/app';
 import { expect, test } from './support/fixtures';

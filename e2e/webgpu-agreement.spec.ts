@@ -13,19 +13,15 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { HarnessReply } from '../dev/generate';
 import type { Outcome } from '../dev/models';
-import type { ChatMessage } from '../src/llm/types';
-import {
-  NO_SHADER_F16,
-  runtimeLabel,
-  TEST_GENERATOR_ID,
-  type GeneratorChoice,
-} from '../src/models/generator-presets';
+import type { ChatMessage } from '../src/core/chat';
+import { NO_SHADER_F16, runtimeLabel, TEST_GENERATOR_ID } from '../src/models/generate/generator-presets';
+import type { GeneratorChoice } from '../src/models/generate';
 import type { GreedyFixture, GreedyStep } from '../tests/support/greedy-path';
 import { maxDifference } from '../tests/support/q8-check';
 import { injectGpuFault } from './support/webgpu-faults';
-import type { DeviceUse } from '../src/models/placement';
-import { OFFLINE_MODEL_ID } from '../src/models/embedding-presets';
-import { TEST_RERANKER_ID } from '../src/models/reranker-presets';
+import type { DeviceUse } from '../src/models/device';
+import { OFFLINE_MODEL_ID } from '../src/models/embed/embedding-presets';
+import { TEST_RERANKER_ID } from '../src/models/embed/reranker-presets';
 import { expect, test } from './support/fixtures';
 
 type Device = 'webgpu' | 'wasm';

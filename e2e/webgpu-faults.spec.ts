@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { Outcome } from '../dev/models';
 import type { HarnessReply } from '../dev/generate';
-import type { DeviceUse } from '../src/models/placement';
+import type { DeviceUse } from '../src/models/device';
 import { expect, test } from './support/fixtures';
 import { injectGpuFault, type GpuFaultInjection } from './support/webgpu-faults';
 

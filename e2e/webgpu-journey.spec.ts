@@ -20,7 +20,7 @@ import {
   shoot,
 } from './support/app';
 import { injectGpuFault } from './support/webgpu-faults';
-import { TEST_RERANKER_ID } from '../src/models/reranker-presets';
+import { TEST_RERANKER_ID } from '../src/models/embed/reranker-presets';
 
 const llm = fakeLlmForFile();
 

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { HarnessReply } from '../dev/generate';
-import type { ChatMessage } from '../src/llm/types';
+import type { ChatMessage } from '../src/core/chat';
 import { expect, test } from './support/fixtures';
 import { injectGpuFault } from './support/webgpu-faults';
 

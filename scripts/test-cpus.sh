@@ -28,8 +28,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TESTS=(tests/models/local-decoder.test.ts tests/models/local-models.test.ts tests/models/reranker.test.ts
-  tests/models/greedy-margin.test.ts)
+TESTS=(tests/models/generate/local-decoder.test.ts tests/models/embed/local-models.test.ts tests/models/embed/reranker.test.ts
+  tests/models/generate/greedy-margin.test.ts)
 SCRATCH="$PWD/.scratch/cpus"
 ROOT="$SCRATCH/arm64-root"
 # Under emulation a test takes 10–50 times its native time (the reranker's longest: 46 s on a busy machine).

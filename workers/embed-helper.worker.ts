@@ -1,8 +1,7 @@
 import '../src/rpc/errors';
 import { expose } from 'comlink';
-import { browserRuntime } from '../src/models/browser-runtime';
-import { createHelperService } from '../src/models/embed-helpers';
-import { embedWorkerPlan } from '../src/models/embed-pool';
+import { browserRuntime } from '../src/models/device';
+import { createHelperService, embedWorkerPlan } from '../src/models/embed';
 
 // Started by the embedding worker only where no WebGPU adapter exists: the CPU-only ORT build, this worker's
 // share of the cores as threads.

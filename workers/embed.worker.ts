@@ -1,10 +1,7 @@
 import '../src/rpc/errors';
 import { expose } from 'comlink';
-import { browserRuntime } from '../src/models/browser-runtime';
-import { embedWorkerPlan } from '../src/models/embed-pool';
-import { startEmbedHelpers } from '../src/models/embed-helpers';
-import { createEmbedService } from '../src/models/embed-service';
-import { probeWebGpu } from '../src/models/webgpu';
+import { browserRuntime, probeWebGpu } from '../src/models/device';
+import { embedWorkerPlan, startEmbedHelpers, createEmbedService } from '../src/models/embed';
 
 const plan = embedWorkerPlan(navigator.hardwareConcurrency, self.crossOriginIsolated);
 let webgpu = false;

@@ -1,5 +1,5 @@
 import '../src/rpc/errors';
 import { expose } from 'comlink';
-import { createImportService } from '../src/storage/import-service';
+import { createImportService } from '../src/storage';
 
 expose(createImportService());

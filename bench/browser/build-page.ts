@@ -13,7 +13,7 @@ export interface BuildRunConfig {
   request: BuildRequest;
   /**
    * Load the embedding model and start the build worker before the clock starts, as the app does when a
-   * document is added (src/models/warmup.ts, useBuildWorkerWarmup) and the user clicks "Build tree" after that.
+   * document is added (src/models/embed/warmup.ts, useBuildWorkerWarmup) and the user clicks "Build tree" after that.
    */
   warm?: boolean;
 }

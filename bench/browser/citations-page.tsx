@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { DocumentPanel, type ActiveCitation } from '../../src/app/document/DocumentPanel';
 import { decodeBase64 } from '../../src/core/base64';
-import type { PdfLayout } from '../../src/ingest/pdf-layout';
+import type { PdfLayout } from '../../src/protocol/pdf-layout';
 import type { OriginalRecord } from '../../src/storage';
 import '../../src/app/theme.css';
 import '../../src/app/app.css';

@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 /**
- * Bench-only embedding worker: the app's embedding service (src/models/embed-service.ts, the object
+ * Bench-only embedding worker: the app's embedding service (src/models/embed/embed-service.ts, the object
  * workers/embed.worker.ts exposes) with the app's browser runtime, except that models come from the bench
  * server's cache folder, the thread count is the benchmark's, and Cache Storage is off (loading is not timed,
  * and an incognito context cannot store a 90 MB file anyway).
@@ -11,12 +11,10 @@
  */
 import { expose, transfer } from 'comlink';
 import * as ort from 'onnxruntime-web/webgpu';
-import { browserRuntime } from '../../src/models/browser-runtime';
-import type { EmbeddingBatch } from '../../src/models/embedder';
-import { createEmbedService, type EmbedApi, type ModelChoice } from '../../src/models/embed-service';
-import type { GpuSupport } from '../../src/models/generator-presets';
-import type { DeviceFallback, ModelPlacement } from '../../src/models/placement';
-import { probeWebGpu } from '../../src/models/webgpu';
+import { browserRuntime, probeWebGpu } from '../../src/models/device';
+import type { EmbeddingBatch } from '../../src/models/embed';
+import { createEmbedService, type EmbedApi, type ModelChoice } from '../../src/models/embed';
+import type { GpuSupport, DeviceFallback, ModelPlacement } from '../../src/models/device';
 
 /** How the bench configures one worker; set once, before the model loads. */
 export interface BenchWorkerConfig {

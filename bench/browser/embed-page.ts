@@ -4,8 +4,8 @@
  * (not timed), warms up, then times complete embed calls from the page, as the app makes them.
  */
 import { releaseProxy, wrap } from 'comlink';
-import type { ModelChoice } from '../../src/models/embed-service';
-import { mergeUses, type DeviceUse } from '../../src/models/placement';
+import type { ModelChoice } from '../../src/models/embed';
+import { mergeUses, type DeviceUse } from '../../src/models/device';
 import type { BenchWorkerApi, BenchWorkerConfig, BenchWorkerInfo } from './embed-bench.worker';
 
 /** One timed configuration. */

@@ -8,8 +8,8 @@
  * (a control, the app's configuration run again as a variant, shows how much the order of the variants moves
  * it).
  */
-import { DEFAULT_BATCH_SIZE } from '../../src/models/embedder';
-import type { ModelChoice } from '../../src/models/embed-service';
+import { DEFAULT_BATCH_SIZE } from '../../src/models/embed';
+import type { ModelChoice } from '../../src/models/embed';
 import type { BenchRow } from '../lines';
 import { ORT_BUILDS_PATH, type BrowserBench } from './embed-harness';
 import type { PageRunConfig } from './embed-page';

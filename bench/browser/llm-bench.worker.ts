@@ -1,18 +1,17 @@
 /// <reference types="vite/client" />
 /**
- * Bench-only generation worker: the app's generate service (src/models/generate-service.ts, the object
+ * Bench-only generation worker: the app's generate service (src/models/generate/generate-service.ts, the object
  * workers/generate.worker.ts exposes) with the app's browser runtime, except that models come from the bench
  * server's cache folder, the thread count is the benchmark's, WebGPU is not probed unless the configuration
  * asks for it (`webgpu`: the bench's WebGPU rows) and Cache Storage is off (loading is not timed, and an incognito context cannot store a 600 MB file anyway).
  */
 import { expose } from 'comlink';
 import * as ort from 'onnxruntime-web/webgpu';
-import type { ChatMessage } from '../../src/llm/types';
-import { browserRuntime } from '../../src/models/browser-runtime';
-import { createGenerateService, type GenerateApi } from '../../src/models/generate-service';
-import type { GeneratorChoice, GpuSupport } from '../../src/models/generator-presets';
-import type { GenerationResult, GeneratorInfo } from '../../src/models/generator-contract';
-import { probeWebGpu } from '../../src/models/webgpu';
+import type { ChatMessage } from '../../src/core/chat';
+import { browserRuntime, probeWebGpu } from '../../src/models/device';
+import { createGenerateService, type GenerateApi } from '../../src/models/generate';
+import type { GeneratorChoice, GenerationResult, GeneratorInfo } from '../../src/models/generate';
+import type { GpuSupport } from '../../src/models/device';
 
 /** What the worker says when WebGPU is not probed. */
 const NO_GPU: GpuSupport = { adapter: false, f16: false, fallback: false, name: '' };

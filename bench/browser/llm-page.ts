@@ -4,9 +4,8 @@
  * model (timed apart), primes it with a tiny generation, then times whole generations from the page.
  */
 import { releaseProxy, wrap } from 'comlink';
-import type { ChatMessage } from '../../src/llm/types';
-import type { GeneratorChoice } from '../../src/models/generator-presets';
-import type { GenerationResult } from '../../src/models/generator-contract';
+import type { ChatMessage } from '../../src/core/chat';
+import type { GeneratorChoice, GenerationResult } from '../../src/models/generate';
 import type { LlmBenchLoad, LlmBenchWorkerApi, LlmBenchWorkerConfig } from './llm-bench.worker';
 
 /** One timed configuration. */

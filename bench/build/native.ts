@@ -10,14 +10,9 @@ import { chunkText } from '../../src/core/text/chunk';
 import { createExtractiveSummarizer } from '../../src/core/extractive';
 import { createSentenceMemory } from '../../src/core/sentence-vectors';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';
-import {
-  configureRuntime,
-  DEFAULT_BATCH_SIZE,
-  splitRows,
-  TransformersEmbedder,
-} from '../../src/models/embedder';
+import { configureRuntime, DEFAULT_BATCH_SIZE, TransformersEmbedder } from '../../src/models/embed';
+import { splitRows, splitSentenceRows } from '../../src/models/embed/rows';
 import { paddingShare } from './padding';
-import { splitSentenceRows } from '../../src/models/rows';
 
 /** What the Node run measured. */
 export interface NativeBuild {

@@ -7,9 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildDocument } from '../../src/core/build';
 import type { EmbedFn } from '../../src/core/types';
-import { configureRuntime, TransformersEmbedder } from '../../src/models/embedder';
-import { splitRows } from '../../src/models/rows';
-import { OFFLINE_MODEL_ID, type EmbeddingDtype } from '../../src/models/embedding-presets';
+import { configureRuntime, TransformersEmbedder, type EmbeddingDtype } from '../../src/models/embed';
+import { splitRows } from '../../src/models/embed/rows';
+import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
 import { incompleteModel, ROOT, runPython } from '../support';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures');

@@ -3,7 +3,7 @@
  * and watch every request the page (and its workers) makes.
  */
 import { expect, type BrowserContext, type Page } from '@playwright/test';
-import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
+import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
 import { FakeLlmServer, startFakeLlmServer } from '../../tests/support/llm-server';
 import { test } from './fixtures';
 

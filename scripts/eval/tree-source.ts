@@ -14,9 +14,9 @@ import { parseTree } from '../../src/core/tree-format';
 import type { EmbedFn, RaptorTree, SummarizeFn, SummarizerInfo } from '../../src/core/types';
 import { ingestFile } from '../../src/ingest';
 import { createLlmSummarizer, createOpenAiEmbedder, type LlmEndpoint } from '../../src/llm';
-import { configureRuntime, splitRows, TransformersEmbedder } from '../../src/models/embedder';
-import { locateModel, OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
-import { splitSentenceRows } from '../../src/models/rows';
+import { configureRuntime, TransformersEmbedder } from '../../src/models/embed';
+import { splitRows, splitSentenceRows } from '../../src/models/embed/rows';
+import { locateModel, OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
 import type { EvalArgs } from './args';
 
 /** The app's own models (the offline GloVe model among them). */

@@ -7,12 +7,12 @@
  * This tries the app's summary prompt over each of the sample's first lines in turn (fp32 and q4, ONNX Runtime's
  * CPU in Node through transformers.js, as the app loads the model), follows `STEPS` greedy steps, and keeps the
  * prompt whose smallest top-1 margin is largest among those whose margins all reach `REQUIRED_MARGIN`. The unit test
- * tests/models/greedy-margin.test.ts re-derives the margins; the browser spec re-derives them on WASM.
+ * tests/models/generate/greedy-margin.test.ts re-derives the margins; the browser spec re-derives them on WASM.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AutoModelForCausalLM, AutoTokenizer, env, type Tensor } from '@huggingface/transformers';
-import { summaryMessages } from '../../src/llm/prompts';
+import { summaryMessages } from '../../src/core/chat';
 import { greedyPath } from '../../tests/support/greedy-path';
 
 /** Tokens the agreement test compares (the app's warm-up writes 16). */

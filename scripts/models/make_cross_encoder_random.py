@@ -7,7 +7,7 @@ benchmark model (its scores carry no meaning; it costs what the real model costs
 
 The tiny model also writes tests/fixtures/models/aerie-tiny-cross.expected.json: question/passage pairs, their
 token ids and token types, and the logits ONNX Runtime computes for them (fp32 and q8, one batch), with the SHA-256
-of every file; tests/models/reranker.test.ts checks transformers.js in Node against it. Needs no download: the word
+of every file; tests/models/embed/reranker.test.ts checks transformers.js in Node against it. Needs no download: the word
 list is the committed GloVe model's vocabulary.
 """
 

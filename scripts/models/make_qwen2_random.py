@@ -64,7 +64,7 @@ FIXTURE_MESSAGES = [
         "haughty woman that was ever seen.\n\n:",
     },
 ]
-"""The paper's summarisation prompt on a line of the sample (as src/llm/prompts.ts builds it)."""
+"""The paper's summarisation prompt on a line of the sample (as src/core/chat.ts builds it)."""
 FIXTURE_TEXTS = [
     "Cinderella lost her glass slipper on the palace stairs.",
     "Café DÉJÀ vu — naïve résumé 42, 1999!\n\ttabs and  double  spaces",

@@ -12,9 +12,9 @@ import { buildTree } from '../../src/core/build';
 import { createExtractiveSummarizer } from '../../src/core/extractive';
 import { serializeTree } from '../../src/core/tree-format';
 import type { BuildParams } from '../../src/core/types';
-import { configureRuntime, TransformersEmbedder } from '../../src/models/embedder';
-import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
-import { splitRows } from '../../src/models/rows';
+import { configureRuntime, TransformersEmbedder } from '../../src/models/embed';
+import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
+import { splitRows } from '../../src/models/embed/rows';
 
 const [file, out, paramsJson] = process.argv.slice(2);
 if (!file || !out) {

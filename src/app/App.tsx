@@ -2,18 +2,12 @@
  * The app shell: lays out the panels and connects them to the state hooks. Orchestration lives in the hooks
  * (src/app/state) and the workers; this component only renders and forwards.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { treeStats } from '../core/stats';
-import { RETRIEVAL_MODES, type ModeSelections, type RetrievalMode } from './modes';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { DocumentPanel, type ActiveCitation } from './document/DocumentPanel';
 import { citationTarget } from './document/citation-target';
 import { parseOriginalKey } from './document/original-key';
 import { returnPointOf, returnTo, type ReturnPoint } from './document/return-point';
-import { passagePath, placeOf } from './ask/sources';
 import { TreeView } from './tree/TreeView';
-import { layerTopics, rootTerms } from './tree/topics';
-import { hierarchyOf } from './tree/hierarchy';
-import { leavesUnder } from './tree/selection';
 import { ReachStrip } from './tree/ReachStrip';
 import { SelectionHistogram } from './tree/SelectionHistogram';
 import { NodeInspector } from './tree/NodeInspector';
@@ -40,7 +34,10 @@ import { defaultRetrievalSettings, queryBlocker, questionModelOf, useAsk } from 
 import { modelToWarm, useBuildWorkerWarmup, useModelWarmup } from './state/useModelWarmup';
 import { useLibraryActions } from './state/useLibraryActions';
 import { useConversation, useConversationPanel } from './state/useConversation';
+import { useModeSelections } from './state/useModeSelections';
 import { useTheme } from './state/useTheme';
+import { useTreeOverview } from './state/useTreeOverview';
+import { useViewTabs, VIEW_LABELS, type View } from './state/useViewTabs';
 import { useTreeBound } from './state/useTreeBound';
 import { useTreeDeletions } from './state/useTreeDeletions';
 import { useServiceWorker, type Busy } from './state/useServiceWorker';
@@ -54,15 +51,6 @@ import { embeddingChoiceOf, titleFor } from './state/request';
 import type { RetrievalSettings } from './state/types';
 import { getOriginal } from '../storage';
 import './app.css';
-
-type View = 'tree' | 'document' | 'stats' | 'eval';
-
-const VIEW_LABELS: Record<View, string> = {
-  tree: 'Tree',
-  document: 'Document',
-  stats: 'Statistics',
-  eval: 'Evaluate',
-};
 
 export function App() {
   const { notices, notify, dismiss } = useNotices();
@@ -89,29 +77,27 @@ export function App() {
   const build = useBuild(db, notify, { onBuilt, onTaken: docs.take });
   const open = useOpenTree(db, openId, version);
   const tree = open.tree;
-  const maxLayer = tree ? Math.max(0, ...tree.nodes.map((n) => n.layer)) : 0;
+  const overview = useTreeOverview(tree, open.documents);
+  const { maxLayer, stats, topics, topicsByLayer, rootSummary, leaves, primaryParent } = overview;
+  const { placeOfNode, sourceOf, documentText } = overview;
   const ask = useAsk(tree, open.record, settings);
-  const placeOfNode = useCallback(
-    (id: number) => (tree ? placeOf(tree, open.documents, id) : undefined),
-    [tree, open.documents],
-  );
-  const conversation = useConversation(
+  const conversation = useConversation({
     db,
-    open.tree ? openId : undefined,
+    treeId: open.tree ? openId : undefined,
     tree,
     settings,
-    ask,
+    asker: ask,
     notify,
-    library.trees,
-    placeOfNode,
-  );
+    libraryVersion: library.trees,
+    placeOf: placeOfNode,
+  });
   const evaluation = useEvaluation(db, tree ? openId : undefined, tree, open.record, settings, notify);
   const answerModel = answerModelOf(settings);
   const [retrieval, setRetrieval] = useState<RetrievalSettings>(() => defaultRetrievalSettings(0));
   const [settingsOpen, setSettingsOpen] = useState(false);
   // Node ids and citations belong to the open tree: another tree reads them as unset (useTreeBound.ts).
   const [inspected, setInspected] = useTreeBound<number | undefined>(tree, undefined);
-  const [view, setView] = useState<View>('tree');
+  const { view, setView, onTabKey } = useViewTabs();
   const [scrollLeaf, setScrollLeaf] = useTreeBound<number | undefined>(tree, undefined);
   /** The citation shown in the Document tab, with where "Back to the answer" returns. */
   const [citation, setCitation] = useTreeBound<
@@ -144,65 +130,7 @@ export function App() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when another tree opens
   }, [tree]);
 
-  const selections: ModeSelections = useMemo(() => {
-    const out: ModeSelections = {};
-    for (const [mode, result] of Object.entries(ask.results?.results ?? {})) {
-      out[mode as RetrievalMode] = result.passages.map((p) => ({ id: p.id, layer: p.layer, score: p.score }));
-    }
-    return out;
-  }, [ask.results]);
-
-  const highlights = useMemo(() => {
-    const out: Partial<Record<RetrievalMode, number[]>> = {};
-    for (const mode of RETRIEVAL_MODES) {
-      const list = selections[mode];
-      if (list && tree) out[mode] = list.filter((s) => tree.nodes[s.id].layer === 0).map((s) => s.id);
-    }
-    return out;
-  }, [selections, tree]);
-
-  const underSelected = useMemo(() => {
-    const out: Partial<Record<RetrievalMode, number[]>> = {};
-    for (const mode of RETRIEVAL_MODES) {
-      const list = selections[mode];
-      if (list && tree)
-        out[mode] = leavesUnder(
-          tree.nodes,
-          list.map((s) => s.id),
-        );
-    }
-    return out;
-  }, [selections, tree]);
-
-  const stats = useMemo(() => (tree ? treeStats(tree) : undefined), [tree]);
-  const topics = useMemo(() => (tree ? rootTerms(tree.nodes) : []), [tree]);
-  const topicsByLayer = useMemo(() => (tree ? layerTopics(tree.nodes) : []), [tree]);
-  const rootSummary = useMemo(() => {
-    if (!tree || maxLayer === 0) return undefined;
-    return tree.nodes
-      .filter((n) => n.layer === maxLayer)
-      .map((n) => n.text)
-      .join(' ');
-  }, [tree, maxLayer]);
-  const leaves = useMemo(
-    () =>
-      tree
-        ? tree.nodes.filter((n) => n.layer === 0 && n.source).map((n) => ({ id: n.id, source: n.source! }))
-        : [],
-    [tree],
-  );
-  const primaryParent = useMemo(() => (tree ? hierarchyOf(tree.nodes).primaryParent : []), [tree]);
-  const sourceOf = useCallback(
-    (id: number) =>
-      tree?.nodes[id]
-        ? { path: passagePath(tree.nodes, primaryParent, id), where: placeOf(tree, open.documents, id) }
-        : undefined,
-    [tree, primaryParent, open.documents],
-  );
-  const documentText = useCallback(
-    (docId: string) => open.documents.find((d) => d.id === docId)?.text || undefined,
-    [open.documents],
-  );
+  const { selections, highlights, underSelected } = useModeSelections(tree, ask.results);
 
   const building = build.progress?.status === 'running' || build.progress?.status === 'cancelling';
   // Builds take the stored settings: none starts on the defaults shown before they are read.
@@ -264,25 +192,6 @@ export function App() {
     void conversation.submit(question, retrieval, 'compare', followUp).catch(unanswered);
   const onConfirmSearch = (search: string) => void conversation.confirm(search).catch(unanswered);
   const conversationProps = useConversationPanel(conversation, ask.results, onConfirmSearch);
-  // The ARIA tabs pattern: arrow keys move between tabs (and select them), Home/End go to the ends.
-  const onTabKey = (event: KeyboardEvent) => {
-    const order = Object.keys(VIEW_LABELS) as View[];
-    const at = order.indexOf(view);
-    const next =
-      event.key === 'ArrowRight'
-        ? order[(at + 1) % order.length]
-        : event.key === 'ArrowLeft'
-          ? order[(at + order.length - 1) % order.length]
-          : event.key === 'Home'
-            ? order[0]
-            : event.key === 'End'
-              ? order[order.length - 1]
-              : undefined;
-    if (!next) return;
-    event.preventDefault();
-    setView(next);
-    document.getElementById(`tab-${next}`)?.focus();
-  };
   // Stable while the tree is, so the memoised lists that take it (the conversation's turns) are not rendered
   // again for it.
   const openNode = useCallback((id: number) => setInspected(id), [setInspected]);
@@ -296,7 +205,7 @@ export function App() {
       setInspected(nodeId);
       setView('document');
     },
-    [tree, view, documentText, setCitation, setInspected],
+    [tree, view, documentText, setCitation, setInspected, setView],
   );
   const backToAnswer = () => {
     if (!citation) return;

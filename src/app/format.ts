@@ -1,7 +1,7 @@
 /**
  * How the UI writes numbers, sizes, durations, rates and dates. Every function takes an optional BCP 47
  * `locale` (default: the browser's) so output is locale-aware in the app and deterministic in tests.
- * Sizes use decimal units (1 MB = 1,000,000 bytes), like the model sizes in src/models/embedding-presets.ts.
+ * Sizes use decimal units (1 MB = 1,000,000 bytes), like the model sizes in src/models/embed/embedding-presets.ts.
  */
 
 /** Bytes in a kilobyte (decimal, as storage quotas and download sizes are usually shown). */

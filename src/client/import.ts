@@ -6,8 +6,8 @@
 import '../rpc/errors';
 import { proxy, wrap } from 'comlink';
 import { ingestInWorker } from '../ingest';
-import type { ImportApi, ImportOutcome } from '../storage/import-service';
-import { StorageError } from '../storage/errors';
+import type { ImportApi, ImportOutcome } from '../storage';
+import { StorageError } from '../storage';
 
 /**
  * Reads a PDF a tree file carries the way a dropped PDF is read (an ingestion worker, PDF.js), for the import to

@@ -4,10 +4,15 @@
  * model's files. Main thread (or any context with Cache Storage); every function answers "nothing" where Cache
  * Storage is missing.
  */
-import { groupCachedFiles, type CachedFile, type CachedModel } from '../models/cached-models';
-import { GGUF_CACHE } from '../models/gguf';
-import { forgetModelUse, readModelUse } from '../models/model-use';
-import { MODEL_CACHE_NAME } from '../models/hub';
+import {
+  groupCachedFiles,
+  type CachedFile,
+  type CachedModel,
+  forgetModelUse,
+  readModelUse,
+  MODEL_CACHE_NAME,
+} from '../models/files';
+import { GGUF_CACHE } from '../models/generate/gguf';
 import { OFFLINE_CACHE } from '../offline/names';
 
 /** The caches that hold model files. */

@@ -1,12 +1,12 @@
 /**
- * The page's side of warming the embedding model (src/models/warmup.ts says when a warm-up is allowed): checks
+ * The page's side of warming the embedding model (src/models/embed/warmup.ts says when a warm-up is allowed): checks
  * the model cache for a hub model's files, then asks the embedding worker to load the model. Nothing is shown:
  * a warm-up that fails is forgotten by the worker, and the build or question that needs the model loads it
  * again and reports its own error.
  */
-import type { ModelChoice } from '../models/embed-service';
-import { MODEL_CACHE_NAME } from '../models/hub';
-import { warmupPlan } from '../models/warmup';
+import type { ModelChoice } from '../models/embed';
+import { MODEL_CACHE_NAME } from '../models/files';
+import { warmupPlan } from '../models/embed/warmup';
 import { embedWorker } from './workers';
 
 /** Whether every URL is in the model cache (false where Cache Storage is unavailable or refuses). */

@@ -4,8 +4,8 @@
  */
 import '../rpc/errors';
 import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
-import type { EmbedApi } from '../models/embed-service';
-import type { GenerateApi } from '../models/generate-service';
+import type { EmbedApi } from '../models/embed';
+import type { GenerateApi } from '../models/generate';
 import type { BuildApi } from '../pipeline/build-service';
 
 interface Connection<T> {

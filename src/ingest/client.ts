@@ -10,7 +10,7 @@ import { AbortError, onAbort, throwIfAborted } from '../core/abort';
 import { IngestError, quoted } from './errors';
 import { preflight } from './preflight';
 import type { IngestApi, IngestOutcome } from './service';
-import type { IngestedDocument, IngestFile, IngestOptions } from './types';
+import type { IngestedDocument, IngestFile, IngestOptions } from '../protocol/ingest';
 
 /** What the client needs of a worker (a `Worker`, or a test's fake). */
 export type WorkerLike = Pick<

@@ -22,9 +22,9 @@ import {
   LEGACY_NON_ASCII_SHARE,
   READ_SLICE_BYTES,
   UTF16_NUL_SHARE,
-} from './limits';
+} from '../protocol/ingest-limits';
 import { readBytes } from './read';
-import type { IngestFile, IngestProgress } from './types';
+import type { IngestFile, IngestProgress } from '../protocol/ingest';
 import { Windows1252Decoder } from './windows-1252';
 
 /** Options of `decodeTextFile`. */

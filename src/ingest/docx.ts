@@ -8,7 +8,7 @@
 import type mammoth from 'mammoth';
 import { IngestError, quoted } from './errors';
 import { htmlToText, type HtmlParser } from './html';
-import { formatBytes, MAX_DOCX_UNPACKED_BYTES } from './limits';
+import { formatBytes, MAX_DOCX_UNPACKED_BYTES } from '../protocol/ingest-limits';
 import { readZipDirectory } from './zip-directory';
 
 /** The parts of mammoth used here. */

@@ -7,6 +7,16 @@ export { IngestError, type IngestErrorCode } from './errors';
 export { htmlToText, type HtmlParser } from './html';
 export { ingestFile, ingestText, PASTED_TEXT_NAME, type IngestDeps } from './ingest';
 export { preflight } from './preflight';
-export { LARGE_TEXT_CHARS, MAX_FILE_BYTES, MAX_TEXT_CHARS } from './limits';
+export { LARGE_TEXT_CHARS, MAX_FILE_BYTES, MAX_TEXT_CHARS } from '../protocol/ingest-limits';
 export { createIngestService, type IngestApi, type IngestOutcome, type IngestSettings } from './service';
-export type { IngestedDocument, IngestFile, IngestOptions, IngestProgress, IngestType } from './types';
+export type {
+  IngestedDocument,
+  IngestFile,
+  IngestOptions,
+  IngestProgress,
+  IngestType,
+} from '../protocol/ingest';
+export { alignSpan, isLocated, locateSpan, type PageSpan, sameItems } from './pdf-locate';
+export { binaryDataParams } from './pdf-data';
+export { loadPdfjs } from './pdfjs-runtime';
+export { extractPdfText } from './pdf';

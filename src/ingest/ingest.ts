@@ -11,14 +11,14 @@ import { decodeTextFile } from './decode';
 import { checkUnpackedSize, extractDocxText, loadMammoth, type MammothModule } from './docx';
 import { IngestError, quoted } from './errors';
 import { declaredCharset, htmlToText, type HtmlParser } from './html';
-import { MAX_TEXT_CHARS, SNIFF_BYTES } from './limits';
+import { MAX_TEXT_CHARS, SNIFF_BYTES } from '../protocol/ingest-limits';
 import { extractPdfText, type PdfRuntime } from './pdf';
 import { preflight } from './preflight';
 import { loadPdfjs } from './pdfjs-runtime';
 import { readBytes } from './read';
 import { routeFile, sniffSignature, type Route } from './sniff';
 import { checkText, cleanText, largeTextWarning, nulWarning, utf8Length } from './text';
-import type { IngestedDocument, IngestFile, IngestOptions, IngestType } from './types';
+import type { IngestedDocument, IngestFile, IngestOptions, IngestType } from '../protocol/ingest';
 
 /** The parsers ingestion uses, injectable so each environment (worker, Node test) supplies its own. */
 export interface IngestDeps {

@@ -7,7 +7,13 @@
  *
  * Pure; runs on the page and in Node.
  */
-import { itemsCheck, RUN_FIELDS, type LayoutItem, type PdfLayout, type PdfPageLayout } from './pdf-layout';
+import {
+  itemsCheck,
+  RUN_FIELDS,
+  type LayoutItem,
+  type PdfLayout,
+  type PdfPageLayout,
+} from '../protocol/pdf-layout';
 
 /** A part of a page's highlight: characters [from, to) of text item `item`'s string. */
 export interface ItemPiece {

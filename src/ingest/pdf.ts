@@ -11,7 +11,7 @@ import { isAbortError, onAbort, throwIfAborted, type AbortSignalLike } from '../
 import type { getDocument } from 'pdfjs-dist';
 import type { DocumentInitParameters, TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api';
 import { IngestError, quoted } from './errors';
-import { formatCount, MAX_PDF_PAGES, MIN_PDF_CHARS_PER_PAGE } from './limits';
+import { formatCount, MAX_PDF_PAGES, MIN_PDF_CHARS_PER_PAGE } from '../protocol/ingest-limits';
 import { nulWarning } from './text';
 import {
   pageLayout,
@@ -19,8 +19,8 @@ import {
   type PageText,
   type PdfLayout,
   type PdfPageLayout,
-} from './pdf-layout';
-import type { IngestProgress } from './types';
+} from '../protocol/pdf-layout';
+import type { IngestProgress } from '../protocol/ingest';
 
 /** The parts of the PDF.js module used here (`pdfjs-dist/legacy/build/pdf.mjs` satisfies it). */
 export interface PdfjsModule {

@@ -3,8 +3,8 @@
  * worker without pulling in the parsers.
  */
 import { IngestError, quoted } from './errors';
-import { formatBytes, MAX_FILE_BYTES } from './limits';
-import type { IngestFile } from './types';
+import { formatBytes, MAX_FILE_BYTES } from '../protocol/ingest-limits';
+import type { IngestFile } from '../protocol/ingest';
 
 /** Refuses a file from its size alone: `EMPTY` for 0 bytes, `TOO_LARGE` above `maxBytes` (default 100 MB). */
 export function preflight(file: IngestFile, maxBytes: number = MAX_FILE_BYTES): void {

@@ -3,7 +3,7 @@
  * the user chose it (NotReadableError, NotFoundError); that becomes a typed `READ_FAILED`.
  */
 import { IngestError, quoted } from './errors';
-import type { IngestFile } from './types';
+import type { IngestFile } from '../protocol/ingest';
 
 /** Bytes `start` (inclusive) to `end` (exclusive) of `file`. */
 export async function readBytes(file: IngestFile, start: number, end: number): Promise<Uint8Array> {

@@ -5,7 +5,7 @@
  */
 import { IngestError, type IngestErrorCode } from './errors';
 import { ingestFile, type IngestDeps } from './ingest';
-import type { IngestedDocument, IngestOptions, IngestProgress } from './types';
+import type { IngestedDocument, IngestOptions, IngestProgress } from '../protocol/ingest';
 
 /** What `ingest` returns: the document, or the typed refusal as plain data. */
 export type IngestOutcome =

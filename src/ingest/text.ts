@@ -5,7 +5,7 @@
  */
 import { hasVisibleText } from '../core/text/visible';
 import { IngestError, quoted } from './errors';
-import { formatCount, LARGE_TEXT_CHARS } from './limits';
+import { formatCount, LARGE_TEXT_CHARS } from '../protocol/ingest-limits';
 
 const BYTE_ORDER_MARK = '\ufeff';
 

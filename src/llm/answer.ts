@@ -7,7 +7,8 @@ import {
   checkTemplate,
   DEFAULT_ANSWER_MAX_TOKENS,
 } from './prompts';
-import type { ChatFn, ChatMessage, LlmEndpoint, StreamOptions } from './types';
+import type { ChatMessage } from '../core/chat';
+import type { ChatFn, LlmEndpoint, StreamOptions } from './types';
 import { UsageAccumulator, type UsageTotals } from './usage';
 
 /** Options of `answerQuestion`. */

@@ -2,42 +2,13 @@
  * The built-in model (a language model running in this browser) behind the same summarising and answering
  * paths as the endpoints: the paper's summarisation prompt, the cited-answer prompt, [n] citations, streamed
  * text and token usage. Only types come from src/models, so the page can use this without transformers.js; the
- * model itself runs in the generate worker (src/models/generate-service.ts) or, in Node, in-process.
+ * model itself runs in the generate worker (src/models/generate/generate-service.ts) or, in Node, in-process.
  */
-import type { GenerateOptions } from '../models/generator-contract';
-import type { DeviceUse } from '../models/placement';
+import type { ChatGenerator, GeneratedReply } from '../models/generate';
 import type { AnswerOptions, AnswerResult } from './answer';
 import { answerWith } from './answer';
 import { createChatSummarizer, type LlmSummarizer, type LlmSummarizerOptions } from './summarizer';
-import type { ChatFn, ChatMessage } from './types';
-
-/** One reply of a `ChatGenerator` (the fields of the generator's GenerationResult this module needs). */
-export interface GeneratedReply {
-  text: string;
-  promptTokens: number;
-  completionTokens: number;
-  finishReason: 'stop' | 'length';
-  /** Milliseconds of prompt processing and of generation (see GenerationTiming). */
-  timing: { prefillMs: number; decodeMs: number; decodeShareMs?: number; totalMs: number };
-  /** Where its tokens were written (several entries when WebGPU failed mid-reply). */
-  ranOn?: DeviceUse[];
-}
-
-/**
- * A loaded language model that writes chat replies: `TransformersGenerator` itself (Node, tests), or a client
- * of the generate worker (`remoteGenerator` in src/models/generate-client.ts).
- */
-export interface ChatGenerator {
-  /** `model`: the model string; `tag`: what a tree records as the writer of its summaries. */
-  readonly info: { model: string; tag: string };
-  generate(
-    messages: readonly ChatMessage[],
-    options: Pick<
-      GenerateOptions,
-      'maxNewTokens' | 'temperature' | 'signal' | 'onText' | 'onToken' | 'batch'
-    >,
-  ): Promise<GeneratedReply>;
-}
+import type { ChatFn } from './types';
 
 /** Options of `builtinChat`. */
 export interface BuiltinChatOptions {

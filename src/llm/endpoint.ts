@@ -4,7 +4,7 @@
  */
 import { deriveSeed, seededRandom, type RandomFn } from '../core/random';
 import { LlmError } from './errors';
-import { DEFAULT_MAX_CONCURRENCY, Limiter } from './limiter';
+import { DEFAULT_MAX_CONCURRENCY, Limiter } from '../core/limiter';
 import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_AFTER_MS,

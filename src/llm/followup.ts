@@ -11,7 +11,8 @@
  */
 import { countTokens } from '../core/text';
 import { LlmError } from './errors';
-import type { ChatFn, ChatMessage, StreamOptions } from './types';
+import type { ChatMessage } from '../core/chat';
+import type { ChatFn, StreamOptions } from './types';
 
 /** Earlier turns' text the answering model is given, at most (cl100k tokens). */
 export const HISTORY_TOKENS = 1000;

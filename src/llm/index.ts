@@ -5,7 +5,6 @@
 export type {
   CallOptions,
   ChatFn,
-  ChatMessage,
   ChatRequest,
   ChatResult,
   LlmEndpoint,
@@ -21,7 +20,7 @@ export {
   resolveEndpoint,
   type ResolvedEndpoint,
 } from './endpoint';
-export { DEFAULT_MAX_CONCURRENCY, Limiter } from './limiter';
+export { DEFAULT_MAX_CONCURRENCY, Limiter } from '../core/limiter';
 export {
   backoffDelayMs,
   DEFAULT_MAX_RETRIES,
@@ -45,13 +44,17 @@ export {
   answerMessages,
   DEFAULT_ANSWER_MAX_TOKENS,
   DEFAULT_SUMMARY_MAX_TOKENS,
-  fillTemplate,
   numberedPassages,
+} from './prompts';
+/** The chat message and the paper's summary prompt live in the core, below this room and the built-in model's. */
+export {
+  fillTemplate,
   SUMMARY_SYSTEM_PROMPT,
   SUMMARY_USER_TEMPLATE,
   summaryContext,
   summaryMessages,
-} from './prompts';
+  type ChatMessage,
+} from '../core/chat';
 export {
   createChatSummarizer,
   createLlmSummarizer,
@@ -66,14 +69,7 @@ export {
   type AnswerOptions,
   type AnswerResult,
 } from './answer';
-export {
-  answerWithBuiltin,
-  builtinChat,
-  createBuiltinSummarizer,
-  type BuiltinChatOptions,
-  type ChatGenerator,
-  type GeneratedReply,
-} from './builtin';
+export { answerWithBuiltin, builtinChat, createBuiltinSummarizer, type BuiltinChatOptions } from './builtin';
 export {
   createOpenAiEmbedder,
   DEFAULT_EMBEDDING_BATCH_SIZE,

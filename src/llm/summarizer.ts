@@ -4,13 +4,8 @@ import type { SummarizeFn, SummarizerInfo } from '../core/types';
 import { chat } from './chat';
 import { resolveEndpoint } from './endpoint';
 import { LlmError } from './errors';
-import {
-  checkTemplate,
-  DEFAULT_SUMMARY_MAX_TOKENS,
-  SUMMARY_SYSTEM_PROMPT,
-  SUMMARY_USER_TEMPLATE,
-  summaryMessages,
-} from './prompts';
+import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE, summaryMessages } from '../core/chat';
+import { checkTemplate, DEFAULT_SUMMARY_MAX_TOKENS } from './prompts';
 import type { ChatFn, LlmEndpoint, RetryInfo } from './types';
 import { UsageAccumulator } from './usage';
 

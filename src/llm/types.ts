@@ -3,6 +3,7 @@
  * Everything in src/llm runs in browsers, workers and Node 20 (fetch, streams, TextDecoder, timers only).
  */
 import type { AbortSignalLike } from '../core/abort';
+import type { ChatMessage } from '../core/chat';
 import type { RandomFn } from '../core/random';
 import type { TokenUsage, UsageAccumulator } from './usage';
 
@@ -45,12 +46,6 @@ export interface LlmEndpoint {
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   /** Extra request headers, e.g. OpenRouter's `HTTP-Referer` and `X-Title`. */
   headers?: Record<string, string>;
-}
-
-/** One message of a chat. System messages become Anthropic's top-level `system`. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
 }
 
 /** A chat request, independent of the protocol. */

@@ -11,10 +11,10 @@ import { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER } from '../core/extra
 import { createSentenceMemory, type SentenceVectorSource } from '../core/sentence-vectors';
 import type { EmbedFn, SummarizeFn, SummarizerInfo } from '../core/types';
 import { createLlmSummarizer, createOpenAiEmbedder, type UsageAccumulator } from '../llm';
-import type { ModelLoadProgress } from '../models/embedder';
-import type { EmbedApi } from '../models/embed-service';
-import { OFFLINE_MODEL_ID } from '../models/embedding-presets';
-import { splitRows, splitSentenceRows } from '../models/rows';
+import type { ModelLoadProgress } from '../models/files';
+import type { EmbedApi } from '../models/embed';
+import { OFFLINE_MODEL_ID } from '../models/embed/embedding-presets';
+import { splitRows, splitSentenceRows } from '../models/embed/rows';
 import type { BuildRequest, EmbeddingChoice, PipelineEvent } from '../protocol/build';
 import { recordEmbeddingDtype, recordModelFallback, type AerieDb } from '../storage';
 import type { BuiltinSummaries } from './builtin-summaries';

@@ -17,8 +17,8 @@ import { buildTree } from '../core/build';
 import type { ClosableClusterPool } from '../core/cluster';
 import { DEFAULT_BUILD_PARAMS, type RaptorTree } from '../core/types';
 import { UsageAccumulator } from '../llm';
-import type { EmbedApi } from '../models/embed-service';
-import type { GenerateApi } from '../models/generate-service';
+import type { EmbedApi } from '../models/embed';
+import type { GenerateApi } from '../models/generate';
 import {
   completeTree,
   createTree,
@@ -32,7 +32,7 @@ import {
   type AerieDb,
   type FileInfo,
 } from '../storage';
-import { cachedEmbedder, cachedSummarizer, embeddingCacheKeyFor, summaryCacheKeyFor } from './cached-models';
+import { cachedEmbedder, cachedSummarizer, embeddingCacheKeyFor, summaryCacheKeyFor } from './cached-results';
 import {
   builtinConcurrency,
   prepareBuiltin,
@@ -122,7 +122,12 @@ function isTreeGone(error: unknown, treeId: string): boolean {
   return e?.code === 'NOT_FOUND' && e.details?.treeId === treeId;
 }
 
-/** Makes the service. In a worker, call with no arguments and connect the embedder over a port. */
+/**
+ * Makes the service. In a worker, call with no arguments and connect the embedder over a port.
+ *
+ * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `run`, is 130 lines.
+ */
 export function createBuildService(deps: BuildServiceDeps = {}) {
   let embedder = deps.embedService;
   let generator = deps.generateService;

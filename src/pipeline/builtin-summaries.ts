@@ -8,20 +8,14 @@ import type { Remote } from 'comlink';
 import { onAbort, type AbortSignalLike } from '../core/abort';
 import { countTokens, truncateToTokens } from '../core/text';
 import type { BuildParams } from '../core/types';
-import { createBuiltinSummarizer, type GeneratedReply } from '../llm/builtin';
-import type { LlmSummarizer } from '../llm/summarizer';
-import type { UsageAccumulator } from '../llm/usage';
-import type { ModelLoadProgress } from '../models/embedder';
-import { connectGenerator } from '../models/generate-client';
-import type { GenerateApi } from '../models/generate-service';
-import {
-  estimateSummarySeconds,
-  planSummaryRange,
-  SpeedMeter,
-  type GenerationSpeed,
-  type SpeedSample,
-} from '../models/generation-speed';
-import type { GeneratorInfo } from '../models/generator-contract';
+import { createBuiltinSummarizer } from '../llm';
+import type { GeneratedReply } from '../models/generate';
+import type { LlmSummarizer, UsageAccumulator } from '../llm';
+import type { ModelLoadProgress } from '../models/files';
+import { connectGenerator } from '../models/generate/generate-client';
+import type { GenerateApi, GeneratorInfo } from '../models/generate';
+import { estimateSummarySeconds, planSummaryRange, SpeedMeter } from '../models/generate/generation-speed';
+import type { GenerationSpeed, SpeedSample } from '../models/generate';
 import type { BuiltinModelChoice, PipelineEvent, SummarizerChoice, SummaryEstimate } from '../protocol/build';
 
 /** The generate service as the build worker sees it: a comlink remote, or the service itself in tests. */

@@ -1,9 +1,9 @@
 /**
  * Where a build's models ran, counted as it goes: texts embedded and summary tokens written on each device
- * (models/placement.ts), from each embedding batch's and each reply's `ranOn`. The first use of a device that a
+ * (models/device/placement.ts), from each embedding batch's and each reply's `ranOn`. The first use of a device that a
  * model moved to because WebGPU failed (or could not be used) is reported once as a `device-fallback` notice.
  */
-import { addUse, type DeviceUse } from '../models/placement';
+import { addUse, type DeviceUse } from '../models/device';
 import type { DeviceFallbackNotice, RunDevices } from '../protocol/build';
 
 /** The build's models, by what they did. */

@@ -5,12 +5,11 @@
 import type { BuildDocument, BuildProgress } from '../core/build';
 import type { BuildParams } from '../core/types';
 import type { LlmEndpoint } from '../llm';
-import type { UsageTotals } from '../llm/usage';
-import type { ModelLoadProgress } from '../models/embedder';
-import type { ModelChoice } from '../models/embed-service';
-import type { GenerationSpeed } from '../models/generation-speed';
-import type { GenerationDevice, GenerationDtype } from '../models/generator-presets';
-import type { DeviceFallback, DeviceUse, ModelPlacement } from '../models/placement';
+import type { UsageTotals } from '../llm';
+import type { ModelLoadProgress } from '../models/files';
+import type { ModelChoice } from '../models/embed';
+import type { GenerationSpeed, GenerationDevice, GenerationDtype } from '../models/generate';
+import type { DeviceFallback, DeviceUse, ModelPlacement } from '../models/device';
 
 /** How leaves and summaries are embedded. */
 export type EmbeddingChoice =

@@ -1,10 +1,10 @@
 /**
  * The model cache's store: every embedding, summary and evaluation reply under the SHA-256 of everything that
  * determines it (the keys below), with the trees that use it. The wrappers that put models behind it live in
- * src/pipeline/cached-models.ts.
+ * src/pipeline/cached-results.ts.
  */
 import type { EvalChat } from '../core/eval/chat';
-import type { LlmProtocol } from '../llm/types';
+import type { LlmProtocol } from '../llm';
 import { requireTree } from './errors';
 import { hashParts } from './hash';
 import type { AerieDb, CacheEntry } from './schema';

@@ -122,7 +122,15 @@ export {
   type RestoreOptions,
 } from './requests';
 export { deleteSetting, getSetting, setSetting, setSettings } from './settings';
-export { type EmbeddingCacheKey, type SummaryCacheKey } from './cache';
+export {
+  embeddingHash,
+  evalHash,
+  lookupCache,
+  saveCache,
+  summaryHash,
+  type EmbeddingCacheKey,
+  type SummaryCacheKey,
+} from './cache';
 export { checkImportSize, exportTree, importTree, MAX_IMPORT_BYTES, type ImportOptions } from './transfer';
 export {
   countRecords,
@@ -133,4 +141,7 @@ export {
   type StorageManagerLike,
   type StorageUsage,
 } from './quota';
-export { estimateNodeBytes, utf8Length } from './stats';
+export { estimateNodeBytes, ownedVector, utf8Length } from './stats';
+export { type KeyValueStore, type LedgerEntry, markDeletedInLedger, reconcileLedger } from './ledger';
+export { createImportService, type ImportApi, type ImportOutcome } from './import-service';
+export { originalJson, withOriginals } from './transfer-originals';

@@ -11,7 +11,7 @@
  * `MAX_KEPT_ORIGINAL_BYTES`, or a full disk) costs only the page view; the tree, its texts and the build go on,
  * and the tree's record says why its citations open in the text view.
  */
-import { layoutBytes, type PdfLayout } from '../ingest/pdf-layout';
+import { layoutBytes, type PdfLayout } from '../protocol/pdf-layout';
 import { StorageError, treeNotFound } from './errors';
 import { sha256OfBytes } from './hash';
 import type { AerieDb, OriginalInfo, OriginalRecord, TreeDocumentEntry } from './schema';

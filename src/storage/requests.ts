@@ -6,7 +6,7 @@
  */
 import type { BuildDocument } from '../core/build';
 import type { BuildParams, SummarizerInfo, TreeDocument } from '../core/types';
-import type { LlmEndpoint } from '../llm/types';
+import type { LlmEndpoint } from '../llm';
 import type { BuildRequest, EmbeddingChoice, SummarizerChoice } from '../protocol/build';
 import { StorageError, treeNotFound } from './errors';
 import type {

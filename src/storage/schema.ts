@@ -7,11 +7,11 @@ import type { DBSchema, IDBPDatabase } from 'idb';
 import type { EvalQuestion, RetrievalReport } from '../core/eval';
 import type { SearchMode } from '../core/search';
 import type { BuildParams, NodeSource, RaptorTree, SummarizerInfo, TreeDocument } from '../core/types';
-import type { PdfLayout } from '../ingest/pdf-layout';
-import type { IngestType } from '../ingest/types';
-import type { LlmEndpoint } from '../llm/types';
-import type { ModelChoice } from '../models/embed-service';
-import type { DeviceUse } from '../models/placement';
+import type { PdfLayout } from '../protocol/pdf-layout';
+import type { IngestType } from '../protocol/ingest';
+import type { LlmEndpoint } from '../llm';
+import type { ModelChoice } from '../models/embed';
+import type { DeviceUse } from '../models/device';
 import type { BuiltinModelChoice, PipelineProgress, PipelineStageEvent, RunDevices } from '../protocol/build';
 
 /** The dtype a browser model runs with when a request names none (the embedder's default). */
@@ -442,7 +442,7 @@ export interface OriginalRecord {
   /** Bytes of `file`. */
   size: number;
   file: Blob;
-  /** The tie between the document's text and the file's pages (src/ingest/pdf-layout.ts). */
+  /** The tie between the document's text and the file's pages (src/protocol/pdf-layout.ts). */
   layout: PdfLayout;
   /** Milliseconds since the epoch. */
   addedAt: number;
@@ -450,7 +450,7 @@ export interface OriginalRecord {
 
 /**
  * The typed settings. Other modules add keys by declaration merging
- * (`declare module '../storage/schema' { interface SettingsMap { myKey: string } }`).
+ * (`declare module './schema' { interface SettingsMap { myKey: string } }`).
  */
 export interface SettingsMap {
   /** The LLM endpoints the user configured, WITH their API keys (never exported, never logged). */

@@ -13,9 +13,9 @@
  */
 import { decodeBase64, encodeBase64 } from '../core/base64';
 import type { RaptorTree } from '../core/types';
-import { MAX_PAGE_ITEMS, MAX_PDF_PAGES, MAX_TEXT_CHARS } from '../ingest/limits';
-import type { PdfLayout, PdfPageLayout } from '../ingest/pdf-layout';
-import { RUN_FIELDS } from '../ingest/pdf-layout';
+import { MAX_PAGE_ITEMS, MAX_PDF_PAGES, MAX_TEXT_CHARS } from '../protocol/ingest-limits';
+import type { PdfLayout, PdfPageLayout } from '../protocol/pdf-layout';
+import { RUN_FIELDS } from '../protocol/pdf-layout';
 import { StorageError } from './errors';
 import { keptInfo, MAX_KEPT_ORIGINAL_BYTES } from './originals';
 import type { DocumentRecord, OriginalRecord, TreeRecord } from './schema';

@@ -7,9 +7,9 @@ import { isAbortError } from '../core/abort';
 import { TREE_LIMITS } from '../core/tree-limits';
 import { DEFAULT_BUILD_PARAMS, type SummarizerInfo } from '../core/types';
 import { redactSecret } from '../llm/errors';
-import type { LlmEndpoint } from '../llm/types';
-import { builtinModelTag } from '../models/generator-presets';
-import type { EmbeddingDtype } from '../models/embedding-presets';
+import type { LlmEndpoint } from '../llm';
+import { builtinModelTag } from '../models/generate/generator-presets';
+import type { EmbeddingDtype } from '../models/embed';
 import {
   embeddingModelId,
   isNotice,

@@ -26,7 +26,7 @@ import {
   type SettingsDraft,
 } from '../../src/app/settings/draft';
 import { summarizerChoiceOf } from '../../src/app/state/request';
-import { CPU_PRESET_ID, TEST_GENERATOR_ID } from '../../src/models/generator-presets';
+import { CPU_PRESET_ID, TEST_GENERATOR_ID } from '../../src/models/generate/generator-presets';
 import type { PipelineProgress, SummaryEstimate } from '../../src/protocol/build';
 
 const LOCAL_LLM = {

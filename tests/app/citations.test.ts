@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCitations } from '../../src/llm/answer';
+import { parseCitations } from '../../src/llm';
 import {
   citationNodeIds,
   nowrapCitations,

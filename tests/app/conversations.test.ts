@@ -5,7 +5,7 @@ import { MAX_QUESTION_CHARS, questionProblem } from '../../src/app/conversations
 import { earlierTurns, treeStampOf, turnFromResults, turnsBefore } from '../../src/app/conversations/turns';
 import { defaultRetrievalSettings } from '../../src/app/state/retrieval-options';
 import type { AskResults } from '../../src/app/state/types';
-import type { ConversationRecord } from '../../src/storage/schema';
+import type { ConversationRecord } from '../../src/storage';
 
 const results: AskResults = {
   question: 'And her father?',

@@ -9,7 +9,7 @@
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { conversationMarkdown, markdownText } from '../../src/app/conversations/markdown';
-import type { ConversationRecord, ConversationTurn } from '../../src/storage/schema';
+import type { ConversationRecord, ConversationTurn } from '../../src/storage';
 
 /** Hostile text as the trial typed it, and more. */
 const HOSTILE = [

@@ -3,7 +3,7 @@ import { questionModelOf } from '../../src/app/state/useAsk';
 import { modelToWarm } from '../../src/app/state/useModelWarmup';
 import { DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings/app-settings';
 import type { RaptorTree } from '../../src/core/types';
-import type { TreeRecord } from '../../src/storage/schema';
+import type { TreeRecord } from '../../src/storage';
 
 const settings: AppSettings = {
   ...DEFAULT_SETTINGS,

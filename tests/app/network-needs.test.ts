@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { networkNeeds, offlineSentence } from '../../src/app/state/network-needs';
 import { DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings/app-settings';
-import { DEFAULT_MODEL_ID, OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
-import { CPU_PRESET_ID, TEST_GENERATOR_ID } from '../../src/models/generator-presets';
+import { DEFAULT_MODEL_ID, OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
+import { CPU_PRESET_ID, TEST_GENERATOR_ID } from '../../src/models/generate/generator-presets';
 
 const endpoint = (baseUrl: string, model: string) => ({
   protocol: 'openai' as const,

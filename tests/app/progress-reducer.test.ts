@@ -9,7 +9,7 @@ import {
   stageLabel,
   type TrackedStage,
 } from '../../src/app/build/progress-reducer';
-import type { UsageTotals } from '../../src/llm/usage';
+import type { UsageTotals } from '../../src/llm';
 import type { PipelineProgress } from '../../src/protocol/build';
 import type { BuildProgressState } from '../../src/app/state/types';
 

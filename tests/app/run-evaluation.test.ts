@@ -9,8 +9,8 @@ import type { EvalChat } from '../../src/core/eval/chat';
 import { answerableCount, executeRun, newRun } from '../../src/app/eval/run-evaluation';
 import { runStatusText } from '../../src/app/eval/RunsList';
 import { getEvalRun, type AerieDb } from '../../src/storage';
-import { cachedEvalChat } from '../../src/pipeline/cached-models';
-import type { EvalRunRecord } from '../../src/storage/schema';
+import { cachedEvalChat } from '../../src/pipeline/cached-results';
+import type { EvalRunRecord } from '../../src/storage';
 import { openFixture } from '../support/storage-fixture';
 
 const QUESTIONS = [

@@ -20,7 +20,7 @@ import {
   type SettingsDraft,
 } from '../../src/app/settings/draft';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';
-import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
+import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
 
 const field = (key: string) => {
   const found = PARAM_FIELDS.find((f) => f.key === key);

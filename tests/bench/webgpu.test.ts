@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gapOf, gapsOf, notSpeedOf } from '../../bench/gaps';
 import { formatRow } from '../../bench/report';
 import { softwareAdapterReason, webGpuLabel, webGpuVerdict, type WebGpuRun } from '../../bench/webgpu';
-import type { GpuSupport } from '../../src/models/generator-presets';
+import type { GpuSupport } from '../../src/models/device';
 
 /** Adapters as the app's probe reports them (fakes: no browser here). */
 const swiftshader: GpuSupport = { adapter: true, f16: false, fallback: true, name: 'google swiftshader' };

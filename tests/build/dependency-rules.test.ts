@@ -13,14 +13,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 
-/** A clean little house: app → pipeline → storage → core, a worker exposing a service. */
+/** A clean little house: app → pipeline → storage (by its door) → core, a worker exposing a service. */
 const CLEAN: Record<string, string> = {
   'src/core/text/index.ts': "export const words = (s: string) => s.split(' ');\n",
   'src/core/build.ts': "import { words } from './text';\nexport const build = (s: string) => words(s);\n",
   'src/storage/trees.ts':
     "import { build } from '../core/build';\nexport const save = (s: string) => build(s);\n",
+  'src/storage/index.ts': "export { save } from './trees';\n",
   'src/pipeline/build-service.ts':
-    "import { save } from '../storage/trees';\nexport const buildService = { run: (s: string) => save(s) };\nexport type BuildApi = typeof buildService;\n",
+    "import { save } from '../storage';\nexport const buildService = { run: (s: string) => save(s) };\nexport type BuildApi = typeof buildService;\n",
   'workers/build.worker.ts':
     "import { buildService } from '../src/pipeline/build-service';\nexport default buildService;\n",
   'src/app/App.tsx':
@@ -33,10 +34,33 @@ afterEach(() => {
   dir = undefined;
 });
 
+/** Rooms with doors: llm (door and one file), two model rooms (device below embed), their users and a test. */
+const ROOMS: Record<string, string> = {
+  'src/llm/chat.ts': 'export const chat = (s: string) => s;\n',
+  'src/llm/index.ts': "export { chat } from './chat';\n",
+  'src/llm/answer.ts': "import { chat } from './chat';\nexport const answer = (s: string) => chat(s);\n",
+  'src/models/device/webgpu.ts': 'export const probe = () => false;\n',
+  'src/models/device/index.ts': "export { probe } from './webgpu';\n",
+  'src/models/embed/embedder.ts':
+    "import { probe } from '../device';\nexport const embed = (s: string) => (probe() ? [] : [s.length]);\n",
+  'src/models/embed/embedding-presets.ts': "export const DEFAULT_MODEL_ID = 'tiny';\n",
+  'src/models/embed/index.ts':
+    "export { embed } from './embedder';\nexport { DEFAULT_MODEL_ID } from './embedding-presets';\n",
+  'src/pipeline/answer-service.ts':
+    "import { answer } from '../llm';\nimport { embed } from '../models/embed';\nexport const ask = (s: string) => [answer(s), embed(s)];\n",
+  'src/app/model-label.ts':
+    "import { DEFAULT_MODEL_ID } from '../models/embed/embedding-presets';\nexport const label = DEFAULT_MODEL_ID;\n",
+  'tests/llm/chat.test.ts': "import { chat } from '../../src/llm/chat';\nexport const t = chat('a');\n",
+};
+
 /** Writes the project (CLEAN with `changes`), runs the rules on it; the violations' output, or '' when clean. */
 function cruise(changes: Record<string, string> = {}): string {
   dir = mkdtempSync(join(tmpdir(), 'aerie-deps-'));
-  const files = { ...CLEAN, ...changes, 'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n' };
+  const files: Record<string, string> = {
+    ...CLEAN,
+    ...changes,
+    'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+  };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
@@ -44,7 +68,16 @@ function cruise(changes: Record<string, string> = {}): string {
   try {
     execFileSync(
       process.execPath,
-      [CLI, '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'err', 'src', 'workers'],
+      [
+        CLI,
+        '--config',
+        join(ROOT, '.dependency-cruiser.cjs'),
+        '--output-type',
+        'err',
+        'src',
+        'workers',
+        ...(files['tests/llm/chat.test.ts'] ? ['tests'] : []),
+      ],
       { cwd: dir, encoding: 'utf8', stdio: 'pipe' },
     );
     return '';
@@ -86,5 +119,56 @@ describe('the import rules', () => {
     expect(out).toContain('no-cycles');
     expect(out).toContain('workers-are-thin');
     expect(out).toContain('nothing-imports-a-worker-file');
+  }, 60_000);
+
+  it('pass rooms entered by their doors, by their own files and tests, and a listed light file', () => {
+    expect(cruise(ROOMS)).toBe('');
+  }, 60_000);
+
+  it('fail storage importing ingest (drawn above it), even for a type', () => {
+    const out = cruise({
+      'src/ingest/types.ts': "export type IngestType = 'txt' | 'pdf';\n",
+      'src/storage/trees.ts':
+        "import { build } from '../core/build';\nimport type { IngestType } from '../ingest/types';\nexport const save = (s: string, _?: IngestType) => build(s);\n",
+    });
+    expect(out).toContain('storage-never-imports-up');
+    expect(out).toContain('src/storage/trees.ts → src/ingest/types.ts');
+  }, 60_000);
+
+  it('fail the models importing llm, even by its door', () => {
+    const out = cruise({
+      ...ROOMS,
+      'src/models/embed/embedder.ts':
+        "import { chat } from '../../llm';\nexport const embed = (s: string) => [chat(s).length];\n",
+    });
+    expect(out).toContain('models-below-llm');
+    expect(out).toContain('src/models/embed/embedder.ts → src/llm/index.ts');
+  }, 60_000);
+
+  it('fail a model room importing one above it: device → embed, embed → generate', () => {
+    const out = cruise({
+      ...ROOMS,
+      'src/models/device/webgpu.ts':
+        "import { DEFAULT_MODEL_ID } from '../embed';\nexport const probe = () => DEFAULT_MODEL_ID === '';\n",
+      'src/models/generate/index.ts': 'export const generate = (s: string) => s;\n',
+      'src/models/embed/embedding-presets.ts':
+        "import { generate } from '../generate';\nexport const DEFAULT_MODEL_ID = generate('tiny');\n",
+    });
+    expect(out).toContain('model-rooms-device-and-files-at-the-bottom');
+    expect(out).toContain('model-rooms-embed-below-generate');
+  }, 60_000);
+
+  it('fail an import past a door, from a room below the page and from a worker', () => {
+    const out = cruise({
+      ...ROOMS,
+      'src/pipeline/answer-service.ts':
+        "import { chat } from '../llm/chat';\nimport { embed } from '../models/embed/embedder';\nexport const ask = (s: string) => [chat(s), embed(s)];\n",
+      'workers/answer.worker.ts': "import { chat } from '../src/llm/chat';\nexport default chat;\n",
+    });
+    expect(out).toContain('doors-are-the-way-in: src/pipeline/answer-service.ts → src/llm/chat.ts');
+    expect(out).toContain(
+      'doors-are-the-way-in: src/pipeline/answer-service.ts → src/models/embed/embedder.ts',
+    );
+    expect(out).toContain('doors-are-the-way-in-from-the-top: workers/answer.worker.ts → src/llm/chat.ts');
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 /**
- * What each worker's script loads at run time, read from the sources' import statements (type-only imports
- * are erased by the bundler and do not count). The embedding workers start when a page opens a tree or a
+ * What each worker's script loads at run time, read from the sources' import statements (`import type` and
+ * `export type` are erased by the bundler and do not count; `import { type A } from 'x'` does count: under
+ * verbatimModuleSyntax it stays as `import 'x'`). The embedding workers start when a page opens a tree or a
  * build begins, so their script is on the path to the first question and the first embedded leaf: the cl100k
  * tables (gpt-tokenizer, about a megabyte of script, which Chromium must compile before the worker answers)
  * must stay out of it.
@@ -13,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The module specifiers a source file loads at run time (imports and re-exports that are not type-only). */
+/** The module specifiers a source file loads at run time (imports and re-exports but `import type`/`export type`). */
 function runtimeImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const out: string[] = [];
@@ -21,23 +22,17 @@ function runtimeImports(file: string): string[] {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
       if (clause?.isTypeOnly) continue;
-      const bindings = clause?.namedBindings;
-      const onlyTypes =
-        clause &&
-        !clause.name &&
-        bindings &&
-        ts.isNamedImports(bindings) &&
-        bindings.elements.length > 0 &&
-        bindings.elements.every((e) => e.isTypeOnly);
-      if (onlyTypes) continue;
       out.push((node.moduleSpecifier as ts.StringLiteral).text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) {
-      const clause = node.exportClause;
-      if (clause && ts.isNamedExports(clause) && clause.elements.every((e) => e.isTypeOnly)) continue;
       out.push((node.moduleSpecifier as ts.StringLiteral).text);
     }
   }
   return out;
+}
+
+/** A stylesheet, JSON data or a URL import (`?url`, `?worker`): the bundler emits a file, the script loads no code of it. */
+function isAsset(specifier: string): boolean {
+  return specifier.includes('?') || /\.(css|json)$/.test(specifier);
 }
 
 function resolveLocal(from: string, specifier: string): string {
@@ -57,6 +52,7 @@ function packagesLoadedBy(entry: string): Set<string> {
     if (seen.has(file)) continue;
     seen.add(file);
     for (const specifier of runtimeImports(file)) {
+      if (isAsset(specifier)) continue;
       if (specifier.startsWith('.')) queue.push(resolveLocal(file, specifier));
       else packages.add(specifier);
     }
@@ -69,7 +65,7 @@ describe('worker scripts', () => {
     // chunk.ts counts cl100k tokens; its type-only users must not pull it in, its real users must.
     expect(packagesLoadedBy('src/core/text/chunk.ts')).toContain('gpt-tokenizer/encoding/cl100k_base');
     expect(packagesLoadedBy('workers/build.worker.ts')).toContain('gpt-tokenizer/encoding/cl100k_base');
-    expect(runtimeImports(join(ROOT, 'src/models/webgpu.ts'))).toEqual([]);
+    expect(runtimeImports(join(ROOT, 'src/models/device/webgpu.ts'))).toEqual([]);
   });
 
   it.each(['workers/embed.worker.ts', 'workers/embed-helper.worker.ts'])(
@@ -80,6 +76,23 @@ describe('worker scripts', () => {
       expect([...packages].filter((p) => p.startsWith('gpt-tokenizer'))).toEqual([]);
     },
   );
+
+  it('the generate worker loads wllama only for a GGUF model (by a dynamic import), not at start', () => {
+    const packages = packagesLoadedBy('workers/generate.worker.ts');
+    expect(packages).toContain('@huggingface/transformers');
+    expect(packages).not.toContain('@wllama/wllama');
+  });
+
+  it('the page loads no model runtime: it reaches the model rooms by their light files, not their doors', () => {
+    const packages = packagesLoadedBy('src/main.tsx');
+    expect(packages).toContain('react');
+    expect(packages).not.toContain('@huggingface/transformers');
+    expect(packages).not.toContain('@wllama/wllama');
+  });
+
+  it('the import worker (a tree file) loads only comlink and idb, though it enters storage by its door', () => {
+    expect([...packagesLoadedBy('workers/import.worker.ts')].sort()).toEqual(['comlink', 'idb']);
+  });
 
   it('the labels worker (opening an old tree) loads only the stemmer and comlink: it answers at once', () => {
     expect([...packagesLoadedBy('workers/labels.worker.ts')].sort()).toEqual(['comlink', 'stemmer']);

@@ -16,9 +16,9 @@ import { clusterNodes, LOCAL_MIN_CLUSTER_SIZE } from '../../src/core/cluster/clu
 import { createExtractiveSummarizer } from '../../src/core/extractive';
 import { treeStats } from '../../src/core/stats';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';
-import { configureRuntime, TransformersEmbedder } from '../../src/models/embedder';
-import { splitRows } from '../../src/models/rows';
-import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
+import { configureRuntime, TransformersEmbedder } from '../../src/models/embed';
+import { splitRows } from '../../src/models/embed/rows';
+import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
 
 interface CorpusFixture {
   name: string;

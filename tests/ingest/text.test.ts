@@ -11,7 +11,7 @@ import {
 } from '../../src/ingest';
 import { chunkText } from '../../src/core/text/chunk';
 import { seededRandom } from '../../src/core/random';
-import { READ_SLICE_BYTES } from '../../src/ingest/limits';
+import { READ_SLICE_BYTES } from '../../src/protocol/ingest-limits';
 import { rejection } from '../support/rejection';
 
 const fixture = (name: string, as = name): File =>

@@ -14,12 +14,10 @@ import {
   createLlmSummarizer,
   parseCitations,
   UsageAccumulator,
-  type ChatGenerator,
   type ChatMessage,
-  type GeneratedReply,
 } from '../../src/llm';
-import { configureRuntime } from '../../src/models/embedder';
-import { TransformersGenerator } from '../../src/models/transformers-generator';
+import { configureRuntime } from '../../src/models/embed';
+import { TransformersGenerator, type ChatGenerator, type GeneratedReply } from '../../src/models/generate';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
 
 const MODELS = fileURLToPath(new URL('../../public/models/', import.meta.url));

@@ -5,9 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EmbedderError } from '../../src/models/embedder';
-import { createEmbedService } from '../../src/models/embed-service';
-import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
+import { EmbedderError, createEmbedService } from '../../src/models/embed';
+import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
 import { createBuildService } from '../../src/pipeline/build-service';
 import type { BuildRequest, PipelineProgress } from '../../src/protocol/build';
 import type { ChannelLike } from '../../src/pipeline/build-stop';

@@ -17,15 +17,15 @@ import {
   answerWithBuiltin,
   createBuiltinSummarizer,
   parseCitations,
-  type GeneratedReply,
   type LlmSummarizer,
 } from '../../src/llm';
-import { configureRuntime, TransformersEmbedder } from '../../src/models/embedder';
-import { planSummaryRange } from '../../src/models/generation-speed';
-import { TEST_GENERATOR_ID } from '../../src/models/generator-presets';
-import { TransformersGenerator } from '../../src/models/transformers-generator';
-import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
-import { splitRows } from '../../src/models/rows';
+import { configureRuntime, TransformersEmbedder } from '../../src/models/embed';
+import type { GeneratedReply } from '../../src/models/generate';
+import { planSummaryRange } from '../../src/models/generate/generation-speed';
+import { TEST_GENERATOR_ID } from '../../src/models/generate/generator-presets';
+import { TransformersGenerator } from '../../src/models/generate';
+import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
+import { splitRows } from '../../src/models/embed/rows';
 import { importTree, loadTree } from '../../src/storage';
 import { openFixture } from '../support/storage-fixture';
 

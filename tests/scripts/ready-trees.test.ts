@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseTree } from '../../src/core/tree-format';
 import { chunkText } from '../../src/core/text/chunk';
-import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
+import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
 import { READY_TREES, readyTreeInputs, type ReadyTreeName } from '../support/ready-trees';
 
 const ROOT = new URL('../../', import.meta.url);

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EvalChat } from '../../src/core/eval/chat';
-import { cachedEvalChat } from '../../src/pipeline/cached-models';
+import { cachedEvalChat } from '../../src/pipeline/cached-results';
 import {
   countRecords,
   deleteTree,

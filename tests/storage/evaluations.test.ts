@@ -15,7 +15,7 @@ import {
   type EvalRunRecord,
   type EvalSetRecord,
 } from '../../src/storage';
-import { cachedEvalChat } from '../../src/pipeline/cached-models';
+import { cachedEvalChat } from '../../src/pipeline/cached-results';
 import { failNthPut, openFixture, recordTree } from '../support/storage-fixture';
 
 const set = (id: string, treeId: string, updatedAt: number): EvalSetRecord => ({

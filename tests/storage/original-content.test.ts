@@ -11,8 +11,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingestFile, type IngestedDocument } from '../../src/ingest';
-import { MAX_PDF_PAGES, MAX_TEXT_CHARS } from '../../src/ingest/limits';
-import { extractPdfText } from '../../src/ingest/pdf';
+import { MAX_PDF_PAGES, MAX_TEXT_CHARS } from '../../src/protocol/ingest-limits';
+import { extractPdfText } from '../../src/ingest';
 import { createImportService } from '../../src/storage/import-service';
 import {
   completeTree,

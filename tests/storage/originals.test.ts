@@ -1,7 +1,7 @@
 import type { IDBPDatabase } from 'idb';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import type { PdfLayout } from '../../src/ingest/pdf-layout';
+import type { PdfLayout } from '../../src/protocol/pdf-layout';
 import {
   createTree,
   exportTree,

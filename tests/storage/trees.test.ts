@@ -32,7 +32,7 @@ import {
   type EvalRunRecord,
   type EvalSetRecord,
 } from '../../src/storage';
-import { cachedSummarizer } from '../../src/pipeline/cached-models';
+import { cachedSummarizer } from '../../src/pipeline/cached-results';
 import {
   FIXTURE_ENDPOINT,
   FIXTURE_TEXT,

@@ -7,7 +7,7 @@
  */
 import { configuredEndpoints, DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings/app-settings';
 import { serializeTree } from '../../src/core/tree-format';
-import { OFFLINE_MODEL_ID } from '../../src/models/embedding-presets';
+import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
 import {
   importTree,
   saveTurn,

@@ -5,7 +5,7 @@
  * for the fixture's search and unit test, a harness worker in the browser (WASM or WebGPU) for the agreement spec.
  */
 import { Tensor, type PreTrainedModel } from '@huggingface/transformers';
-import type { ChatMessage } from '../../src/llm/types';
+import type { ChatMessage } from '../../src/core/chat';
 
 /** tests/fixtures/models/aerie-tiny-qwen2.greedy.json, as scripts/models/find-greedy-prompt.ts writes it. */
 export interface GreedyFixture {

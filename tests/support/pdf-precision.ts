@@ -9,9 +9,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ingestFile, type IngestDeps, type IngestedDocument } from '../../src/ingest';
-import type { LayoutItem, PdfLayout } from '../../src/ingest/pdf-layout';
-import { alignSpan, isLocated, locateSpan, sameItems, type PageSpan } from '../../src/ingest/pdf-locate';
-import { loadPdfjs } from '../../src/ingest/pdfjs-runtime';
+import type { LayoutItem, PdfLayout } from '../../src/protocol/pdf-layout';
+import { alignSpan, isLocated, locateSpan, sameItems, type PageSpan, loadPdfjs } from '../../src/ingest';
 import type { LayoutManifest } from '../../scripts/fixtures/make-pdf-fixtures';
 import type { DrawnLine } from '../../scripts/fixtures/pdf-maker';
 

@@ -8,7 +8,7 @@ import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { deriveSeed, seededRandom } from '../../src/core/random';
 import { countTokens } from '../../src/core/text/tokens';
 import type { RaptorTree, TreeNode } from '../../src/core/types';
-import type { LlmEndpoint } from '../../src/llm/types';
+import type { LlmEndpoint } from '../../src/llm';
 import type { BuildRequest } from '../../src/protocol/build';
 import {
   completeTree,

@@ -5,7 +5,7 @@
  * keeps a minimum height and the line under it is always there, so nothing jumps while the text arrives.
  */
 import { useId, useMemo } from 'react';
-import type { UsageTotals } from '../../llm/usage';
+import type { UsageTotals } from '../../llm';
 import { formatCount } from '../format';
 import { MODE_LABELS, modeColorVar } from '../modes';
 import { Notice } from '../notices/Notice';

@@ -9,7 +9,7 @@
  * answer never renders the turns again.
  */
 import { memo, useCallback } from 'react';
-import type { ConversationTurn } from '../../storage/schema';
+import type { ConversationTurn } from '../../storage';
 import { CitationButton, type CitationOpener } from './AnswerView';
 import { citationNodeIds, splitCitations } from './citations';
 import { layerLabel } from './retrieval-form';

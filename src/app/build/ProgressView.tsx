@@ -14,7 +14,7 @@ import {
   formatQuantity,
   formatRate,
 } from '../format';
-import type { UsageTotals } from '../../llm/usage';
+import type { UsageTotals } from '../../llm';
 import type { BuildProgressState, StageProgress } from '../state/types';
 import { summaryCutText } from './budget-text';
 import { estimateSummary, formatTokenRate } from './builtin-text';

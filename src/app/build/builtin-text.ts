@@ -1,6 +1,6 @@
 /** What the progress view says about the built-in model: its expected time and its pace. */
 import { formatDecimal, formatDuration, formatQuantity } from '../format';
-import { placementLabel } from '../../models/placement';
+import { placementLabel } from '../../models/device';
 import type { BuildProgressState } from '../state/types';
 
 /** "1.2 tokens/s" with one decimal under 10 (a CPU's pace), whole numbers above. */

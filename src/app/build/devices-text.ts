@@ -3,7 +3,7 @@
  * (google swiftshader): 40 texts; then WASM (2 threads, cross-origin isolated): 62 texts (the GPU … was lost …)";
  * and where a question's passages were reranked, as its results say it.
  */
-import { placementLabel, usesLabel, type DeviceUse, type ModelPlacement } from '../../models/placement';
+import { placementLabel, usesLabel, type DeviceUse, type ModelPlacement } from '../../models/device';
 import type { RunDevices } from '../../protocol/build';
 
 /** One sentence per model that ran in this browser (none for an endpoint or an imported tree). */

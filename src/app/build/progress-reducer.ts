@@ -7,7 +7,7 @@
  * the work done before that first report but never mixes in time spent in other stages.
  */
 import { formatPercent } from '../format';
-import type { UsageTotals } from '../../llm/usage';
+import type { UsageTotals } from '../../llm';
 import { isNotice, type PipelineProgress, type PipelineStageEvent } from '../../protocol/build';
 import type { BuildProgressState, StageProgress } from '../state/types';
 

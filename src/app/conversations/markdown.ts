@@ -8,7 +8,7 @@
  * from that text. Any line added to an export (cited quotes, PDF pages) passes its text through the same
  * function.
  */
-import type { ConversationRecord, ConversationTurn } from '../../storage/schema';
+import type { ConversationRecord, ConversationTurn } from '../../storage';
 
 const MODE_NAMES = {
   collapsed: 'collapsed tree',

@@ -3,8 +3,8 @@
  * page need. Pure, tested in Node.
  */
 import type { RaptorTree } from '../../core/types';
-import type { EarlierTurn } from '../../llm/followup';
-import type { ConversationTurn, TurnSettings } from '../../storage/schema';
+import type { EarlierTurn } from '../../llm';
+import type { ConversationTurn, TurnSettings } from '../../storage';
 import type { AskResults, RetrievalSettings } from '../state/types';
 
 /**

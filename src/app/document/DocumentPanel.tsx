@@ -8,8 +8,8 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import type { PdfLayout } from '../../ingest/pdf-layout';
-import { locateSpan } from '../../ingest/pdf-locate';
+import type { PdfLayout } from '../../protocol/pdf-layout';
+import { locateSpan } from '../../ingest';
 import { MAX_KEPT_ORIGINAL_BYTES, type OriginalInfo, type OriginalRecord } from '../../storage';
 import type { CitationTarget } from './citation-target';
 import { citationHeading, noPagesReason, pagesText } from './citation-text';

@@ -2,7 +2,7 @@
  * Sentences the Document tab shows about a citation: where the passage is (document, pages), what a summary
  * stands for, and why a PDF's page cannot be shown. Pure, tested in Node.
  */
-import type { OriginalInfo } from '../../storage/schema';
+import type { OriginalInfo } from '../../storage';
 import { formatBytes } from '../format';
 import type { CitationTarget, CitedRange } from './citation-target';
 

@@ -3,7 +3,7 @@
  * tree names (schema version 7; empty for a file kept before, by its text alone). Two trees of one text may
  * keep different files (issue 41), so the text's id alone does not say which file to open.
  */
-import type { OriginalInfo } from '../../storage/schema';
+import type { OriginalInfo } from '../../storage';
 
 /** The key of the file `pdf` keeps, or undefined when none is kept. */
 export function originalKey(

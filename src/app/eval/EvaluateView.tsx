@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RaptorTree } from '../../core/types';
-import type { EvalRunRecord } from '../../storage/schema';
+import type { EvalRunRecord } from '../../storage';
 import { RunForm } from './RunForm';
 import { RunResults } from './RunResults';
 import { RunsList } from './RunsList';

@@ -7,7 +7,7 @@
 import { useId, useMemo, useState } from 'react';
 import { evidenceSpans, optionLetter, type ModeReport, type QuestionReport } from '../../core/eval';
 import type { RaptorTree } from '../../core/types';
-import type { EvalRunRecord } from '../../storage/schema';
+import type { EvalRunRecord } from '../../storage';
 import { MarkedText } from './MarkedText';
 import { variantLabel } from './ResultsTable';
 

@@ -20,7 +20,7 @@ import {
   SEARCH_MODES,
   type SearchMode,
 } from '../../core/search';
-import type { EvalRunOptions, EvalSetRecord } from '../../storage/schema';
+import type { EvalRunOptions, EvalSetRecord } from '../../storage';
 import { describeSet } from './SetsPanel';
 
 const SEARCH_LABELS: Record<SearchMode, string> = { meaning: 'Meaning', keywords: 'Keywords', both: 'Both' };

@@ -5,8 +5,8 @@
  */
 import { useId, useMemo, useState } from 'react';
 import type { RaptorTree } from '../../core/types';
-import { usesLabel } from '../../models/placement';
-import type { EvalRunRecord } from '../../storage/schema';
+import { usesLabel } from '../../models/device';
+import type { EvalRunRecord } from '../../storage';
 import { download, safeFileBase } from '../download';
 import { formatDate } from '../format';
 import { embeddingModelLabel } from '../library/model-label';

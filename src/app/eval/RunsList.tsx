@@ -4,7 +4,7 @@
  * delete one.
  */
 import { useId } from 'react';
-import type { EvalRunRecord } from '../../storage/schema';
+import type { EvalRunRecord } from '../../storage';
 import { formatDate } from '../format';
 import { embeddingModelLabel } from '../library/model-label';
 

@@ -6,7 +6,7 @@
 import { useId, useRef, useState } from 'react';
 import { questionSetSummary, serializeQuestionSet, type EvalQuestion } from '../../core/eval';
 import type { RaptorTree } from '../../core/types';
-import type { EvalSetRecord } from '../../storage/schema';
+import type { EvalSetRecord } from '../../storage';
 import { download, safeFileBase } from '../download';
 import { formatDate } from '../format';
 import { GenerateForm } from './GenerateForm';

@@ -6,9 +6,9 @@ import type { EvalChat } from '../../core/eval/chat';
 import type { AbortSignalLike } from '../../core/abort';
 import { generateWorker } from '../../client/workers';
 import { builtinChat, endpointEvalChat, toEvalChat } from '../../llm';
-import { connectGenerator } from '../../models/generate-client';
-import { type AerieDb } from '../../storage';
-import { cachedEvalChat } from '../../pipeline/cached-models';
+import { connectGenerator } from '../../models/generate/generate-client';
+import type { AerieDb } from '../../storage';
+import { cachedEvalChat } from '../../pipeline/cached-results';
 import { builtinModelName, toLlmEndpoint, type AnswerModel } from '../settings/app-settings';
 
 /** A connected evaluation model. */

@@ -3,7 +3,7 @@
  * shape `npm run eval` writes) and CSV (one row per question and mode, for a spreadsheet). Neither holds an API
  * key: runs never store one.
  */
-import type { EvalRunRecord } from '../../storage/schema';
+import type { EvalRunRecord } from '../../storage';
 
 /** Cells a spreadsheet would run as a formula start with one of these. */
 const FORMULA_START = /^[=+\-@\t\r]/;

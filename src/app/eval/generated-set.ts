@@ -6,7 +6,7 @@
  */
 import type { EvalQuestion, generateQuestions, GenerationCounts, GenerationPlan } from '../../core/eval';
 import { saveEvalSet, StorageError, type AerieDb } from '../../storage';
-import type { EvalSetRecord } from '../../storage/schema';
+import type { EvalSetRecord } from '../../storage';
 import { randomId } from '../state/ids';
 import { errorMessage } from '../state/messages';
 import type { NoticeInput } from '../state/useNotices';

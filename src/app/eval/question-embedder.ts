@@ -5,9 +5,9 @@
 import { embedWorker } from '../../client/workers';
 import type { RaptorTree } from '../../core/types';
 import { createOpenAiEmbedder } from '../../llm';
-import { mergeUses, type DeviceUse } from '../../models/placement';
-import { splitRows } from '../../models/rows';
-import type { TreeRecord } from '../../storage/schema';
+import { mergeUses, type DeviceUse } from '../../models/device';
+import { splitRows } from '../../models/embed/rows';
+import type { TreeRecord } from '../../storage';
 import { toLlmEndpoint, type AppSettings } from '../settings/app-settings';
 import { browserQuestionModel, endpointModelOf } from '../state/useAsk';
 

@@ -17,9 +17,9 @@ import {
   type EvalQuestion,
 } from '../../core/eval';
 import type { RaptorTree } from '../../core/types';
-import type { DeviceUse } from '../../models/placement';
+import type { DeviceUse } from '../../models/device';
 import { saveEvalRun, StorageError, type AerieDb } from '../../storage';
-import type { EvalRunOptions, EvalRunRecord, EvalSetRecord } from '../../storage/schema';
+import type { EvalRunOptions, EvalRunRecord, EvalSetRecord } from '../../storage';
 import { errorMessage } from '../state/messages';
 import type { EvalModel } from './eval-model';
 

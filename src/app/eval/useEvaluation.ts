@@ -30,7 +30,7 @@ import {
   type AerieDb,
 } from '../../storage';
 import { announceDeletion, onDeletions } from '../state/deletions';
-import type { EvalRunOptions, EvalRunRecord, EvalSetRecord, TreeRecord } from '../../storage/schema';
+import type { EvalRunOptions, EvalRunRecord, EvalSetRecord, TreeRecord } from '../../storage';
 import { answerModelOf, type AppSettings } from '../settings/app-settings';
 import { randomId } from '../state/ids';
 import { errorMessage, isCancel } from '../state/messages';

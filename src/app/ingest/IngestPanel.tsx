@@ -5,7 +5,7 @@
  * names and error messages are rendered as text.
  */
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { MAX_FILE_BYTES } from '../../ingest/limits';
+import { MAX_FILE_BYTES } from '../../protocol/ingest-limits';
 import { formatBytes, formatCount } from '../format';
 import type { PendingDocument } from '../state/types';
 import { PasteDialog } from './PasteDialog';

@@ -4,7 +4,7 @@
  * confirmation in a modal dialog that names the tree. Presentational: every action is a callback.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { TreeSummary } from '../../storage/trees';
+import type { TreeSummary } from '../../storage';
 import { formatBytes, formatPercent, formatQuantity } from '../format';
 import { LibraryRow, rowStatus } from './LibraryRow';
 import './library.css';

@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { TREE_LIMITS } from '../../core/tree-limits';
-import type { TreeSummary } from '../../storage/trees';
+import type { TreeSummary } from '../../storage';
 import { stageLabel, stageUnit } from '../build/progress-reducer';
 import { formatBytes, formatCount, formatDate, formatQuantity } from '../format';
 import { devicesLines } from '../build/devices-text';

@@ -1,8 +1,8 @@
 /**
  * Short names for the models a tree records, as the library and statistics show them.
  */
-import { EMBEDDING_PRESETS, locateModel } from '../../models/embedding-presets';
-import { parseBuiltinModelTag } from '../../models/generator-presets';
+import { EMBEDDING_PRESETS, locateModel } from '../../models/embed/embedding-presets';
+import { parseBuiltinModelTag } from '../../models/generate/generator-presets';
 import type { SummarizerInfo } from '../../core/types';
 import { builtinModelName } from '../settings/app-settings';
 

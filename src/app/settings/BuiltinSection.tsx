@@ -3,8 +3,12 @@
  * when the built-in model is chosen for them — a preset (named with its size and what to expect), the offline
  * test model, or any Hugging Face id — and where it runs.
  */
-import { GENERATOR_PRESETS, TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../../models/generator-presets';
-import { isGgufModel } from '../../models/gguf';
+import {
+  GENERATOR_PRESETS,
+  TEST_GENERATOR_ID,
+  TEST_GGUF_GENERATOR_ID,
+} from '../../models/generate/generator-presets';
+import { isGgufModel } from '../../models/generate/gguf';
 import { formatCount } from '../format';
 import type { BuiltinSettings } from './app-settings';
 import { CUSTOM_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';

@@ -2,9 +2,10 @@
  * Settings section "Embedding model": a preset, a custom Hugging Face model or the embeddings endpoint,
  * with the precision and device of in-browser models, and where the model comes from.
  */
-import type { EmbeddingDevice } from '../../models/embedder';
-import { EMBEDDING_PRESETS, OFFLINE_MODEL_ID, type EmbeddingPrecision } from '../../models/embedding-presets';
-import { DEFAULT_RERANKER_ID } from '../../models/reranker-presets';
+import type { EmbeddingDevice } from '../../models/embed';
+import { EMBEDDING_PRESETS, OFFLINE_MODEL_ID } from '../../models/embed/embedding-presets';
+import type { EmbeddingPrecision } from '../../models/embed';
+import { DEFAULT_RERANKER_ID } from '../../models/embed/reranker-presets';
 import { formatCount } from '../format';
 import { CUSTOM_MODEL_CHOICE, ENDPOINT_MODEL_CHOICE, type SectionProps, type SettingsDraft } from './draft';
 import { Field, HubModelIdField } from './Field';

@@ -6,7 +6,7 @@
  */
 import { useRef, useState, type ReactNode } from 'react';
 import { formatCount } from '../format';
-import { redactSecret } from '../../llm/errors';
+import { redactSecret } from '../../llm';
 import type { EndpointSettings } from './app-settings';
 import { Field } from './Field';
 

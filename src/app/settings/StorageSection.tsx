@@ -5,7 +5,7 @@
  * (useStorageOverview) and acts.
  */
 import { useId } from 'react';
-import type { CachedModel } from '../../models/cached-models';
+import type { CachedModel } from '../../models/files';
 import type { StorageOverview } from '../state/useStorageOverview';
 import { formatBytes, formatDate, formatQuantity } from '../format';
 import { embeddingModelLabel } from '../library/model-label';

@@ -4,17 +4,18 @@
  */
 import { DEFAULT_BUILD_PARAMS, DEFAULT_CONCURRENCY, type BuildParams } from '../../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE, type LlmEndpoint } from '../../llm';
-import { DEFAULT_MODEL_ID, type EmbeddingPrecision } from '../../models/embedding-presets';
-import type { EmbeddingDevice } from '../../models/embedder';
+import { DEFAULT_MODEL_ID } from '../../models/embed/embedding-presets';
+import type { EmbeddingPrecision } from '../../models/embed';
+import type { EmbeddingDevice } from '../../models/embed';
 import {
   CPU_PRESET_ID,
   presetOf,
   TEST_GENERATOR_ID,
   TEST_GGUF_GENERATOR_ID,
-  type GenerationDevice,
-} from '../../models/generator-presets';
+} from '../../models/generate/generator-presets';
+import type { GenerationDevice } from '../../models/generate';
 import type { BuiltinModelChoice } from '../../protocol/build';
-import { DEFAULT_RERANKER_ID } from '../../models/reranker-presets';
+import { DEFAULT_RERANKER_ID } from '../../models/embed/reranker-presets';
 
 /** One endpoint as the user types it. Empty `baseUrl` or `model` means "not configured". */
 export interface EndpointSettings {
@@ -58,7 +59,7 @@ export interface AppSettings {
   answer: { sameAsSummarizer: boolean; endpoint: EndpointSettings; llm?: LlmSource };
   /** The built-in model, used where `llm` is `builtin`. */
   builtin: BuiltinSettings;
-  /** The cross-encoder that reorders candidates when the Ask panel's "Rerank" is on (src/models/reranker.ts). */
+  /** The cross-encoder that reorders candidates when the Ask panel's "Rerank" is on (src/models/embed/reranker.ts). */
   reranker: { model: string };
   params: BuildSettings;
   prompt: { system: string; user: string };

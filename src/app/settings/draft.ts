@@ -5,13 +5,18 @@
  */
 import { DEFAULT_CONCURRENCY } from '../../core/types';
 import { DEFAULT_BUILD_PARAMS } from '../../core/types';
-import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../../llm/prompts';
-import type { EmbeddingDevice } from '../../models/embedder';
-import { GENERATOR_PRESETS, TEST_GENERATOR_ID, TEST_GGUF_GENERATOR_ID } from '../../models/generator-presets';
-import { ggufUrl, isGgufModel } from '../../models/gguf';
-import { modelIdProblem, type ModelIdOptions } from '../../models/model-id';
-import { EMBEDDING_PRESETS, type EmbeddingPrecision } from '../../models/embedding-presets';
-import { DEFAULT_RERANKER_ID } from '../../models/reranker-presets';
+import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../../llm';
+import type { EmbeddingDevice } from '../../models/embed';
+import {
+  GENERATOR_PRESETS,
+  TEST_GENERATOR_ID,
+  TEST_GGUF_GENERATOR_ID,
+} from '../../models/generate/generator-presets';
+import { ggufUrl, isGgufModel } from '../../models/generate/gguf';
+import { modelIdProblem, type ModelIdOptions } from '../../models/files';
+import { EMBEDDING_PRESETS } from '../../models/embed/embedding-presets';
+import type { EmbeddingPrecision } from '../../models/embed';
+import { DEFAULT_RERANKER_ID } from '../../models/embed/reranker-presets';
 import {
   DEFAULT_SETTINGS,
   isConfigured,
@@ -26,7 +31,7 @@ import {
 export const CUSTOM_MODEL_CHOICE = 'custom';
 /** The model picker's value for the OpenAI-compatible embeddings endpoint. */
 export const ENDPOINT_MODEL_CHOICE = 'endpoint';
-/** Prefix of model strings served by an embeddings endpoint (see src/models/embedding-presets.ts). */
+/** Prefix of model strings served by an embeddings endpoint (see src/models/embed/embedding-presets.ts). */
 export const ENDPOINT_MODEL_PREFIX = 'openai:';
 /** The placeholder the user prompt must contain: where the cluster's text goes. */
 export const CONTEXT_PLACEHOLDER = '{context}';

@@ -3,8 +3,8 @@
  * on other machines (an endpoint on this machine, such as Ollama, works offline), and models that are neither
  * in Aerie's offline copy nor downloaded into this browser before. Pure, tested in Node.
  */
-import { modelKey } from '../../models/cached-models';
-import { locateModel, OFFLINE_MODEL_ID } from '../../models/embedding-presets';
+import { modelKey } from '../../models/files';
+import { locateModel, OFFLINE_MODEL_ID } from '../../models/embed/embedding-presets';
 import {
   answerModelOf,
   builtinModelName,
@@ -28,7 +28,7 @@ function remoteHost(endpoint: EndpointSettings): string | undefined {
 
 /**
  * The parts of `settings` that cannot work offline, each as a phrase ("answers by gpt-4o-mini at
- * api.openai.com"). `cached`: the model keys (cached-models.ts `modelKey`) with files in this browser.
+ * api.openai.com"). `cached`: the model keys (src/models/files/cached-files.ts `modelKey`) with files in this browser.
  */
 export function networkNeeds(settings: AppSettings, cached: ReadonlySet<string>): string[] {
   const needs: string[] = [];

@@ -3,10 +3,10 @@
  */
 import type { SearchMode } from '../../core/search';
 import type { RetrievalMode } from '../modes';
-import type { UsageTotals } from '../../llm/usage';
-import type { GenerationSpeed } from '../../models/generation-speed';
+import type { UsageTotals } from '../../llm';
+import type { GenerationSpeed } from '../../models/generate';
 import type { RunDevices, SummaryCutNotice, SummaryEstimate } from '../../protocol/build';
-import type { ConversationTurn } from '../../storage/schema';
+import type { ConversationTurn } from '../../storage';
 
 /** A document added by the user, before or while it is being read. */
 export interface PendingDocument {

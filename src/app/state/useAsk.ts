@@ -13,14 +13,14 @@ import {
   type AnswerResult,
   type ChatMessage,
 } from '../../llm';
-import type { ModelLoadProgress } from '../../models/embedder';
-import type { ModelChoice } from '../../models/embed-service';
-import { connectGenerator } from '../../models/generate-client';
-import { speedOf } from '../../models/generation-speed';
-import { runtimeLabel } from '../../models/generator-presets';
-import type { DeviceUse } from '../../models/placement';
-import { splitRows } from '../../models/rows';
-import type { TreeRecord } from '../../storage/schema';
+import type { ModelLoadProgress } from '../../models/files';
+import type { ModelChoice } from '../../models/embed';
+import { connectGenerator } from '../../models/generate/generate-client';
+import { speedOf } from '../../models/generate/generation-speed';
+import { runtimeLabel } from '../../models/generate/generator-presets';
+import type { DeviceUse } from '../../models/device';
+import { splitRows } from '../../models/embed/rows';
+import type { TreeRecord } from '../../storage';
 import { RETRIEVAL_MODES, type RetrievalMode } from '../modes';
 import { answerLimitText } from '../build/budget-text';
 import { rerankedOnNote } from '../build/devices-text';

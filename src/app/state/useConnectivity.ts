@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { listCachedModels } from '../../client/model-cache';
-import { modelKey } from '../../models/cached-models';
+import { modelKey } from '../../models/files';
 import type { AppSettings } from '../settings/app-settings';
 import { networkNeeds, offlineSentence } from './network-needs';
 import type { NoticeInput } from './useNotices';

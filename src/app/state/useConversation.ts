@@ -21,7 +21,7 @@ import {
   rewriteFollowUp,
   type ChatFn,
 } from '../../llm';
-import { connectGenerator } from '../../models/generate-client';
+import { connectGenerator } from '../../models/generate/generate-client';
 import {
   deleteConversation,
   deleteConversations,
@@ -80,19 +80,29 @@ const withFirst = (list: ConversationRecord[], record: ConversationRecord) => [
   ...list.filter((c) => c.id !== record.id),
 ];
 
-/** State and actions of the open tree's conversations. */
-export function useConversation(
-  db: AerieDb | undefined,
-  treeId: string | undefined,
-  tree: RaptorTree | undefined,
-  settings: AppSettings,
-  asker: Asker,
-  notify: (n: NoticeInput) => void,
-  /** Changes when the library changed (e.g. a rebuilt tree received its predecessor's conversations). */
-  libraryVersion?: unknown,
+/** What `useConversation` works on and with. */
+export interface ConversationOptions {
+  /** The open database (undefined while it opens). */
+  db: AerieDb | undefined;
+  /** The open tree's id, once its tree has loaded. */
+  treeId: string | undefined;
+  tree: RaptorTree | undefined;
+  settings: AppSettings;
+  /** Runs a question's search and answer (useAsk). */
+  asker: Asker;
+  notify: (n: NoticeInput) => void;
+  /**
+   * Any value that changes when the library changed (the page passes its list of trees): the list of conversations
+   * is read again, e.g. after a rebuilt tree received its predecessor's conversations.
+   */
+  libraryVersion?: unknown;
   /** Where a node's text is in the documents, kept with each passage of a turn (the export carries it). */
-  placeOf?: (id: number) => string | undefined,
-) {
+  placeOf?: (id: number) => string | undefined;
+}
+
+/** State and actions of the open tree's conversations. */
+export function useConversation(options: ConversationOptions) {
+  const { db, treeId, tree, settings, asker, notify, libraryVersion, placeOf } = options;
   const [list, setList] = useState<ConversationRecord[]>([]);
   const [activeId, setActive] = useState<string>();
   const [turnWindow, setWindow] = useState<TurnWindow>();

@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ingestInWorker, ingestText, type IngestedDocument } from '../../ingest';
-import { MAX_FILE_BYTES } from '../../ingest/limits';
+import { MAX_FILE_BYTES } from '../../protocol/ingest-limits';
 import {
   deletePendingDocuments,
   listPendingDocuments,

@@ -11,7 +11,7 @@ import {
   type TreeSummary,
 } from '../../storage';
 import { BUILD_LOCK_PREFIX } from '../../pipeline/locks';
-import { reconcileLedger, type KeyValueStore, type LedgerEntry } from '../../storage/ledger';
+import { reconcileLedger, type KeyValueStore, type LedgerEntry } from '../../storage';
 import { errorMessage } from './messages';
 import type { NoticeInput } from './useNotices';
 

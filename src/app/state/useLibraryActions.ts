@@ -28,7 +28,7 @@ import { randomId } from './ids';
 import { errorMessage } from './messages';
 import { toBuildDocuments } from './request';
 import { originalOf, type ReadyDocument } from './useDocuments';
-import { markDeletedInLedger } from '../../storage/ledger';
+import { markDeletedInLedger } from '../../storage';
 import { announceDeletion } from './deletions';
 import { announceLibraryChange, pageStore } from './useLibrary';
 import type { NoticeInput } from './useNotices';

@@ -1,12 +1,12 @@
 /**
- * Keeps the embedding model the user will need next loading in the background (src/models/warmup.ts): the
+ * Keeps the embedding model the user will need next loading in the background (src/models/embed/warmup.ts): the
  * build's model while documents wait to be built, otherwise the open tree's model for questions. Nothing is
  * warmed during a build: the embedding worker holds one model, and the build is using it.
  */
 import { useEffect, useRef } from 'react';
 import { warmEmbedder } from '../../client/model-warmup';
 import { buildWorker } from '../../client/workers';
-import type { ModelChoice } from '../../models/embed-service';
+import type { ModelChoice } from '../../models/embed';
 import type { EmbeddingChoice } from '../../protocol/build';
 
 /** Wait this long after the needed model changes before loading it (settings being edited, files still dropping). */

@@ -5,7 +5,7 @@ import { computeLabelsInWorker } from '../../client/labels';
 import { applyLabels, lacksLabels } from '../../core/labels';
 import type { RaptorTree } from '../../core/types';
 import { getDocuments, getTree, loadTree, saveNodeLabels, type AerieDb } from '../../storage';
-import type { DocumentRecord, OriginalInfo, TreeRecord } from '../../storage/schema';
+import type { DocumentRecord, OriginalInfo, TreeRecord } from '../../storage';
 import { errorMessage } from './messages';
 
 /** A document of the open tree with its text ('' when the tree was imported without texts). */

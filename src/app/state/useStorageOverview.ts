@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { deleteCachedModel, listCachedModels, offlineCopySize } from '../../client/model-cache';
 import { embedWorker } from '../../client/workers';
-import type { CachedModel } from '../../models/cached-models';
+import type { CachedModel } from '../../models/files';
 import { estimateStorage, isStoragePersisted, type StorageUsage, type TreeSummary } from '../../storage';
 import { errorMessage } from './messages';
 import type { NoticeInput } from './useNotices';

@@ -6,7 +6,7 @@
  * refuses any write that still comes for it (storage/errors.ts `requireTree`).
  */
 import { useCallback, useEffect, useRef } from 'react';
-import { StorageError } from '../../storage/errors';
+import { StorageError } from '../../storage';
 import { onDeletions } from './deletions';
 import type { NoticeInput } from './useNotices';
 

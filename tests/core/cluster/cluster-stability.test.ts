@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { adjustedRandIndex, perturbed, primaryParents } from '../../../bench/baselines/agreement';
 import { decodeFloat32LEInto } from '../../../src/core/base64';
 import { clusterNodes } from '../../../src/core/cluster/cluster';
-import { splitRows } from '../../../src/models/rows';
+import { splitRows } from '../../../src/models/embed/rows';
 
 const fixture = JSON.parse(
   readFileSync(new URL('../../fixtures/shape/glove-leaves.json', import.meta.url), 'utf8'),

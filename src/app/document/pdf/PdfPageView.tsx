@@ -6,8 +6,8 @@
  */
 import { useEffect, useRef } from 'react';
 import type { PDFDocumentProxy, RenderTask } from 'pdfjs-dist';
-import type { PdfPageLayout } from '../../../ingest/pdf-layout';
-import { alignSpan, isLocated, sameItems, type PageSpan } from '../../../ingest/pdf-locate';
+import type { PdfPageLayout } from '../../../protocol/pdf-layout';
+import { alignSpan, isLocated, sameItems, type PageSpan } from '../../../ingest';
 import { buildTextLayer, type ItemHighlight } from './text-layer';
 
 /** A cited range's part on this page. */

@@ -7,8 +7,8 @@
  */
 import type { PDFDocumentProxy, PDFWorker } from 'pdfjs-dist';
 import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { binaryDataParams } from '../../../ingest';
 import { loadBundledCMap, loadBundledStandardFont } from '../../../ingest/pdf-assets';
-import { binaryDataParams } from '../../../ingest/pdf-data';
 
 type Pdfjs = typeof PdfjsModule;
 

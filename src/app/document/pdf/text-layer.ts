@@ -5,7 +5,7 @@
  * citation covers. Written for Aerie (PDF.js's viewer has its own); text is set as text, never as HTML, and
  * styles through the CSSOM (the Content-Security-Policy allows no inline style attribute).
  */
-import type { LayoutItem } from '../../../ingest/pdf-layout';
+import type { LayoutItem } from '../../../protocol/pdf-layout';
 
 /** The part of a glyph box above the baseline, as a share of the font size (sans-serif). */
 const ASCENT = 0.8;

@@ -1,0 +1,455 @@
+/**
+ * The embedding service a worker exposes: owns at most one loaded model, loads lazily, and embeds for every
+ * client (the page, and the build worker over a MessagePort). Plain object so it can be tested in Node.
+ */
+import { expose, transfer } from 'comlink';
+import { AbortError } from '../../core/abort';
+import {
+  configureRuntime,
+  EmbedderError,
+  pickDevice,
+  TransformersEmbedder,
+  type EmbeddingDevice,
+  type EmbedderInfo,
+  DEFAULT_BATCH_SIZE,
+} from './embedder';
+import type { EmbeddingBatch } from './rows';
+import { LoadListeners, type ModelLoadProgress, noteModelUse } from '../files';
+import { type RuntimeConfig, GpuDevice, GpuExit, addUse, type DeviceUse, loadPlaced } from '../device';
+import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './embedding-presets';
+import { embedOnPool, type PoolRunner } from './embed-pool';
+import { CrossEncoder, type RerankerInfo } from './reranker';
+import { checkGpuOnKnownInput } from './gpu-check';
+
+/**
+ * The loaded model of a choice: its keys, the model (replaced by its CPU copy when WebGPU fails: `exit`), and
+ * the embed calls in flight on it.
+ */
+interface Entry {
+  keys: Set<string>;
+  embedder: Promise<TransformersEmbedder>;
+  model: string;
+  inFlight: number;
+  exit: GpuExit<TransformersEmbedder>;
+  /** The entry that was current when this one started loading: kept until this one has loaded. */
+  previous?: Entry;
+  /** Set when this entry's load failed. */
+  failed?: boolean;
+}
+
+/** Which model to use; the service reloads when it changes. */
+export interface ModelChoice {
+  model: string;
+  /** Default q8; 'auto' is settled by the device when the model loads (`resolveEmbeddingDtype`). */
+  dtype?: EmbeddingPrecision;
+  device?: EmbeddingDevice;
+}
+
+function keyOf(choice: ModelChoice): string {
+  return `${choice.model}|${choice.dtype ?? 'q8'}|${choice.device ?? 'auto'}`;
+}
+
+/** Which cross-encoder reranks (`Reranker` choices are kept apart from the embedding model's). */
+export interface RerankerChoice {
+  model: string;
+  /** Default q8. */
+  dtype?: EmbeddingPrecision;
+  device?: EmbeddingDevice;
+}
+
+/** Another worker's embedding service (a `Remote<EmbedApi>`) that embeds batches for this one. */
+export interface EmbedHelper {
+  load(choice: ModelChoice): Promise<unknown>;
+  embed(
+    texts: string[],
+    choice: ModelChoice,
+    options: { batchSize?: number; sentences?: boolean },
+  ): Promise<EmbeddingBatch>;
+}
+
+/**
+ * Makes the service. `runtime` (or what it resolves to, e.g. after asking for a WebGPU adapter) is applied
+ * once, before the first model loads. `transferResults` moves result buffers across the worker boundary
+ * instead of copying them. `helpers` (called once, when a CPU model is first chosen) gives other workers'
+ * services that load the same model alongside this one and embed some of each call's batches (embed-pool.ts):
+ * the same vectors, sooner; a WebGPU model never uses them. `gpu` is the worker's WebGPU device (checked on a
+ * known input before a model uses it); a model whose WebGPU work fails (a lost device, an out-of-memory, an
+ * operator the adapter cannot run) goes on on the CPU with the same weights from the batch that failed, and every
+ * result says where its texts were embedded (`EmbeddingBatch.ranOn`).
+ *
+ * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `embed`, is 61 lines.
+ */
+export function createEmbedService(
+  runtime: RuntimeConfig | (() => Promise<RuntimeConfig>),
+  transferResults = true,
+  helpers?: () => EmbedHelper[],
+  gpu: GpuDevice = new GpuDevice({ check: checkGpuOnKnownInput }),
+) {
+  let resolvedRuntime: Promise<RuntimeConfig> | undefined;
+  const runtimeConfig = () =>
+    (resolvedRuntime ??= typeof runtime === 'function' ? runtime() : Promise.resolve(runtime));
+  let configured: Promise<void> | undefined;
+  /**
+   * The loaded model, under the key of the choice that loaded it and, once it has loaded, of the same choice
+   * with its settled dtype too (a build asks for 'auto', then embeds with the dtype it settled on).
+   */
+  let current: Entry | undefined;
+  /** Embed calls in flight per request id, and the ids cancelled while in flight. */
+  const active = new Map<string, number>();
+  const cancelled = new Set<string>();
+  const listeners = new LoadListeners();
+  let helperList: EmbedHelper[] | undefined;
+  /** Each helper's load of the current choice: resolves false when it failed (the helper is then not used). */
+  const helperLoads = new Map<EmbedHelper, { key: string; ready: Promise<boolean> }>();
+
+  /**
+   * Moves `entry`'s model from WebGPU to the CPU after `error` (one reload however many calls fail at once): the
+   * same model and weights, so vectors and cache keys stay comparable. Rejects with `error` when it is not a GPU
+   * problem or the model was not on WebGPU.
+   */
+  function leaveGpu(entry: Entry, from: TransformersEmbedder, error: unknown): Promise<TransformersEmbedder> {
+    return entry.exit.leave(from, error, {
+      loadOnCpu: (fallback) =>
+        TransformersEmbedder.load(from.info.model, { dtype: from.info.dtype, device: 'wasm' }).then((e) =>
+          e.withFallback(fallback),
+        ),
+      onMove: (to) => {
+        entry.embedder = to;
+      },
+    });
+  }
+
+  /** The helpers for `choice`, each loading it (once per choice); none for WebGPU or native CPU choices. */
+  function helpersFor(choice: ModelChoice): PoolRunner['ready'][] {
+    if (!helpers || choice.device === 'webgpu' || choice.device === 'cpu') return [];
+    helperList ??= helpers();
+    const key = keyOf(choice);
+    return helperList.map((helper) => {
+      let load = helperLoads.get(helper);
+      if (load?.key !== key) {
+        load = {
+          key,
+          ready: helper.load(choice).then(
+            () => true,
+            () => false,
+          ),
+        };
+        helperLoads.set(helper, load);
+      }
+      return load.ready;
+    });
+  }
+
+  /** The embedder of `choice` (loading it if needed). */
+  function ensure(choice: ModelChoice): Promise<TransformersEmbedder> {
+    return ensureEntry(choice).embedder;
+  }
+
+  /**
+   * The loaded-model entry of `choice`, loading it if it differs. The previous model is dropped once the new one
+   * has loaded; a load that fails leaves the previous one loaded (a hub model found unreachable leaves the
+   * offline model a warm-up loaded, which the build then falls back to at once).
+   * @throws EmbedderError BUSY while embed calls are in flight on another model.
+   */
+  function ensureEntry(choice: ModelChoice) {
+    noteModelUse(choice.model);
+    configured ??= runtimeConfig().then(configureRuntime);
+    const ready = configured;
+    const key = keyOf(choice);
+    if (!current?.keys.has(key)) {
+      if (current && current.inFlight > 0) {
+        // Swapping the model now would pull it from under the calls in flight (a build's batches).
+        throw new EmbedderError(
+          'BUSY',
+          `The embedding worker is busy with ${current.model} (a build is embedding with it), so ` +
+            `${choice.model} cannot be loaded now. Try again when the build has finished.`,
+          { busyWith: current.model, requested: choice.model },
+        );
+      }
+      const previous = current;
+      const embedder = ready.then(() => {
+        // Helpers load the same model at the same time (used only if it runs on the CPU).
+        helpersFor(choice);
+        return loadPlaced(gpu, choice.device ?? 'auto', (device, handle) =>
+          TransformersEmbedder.load(choice.model, {
+            dtype: choice.dtype,
+            device,
+            gpu: handle,
+            onProgress: listeners.emit,
+          }),
+        );
+      });
+      const entry: Entry = {
+        keys: new Set([key]),
+        embedder,
+        model: choice.model,
+        inFlight: 0,
+        exit: new GpuExit(gpu),
+        previous,
+      };
+      current = entry;
+      embedder.then(
+        (loaded) => {
+          entry.keys.add(keyOf({ ...choice, dtype: loaded.info.dtype }));
+          // Every model kept for a failed load's sake is done with now.
+          for (let old = entry.previous; old; old = old.previous)
+            void old.embedder.then((e) => e.dispose()).catch(() => undefined);
+          entry.previous = undefined;
+        },
+        // A failed load is forgotten, so the next call retries instead of replaying the failure; the model
+        // that was current before it is current again (unless its own load failed too).
+        () => {
+          entry.failed = true;
+          if (current !== entry) return;
+          current = previous && !previous.failed ? previous : undefined;
+        },
+      );
+    }
+    return current;
+  }
+
+  /**
+   * Runs `work` as request `requestId` (cancellable by `cancel` at its next check of the signal it is given).
+   */
+  async function tracked<T>(
+    requestId: string | undefined,
+    work: (signal: { readonly aborted: boolean; reason: unknown }) => Promise<T>,
+  ): Promise<T> {
+    const signal = {
+      get aborted() {
+        return requestId !== undefined && cancelled.has(requestId);
+      },
+      reason: new AbortError(),
+    };
+    if (requestId !== undefined) active.set(requestId, (active.get(requestId) ?? 0) + 1);
+    try {
+      return await work(signal);
+    } finally {
+      if (requestId !== undefined) {
+        const left = (active.get(requestId) ?? 1) - 1;
+        if (left > 0) active.set(requestId, left);
+        else {
+          active.delete(requestId);
+          cancelled.delete(requestId);
+        }
+      }
+    }
+  }
+
+  /** The loaded cross-encoder (at most one), under its choice's key; a failed load is forgotten. */
+  let reranker: { key: string; encoder: Promise<CrossEncoder>; exit: GpuExit<CrossEncoder> } | undefined;
+  function ensureReranker(choice: RerankerChoice, onProgress?: (p: ModelLoadProgress) => void) {
+    noteModelUse(choice.model);
+    return ensureRerankerEntry(choice, onProgress).encoder;
+  }
+  function ensureRerankerEntry(choice: RerankerChoice, onProgress?: (p: ModelLoadProgress) => void) {
+    configured ??= runtimeConfig().then(configureRuntime);
+    const ready = configured;
+    const key = keyOf(choice);
+    if (reranker?.key !== key) {
+      const previous = reranker;
+      const entry = {
+        key,
+        exit: new GpuExit<CrossEncoder>(gpu),
+        encoder: ready.then(() =>
+          loadPlaced(gpu, choice.device ?? 'auto', (device, handle) =>
+            CrossEncoder.load(choice.model, { dtype: choice.dtype, device, gpu: handle, onProgress }),
+          ),
+        ),
+      };
+      reranker = entry;
+      entry.encoder.catch(() => {
+        if (reranker === entry) reranker = undefined;
+      });
+      void previous?.encoder.then((e) => e.dispose()).catch(() => undefined);
+    }
+    return reranker;
+  }
+
+  const api = {
+    /**
+     * Loads (or reuses) a cross-encoder reranker, beside whatever embedding model is loaded; `onProgress`
+     * receives per-file download progress of a first load.
+     */
+    async loadReranker(
+      choice: RerankerChoice,
+      onProgress?: (p: ModelLoadProgress) => void,
+    ): Promise<RerankerInfo> {
+      return (await ensureReranker(choice, onProgress)).info;
+    },
+
+    /**
+     * One relevance logit per passage for `question` (higher is more relevant), loading the reranker if
+     * needed. `requestId` lets `cancel` stop it between batches.
+     */
+    async rerank(
+      question: string,
+      passages: string[],
+      choice: RerankerChoice,
+      options: { requestId?: string } = {},
+    ): Promise<Float32Array> {
+      const entry = ensureRerankerEntry(choice);
+      const encoder = await entry.encoder;
+      return tracked(options.requestId, async (signal) => {
+        let scores: Float32Array;
+        try {
+          scores = await gpu.guard(
+            () => encoder.score(question, passages, { signal }),
+            encoder.info.device === 'webgpu',
+          );
+        } catch (error) {
+          // On the CPU after a WebGPU failure: the same weights score the question's passages again.
+          const moved = await entry.exit.leave(encoder, error, {
+            loadOnCpu: (fallback) =>
+              CrossEncoder.load(encoder.info.model, { dtype: encoder.info.dtype, device: 'wasm' }).then((e) =>
+                e.withFallback(fallback),
+              ),
+            onMove: (to) => {
+              if (reranker === entry) entry.encoder = to;
+            },
+          });
+          scores = await moved.score(question, passages, { signal });
+        }
+        return transferResults ? transfer(scores, [scores.buffer]) : scores;
+      });
+    },
+
+    /**
+     * The device and weights `choice` loads here (a WebGPU adapter decides 'auto'), without loading anything:
+     * the page plans a warm-up by the file that will be read.
+     */
+    async settle(choice: ModelChoice): Promise<{ device: EmbedderInfo['device']; dtype: EmbeddingDtype }> {
+      const device = await pickDevice(choice.device ?? 'auto');
+      return { device, dtype: resolveEmbeddingDtype(choice.dtype, device) };
+    },
+
+    /**
+     * Loads (or reuses) a model; `onProgress` receives per-file download progress. On the CPU the helpers load
+     * the same model, and loaded means every worker can embed — unless `options.helpers` is 'background': then
+     * it resolves once this worker's model is ready, and each helper joins the embed calls when its own load
+     * ends (a build starts embedding on one worker instead of waiting for the slowest).
+     */
+    async load(
+      choice: ModelChoice,
+      onProgress?: (p: ModelLoadProgress) => void,
+      options: { helpers?: 'wait' | 'background' } = {},
+    ): Promise<EmbedderInfo> {
+      return listeners.during(onProgress, async () => {
+        const { info } = await ensure(choice);
+        if (info.device === 'wasm' && options.helpers !== 'background') await Promise.all(helpersFor(choice));
+        return info;
+      });
+    },
+
+    /**
+     * Embeds texts with the chosen model (loading it if needed). `requestId` lets `cancel` stop it between
+     * batches.
+     */
+    async embed(
+      texts: string[],
+      choice: ModelChoice,
+      options: {
+        requestId?: string;
+        batchSize?: number;
+        onProgress?: (done: number, total: number) => void;
+        /** Also each text's sentence vectors from the same pass (see TransformersEmbedder.embed). */
+        sentences?: boolean;
+      } = {},
+    ): Promise<EmbeddingBatch> {
+      const entry = ensureEntry(choice);
+      entry.inFlight++;
+      try {
+        const embedder = await entry.embedder;
+        return await tracked(options.requestId, async (signal) => {
+          const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+          const { sentences } = options;
+          let ranOn: DeviceUse[] = [];
+          /** One batch on the entry's model, counted where it ran; on the CPU after a WebGPU failure. */
+          const own = async (batchTexts: string[]): Promise<EmbeddingBatch> => {
+            const model = await entry.embedder;
+            let result: EmbeddingBatch;
+            let ranWith = model;
+            try {
+              const onGpu = model.info.device === 'webgpu';
+              result = await gpu.guard(() => model.embed(batchTexts, { batchSize, sentences }), onGpu);
+            } catch (error) {
+              ranWith = await leaveGpu(entry, model, error);
+              result = await ranWith.embed(batchTexts, { batchSize, sentences });
+            }
+            ranOn = addUse(ranOn, ranWith.info.placement, batchTexts.length, ranWith.info.fallback);
+            return result;
+          };
+          const ready = embedder.info.device === 'wasm' && texts.length > batchSize ? helpersFor(choice) : [];
+          const batch = await embedOnPool(
+            texts,
+            embedder.batches(texts, batchSize),
+            [
+              { run: own },
+              ...ready.map((loaded, h) => ({
+                run: async (batchTexts: string[]) => {
+                  const result = await helperList![h].embed(batchTexts, choice, { batchSize, sentences });
+                  ranOn = addUse(ranOn, embedder.info.placement, batchTexts.length);
+                  return result;
+                },
+                ready: loaded,
+              })),
+            ],
+            { signal, onBatch: (done) => options.onProgress?.(done, texts.length) },
+          );
+          const placed: EmbeddingBatch = { ...batch, ranOn };
+          if (!transferResults) return placed;
+          const buffers = [placed.data.buffer];
+          if (placed.sentences) buffers.push(placed.sentences.data.buffer, placed.sentences.counts.buffer);
+          return transfer(placed, buffers);
+        });
+      } finally {
+        entry.inFlight--;
+      }
+    },
+
+    /**
+     * Each text's length in the chosen model's tokens (loading it if needed): a build embeds texts of similar
+     * length together, so the model's batches pad little.
+     */
+    async lengths(texts: string[], choice: ModelChoice): Promise<number[]> {
+      return (await ensure(choice)).tokenCounts(texts);
+    },
+
+    /** Stops the embed calls in flight with this `requestId` at their next batch (later calls are unaffected). */
+    cancel(requestId: string): void {
+      if (active.has(requestId)) cancelled.add(requestId);
+    },
+
+    /** Serves this same service (and its loaded model) to another worker over `port`. */
+    connect(port: MessagePort): void {
+      expose(api, port);
+    },
+
+    /**
+     * How this worker runs models, whether or not one is loaded: whether it is cross-origin isolated (threads
+     * and shared memory need it), the WASM threads its model gets, and the cores the browser reports.
+     */
+    async threads(): Promise<{ threads: number; crossOriginIsolated: boolean; cores: number }> {
+      const config = await runtimeConfig();
+      const scope = globalThis as {
+        crossOriginIsolated?: boolean;
+        navigator?: { hardwareConcurrency?: number };
+      };
+      return {
+        threads: config.numThreads ?? 1,
+        crossOriginIsolated: scope.crossOriginIsolated === true,
+        cores: scope.navigator?.hardwareConcurrency ?? 1,
+      };
+    },
+
+    /** What is loaded, if anything. */
+    async info(): Promise<EmbedderInfo | undefined> {
+      return current ? (await current.embedder.catch(() => undefined))?.info : undefined;
+    },
+  };
+  return api;
+}
+
+/** The API type, derived from the implementation (the page and the build worker use `Remote<EmbedApi>`). */
+export type EmbedApi = ReturnType<typeof createEmbedService>;
