@@ -200,14 +200,39 @@ export function libraryRow(page: Page, title: string) {
 }
 
 /**
- * Waits until storage records the build of `title` at the stage `label` (the library row of a live build says
- * "Now: <label>", read from storage), reloads the page, and checks the build is left in the library as
+ * Reloads the page the moment storage records the build of `title` at the stage `label` (the library row of a
+ * live build says "Now: <label>", read from storage), and checks the build is left in the library as
  * interrupted at that stage, resumable.
  */
 export async function reloadAtStage(page: Page, title: string, label: string, timeout = 120_000) {
   const row = libraryRow(page, title);
-  await expect(row.getByText(`Now: ${label}`)).toBeVisible({ timeout });
-  await page.reload();
+  // The page reloads itself the moment the row first says so (a MutationObserver sees every commit): a short
+  // stage (clustering 1,300 leaves) can begin and end between two of the test's looks at the row.
+  const reloaded = page.waitForEvent('load', { timeout });
+  await page.evaluate(
+    ([wanted, ms]) =>
+      new Promise<void>((resolve, reject) => {
+        const shows = () =>
+          [...document.querySelectorAll('li')].some((li) => (li.textContent ?? '').includes(wanted));
+        const fire = () => {
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve();
+          setTimeout(() => location.reload(), 0);
+        };
+        const observer = new MutationObserver(() => {
+          if (shows()) fire();
+        });
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`the library never said "${wanted}" within ${ms} ms`));
+        }, ms);
+        if (shows()) fire();
+        else observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+      }),
+    [`Now: ${label}`, timeout] as const,
+  );
+  await reloaded;
   await expect(row.getByText('Interrupted')).toBeVisible();
   await expect(row.getByText(`Stopped at: ${label}`)).toBeVisible();
   await expect(row.getByRole('button', { name: `Resume ${title}` })).toBeVisible();
