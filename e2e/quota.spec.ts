@@ -7,7 +7,15 @@
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import type { FakeLlmServer } from '../tests/support/llm-server';
-import { addSample, configure, libraryRow, setParams, startLlm, treeCanvas } from './support/app';
+import {
+  addSample,
+  cachedSummaries,
+  configure,
+  libraryRow,
+  setParams,
+  startLlm,
+  treeCanvas,
+} from './support/app';
 import { expect, test } from './support/fixtures';
 
 let llm: FakeLlmServer;
@@ -54,25 +62,6 @@ async function setStorage(context: BrowserContext, page: Page, state: 'full' | '
   const origin = new URL(page.url()).origin;
   await cdp.send('Storage.overrideQuotaForOrigin', state === 'full' ? { origin, quotaSize: 1 } : { origin });
   await expect.poll(() => probeWrite(page), { timeout: QUOTA_CACHE_MS + 15_000 }).toBe(state === 'normal');
-}
-
-/** Summary entries in the cache store (a real browser's IndexedDB). */
-function cachedSummaries(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('aerie');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const request = db.transaction('cache').objectStore('cache').getAll();
-          request.onsuccess = () => {
-            db.close();
-            resolve((request.result as { kind: string }[]).filter((e) => e.kind === 'summary').length);
-          };
-        };
-      }),
-  );
 }
 
 /** Bodies of the summary requests the FAKE server answered, as comparable strings. */

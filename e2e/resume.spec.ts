@@ -8,6 +8,7 @@ import { expect, test } from './support/fixtures';
 import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   addSample,
+  cachedSummaries,
   configure,
   expectOnlyLocalRequests,
   recordRequests,
@@ -26,25 +27,6 @@ test.afterEach(async () => {
 /** Summary requests (chat completions) in the fake server's log. */
 function summaryRequests() {
   return llm.modelRequests.filter((r) => r.path.endsWith('/chat/completions'));
-}
-
-/** Summary entries in the cache store (a real browser's IndexedDB): the summaries the build has stored. */
-function cachedSummaries(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('aerie');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const request = db.transaction('cache').objectStore('cache').getAll();
-          request.onsuccess = () => {
-            db.close();
-            resolve((request.result as { kind: string }[]).filter((e) => e.kind === 'summary').length);
-          };
-        };
-      }),
-  );
 }
 
 /** Smaller chunks make more clusters, so a build has more summaries to stop in the middle of. */

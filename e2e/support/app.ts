@@ -296,3 +296,22 @@ export async function importTreeFile(page: Page, file: string, title: string): P
   await page.getByRole('region', { name: 'Library' }).getByLabel('Tree file to import').setInputFiles(file);
   await expect(page.locator('.open-title')).toHaveText(title, { timeout: 60_000 });
 }
+
+/** Summary entries in the cache store (a real browser's IndexedDB): the summaries a build has stored. */
+export function cachedSummaries(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('aerie');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const request = db.transaction('cache').objectStore('cache').getAll();
+          request.onsuccess = () => {
+            db.close();
+            resolve((request.result as { kind: string }[]).filter((e) => e.kind === 'summary').length);
+          };
+        };
+      }),
+  );
+}
