@@ -39,6 +39,7 @@ import {
 import { effectiveNeighbors, reduceDimensions, type ReduceProgress } from './umap';
 import type { LayoutSchedule } from './umap-layout';
 import { distinctPoints } from './same-points';
+import { SWEEP_STOP } from './sweep-stop';
 import { Awaiting, runAsync, runSync } from '../yield';
 import { DEFAULT_BUILD_PARAMS } from '../types';
 
@@ -65,6 +66,14 @@ export const LOCAL_COVARIANCE: CovarianceType = 'spherical';
  * measured collection in the paper's 5–8 (docs/clustering.md).
  */
 export const LOCAL_MIN_CLUSTER_SIZE = 3;
+
+/**
+ * Most points each fit of a BIC sweep is fitted on: a larger set's sweep fits every k on this many points evenly
+ * spaced through it and scores the fit on all of them (select-k.ts `fitSample`); the chosen k is then fitted on
+ * all points. Only a layer of more than this many nodes (a book of ~300k tokens and more) is affected: its global
+ * sweep took most of the KJV's clustering (docs/clustering.md, "Speed").
+ */
+export const SWEEP_FIT_SAMPLE = 3000;
 
 /** Labels of the global and the local steps' seeds (`deriveSeed(seed, depth, label)`). */
 const GLOBAL_SEED_LABEL = 0;
@@ -328,7 +337,7 @@ function* reduceAndCluster(
   const nComponents = Math.min(spec.reductionDim, n - 2);
   if (nComponents < 1) return { labels: Array.from({ length: n }, () => [0]), k: 1 };
   let graph: KnnGraph | undefined;
-  if (pool?.knn && pool.size > 1 && usesExactKnn(n) && n >= POOLED_KNN_MIN_POINTS) {
+  if (pool?.knn && pool.size > 1 && usesExactKnn(n, dim) && n >= POOLED_KNN_MIN_POINTS) {
     // The exact k-NN scan (quadratic) in blocks of rows on the pool: the same graph, sooner.
     const knn = pool.knn.bind(pool);
     graph = (yield new Awaiting(
@@ -369,6 +378,8 @@ function* reduceAndCluster(
       maxClusters: o.maxClusters,
       seed,
       skipImpossible: true,
+      stop: SWEEP_STOP,
+      fitSample: SWEEP_FIT_SAMPLE,
       covariance,
       minComponentSize: componentFloor(spec, covariance, nComponents),
       criterion: spec.criterion,

@@ -2,7 +2,7 @@
  * k-nearest neighbours under cosine distance, on a flat matrix of unit vectors: the graph UMAP starts from.
  * For the node counts of a RAPTOR layer (hundreds to a few thousand) a brute-force scan over contiguous
  * Float32Array rows is both exact and faster than umap-js's NN-descent on `number[][]`; above
- * `EXACT_KNN_MAX_POINTS` the quadratic scan gives way to NN-descent (approximate).
+ * `EXACT_KNN_MAX_WORK` the quadratic scan gives way to NN-descent (approximate).
  */
 // Not exported from umap-js's package entry: imported from the modules that define them (see umap.ts).
 import { makeNNDescent } from 'umap-js/dist/nn_descent';
@@ -14,8 +14,14 @@ import { acquireKernel, KernelArrays } from './wasm';
 
 if (typeof cosine !== 'function') throw new Error('umap-js cosine distance could not be imported.');
 
-/** Above this many points the exact k-NN scan (O(n²·dim)) gives way to umap-js's NN-descent. */
-export const EXACT_KNN_MAX_POINTS = 6000;
+/**
+ * Above this much work, n² · dim multiply-adds, the exact k-NN scan gives way to umap-js's NN-descent: about
+ * 12,500 points of 384 dimensions or 24,000 of the offline model's 100 (~12 s on one core here, half that on a
+ * pool of two). The limit was 6,000 points whatever the dimension; at the King James Bible's 12,462 leaves
+ * (offline model) NN-descent took longer than the whole exact scan, which the kernel does at ~5·10⁹
+ * multiply-adds a second (docs/clustering.md, "Speed").
+ */
+export const EXACT_KNN_MAX_WORK = 6e10;
 
 /** Neighbour lists in umap-js's precomputed format: row i starts with i itself at distance 0. */
 export interface KnnGraph {
@@ -305,13 +311,13 @@ export function nnDescentSchedule(n: number): { trees: number; iterations: numbe
   return { trees: 5 + Math.round(Math.sqrt(n) / 20), iterations: Math.max(5, Math.round(Math.log2(n))) };
 }
 
-/** Whether `cosineKnn` computes the exact graph of `n` points (up to and including EXACT_KNN_MAX_POINTS). */
-export function usesExactKnn(n: number): boolean {
-  return n <= EXACT_KNN_MAX_POINTS;
+/** Whether `cosineKnn` computes the exact graph of `n` points of `dim` dimensions (n² · dim ≤ EXACT_KNN_MAX_WORK). */
+export function usesExactKnn(n: number, dim: number): boolean {
+  return n * n * dim <= EXACT_KNN_MAX_WORK;
 }
 
 /**
- * The k-NN graph of `n` unit vectors: exact (`exactCosineKnn`) up to `EXACT_KNN_MAX_POINTS` points, NN-descent
+ * The k-NN graph of `n` unit vectors: exact (`exactCosineKnn`) up to `EXACT_KNN_MAX_WORK`, NN-descent
  * (`approximateCosineKnn`, which draws from `random`) above. Yields the row index after each exact row.
  */
 export function* cosineKnn(
@@ -322,6 +328,6 @@ export function* cosineKnn(
   random: RandomFn,
   engine: KnnEngine = 'auto',
 ): Generator<number, KnnGraph> {
-  if (usesExactKnn(n)) return yield* exactCosineKnn(unit, n, dim, k, engine);
+  if (usesExactKnn(n, dim)) return yield* exactCosineKnn(unit, n, dim, k, engine);
   return approximateCosineKnn(unit, n, dim, k, random);
 }

@@ -15,8 +15,9 @@ import {
   GmmError,
   gmmParameterCount,
 } from './gmm';
-import { createWorkspace, runEm } from './gmm-em';
+import { createWorkspace, eStep, runEm } from './gmm-em';
 import { seededRandom } from '../random';
+import { stopAfter, type SweepStop } from './sweep-stop';
 import { DEFAULT_BUILD_PARAMS } from '../types';
 
 /** The reference's cap: k runs over 1 … min(maxClusters, N) − 1. */
@@ -56,6 +57,18 @@ export interface SelectClusterCountOptions {
   covariance?: CovarianceType;
   /** What chooses k among the admissible fits. Default 'bic' (the reference's). */
   criterion?: SelectionCriterion;
+  /**
+   * Stop the sweep early by this rule (sweep-stop.ts; the clustering uses SWEEP_STOP): the ks after it are not
+   * fitted and count as skipped. Default: every k is fitted, as the reference does.
+   */
+  stop?: Readonly<SweepStop>;
+  /**
+   * Fit each k on at most this many points, evenly spaced through the input (rows ⌊j·N/S⌋), and score it on all
+   * N: the criterion is −2 ln L of every point under the sample's fit + p ln N, and admissibility counts each
+   * component's effective size over all N. Only the choice of k is approximated; the returned model is fitted
+   * on all points at that k. Default: every fit on all points, as the reference.
+   */
+  fitSample?: number;
   /** Cancels the sweep between EM iterations (throws AbortError). */
   signal?: AbortSignalLike;
   /** Called after each k with the number of fits done and the total. */
@@ -113,7 +126,7 @@ export function selectClusterCount(
   const { bic, admissible } = runSweepTask(plan.task, options.signal, (done) =>
     options.onProgress?.(done, plan.maxK),
   );
-  for (let k = plan.task.ks.length + 1; k <= plan.maxK; k++) options.onProgress?.(k, plan.maxK);
+  for (let k = bic.length + 1; k <= plan.maxK; k++) options.onProgress?.(k, plan.maxK);
   return finishSweep(plan, bic, admissible);
 }
 
@@ -130,32 +143,48 @@ export async function selectClusterCountSplit(
   sweep: (task: SweepTask) => Promise<SweepResult>,
 ): Promise<ClusterCountSelection> {
   const plan = planSweep(points, options);
-  const { ks } = plan.task;
+  const { ks, stop, ...rest } = plan.task;
   const count = Math.max(1, Math.min(Math.floor(parts) || 1, ks.length));
-  const tasks = Array.from({ length: count }, (_, p) => ({
-    ...plan.task,
-    ks: ks.filter((_, i) => i % count === p),
-  }));
+  // A sweep that may stop goes in rounds, each of KS_PER_PART_AND_ROUND ks per part, and ends after the round in
+  // which its rule stops it; the parts never stop on their own (their ks are not consecutive).
+  const round = stop ? count * KS_PER_PART_AND_ROUND : ks.length;
   // The ks skipped as impossible count as done from the start, as in the one-piece sweep's progress.
   let done = plan.maxK - ks.length;
-  const results = await Promise.all(
-    tasks.map(async (task) => {
-      const result = await sweep(task);
-      done += task.ks.length;
-      options.onProgress?.(done, plan.maxK);
-      return result;
-    }),
-  );
-  const bic: number[] = new Array(ks.length);
-  const admissible: boolean[] = new Array(ks.length);
-  tasks.forEach((task, p) =>
-    task.ks.forEach((k, i) => {
-      bic[k - 1] = results[p].bic[i];
-      admissible[k - 1] = results[p].admissible[i];
-    }),
-  );
+  const bic: number[] = [];
+  const admissible: boolean[] = [];
+  for (let first = 0; first < ks.length; first += round) {
+    const roundKs = ks.slice(first, first + round);
+    const tasks = Array.from({ length: Math.min(count, roundKs.length) }, (_, p) => ({
+      ...rest,
+      ks: roundKs.filter((_, i) => i % count === p),
+    }));
+    const results = await Promise.all(
+      tasks.map(async (task) => {
+        const result = await sweep(task);
+        done += task.ks.length;
+        options.onProgress?.(done, plan.maxK);
+        return result;
+      }),
+    );
+    tasks.forEach((task, p) =>
+      task.ks.forEach((k, i) => {
+        bic[k - 1] = results[p].bic[i];
+        admissible[k - 1] = results[p].admissible[i];
+      }),
+    );
+    const end = stop && stopAfter(bic, admissible, stop);
+    if (end) {
+      bic.length = end;
+      admissible.length = end;
+      options.onProgress?.(plan.maxK, plan.maxK);
+      break;
+    }
+  }
   return finishSweep(plan, bic, admissible);
 }
+
+/** Ks per part in each round of a split sweep that may stop early (see `selectClusterCountSplit`). */
+const KS_PER_PART_AND_ROUND = 3;
 
 /** One part of a BIC sweep as plain data: it crosses a worker boundary by structured clone. */
 export interface SweepTask {
@@ -171,6 +200,13 @@ export interface SweepTask {
   covariance: CovarianceType;
   minComponentSize: number;
   criterion: SelectionCriterion;
+  /**
+   * Stop early by this rule (`SelectClusterCountOptions.stop`); only where the task's ks are 1, 2, … in order
+   * (the parts of a split sweep never stop: the split sweep stops between its rounds).
+   */
+  stop?: Readonly<SweepStop>;
+  /** Fit on at most this many evenly spaced points, score on all (`SelectClusterCountOptions.fitSample`). */
+  fitSample?: number;
 }
 
 /** The criterion and admissibility of each k of a `SweepTask` (NaN/false where the fit failed). */
@@ -196,7 +232,13 @@ export function runSweepTask(
   const bic: number[] = [];
   const admissible: boolean[] = [];
   if (!ks.length) return { bic, admissible };
-  const ws = createWorkspace(n, dim, ks[ks.length - 1], engine === 'js' ? undefined : data);
+  const maxK = ks[ks.length - 1];
+  // Fitted on an evenly spaced sample, scored on every point (`fitSample`).
+  const sample = task.fitSample && task.fitSample < n ? evenSample(data, n, dim, task.fitSample) : undefined;
+  const fitData = sample ?? data;
+  const fitN = sample ? sample.length / dim : n;
+  const ws = createWorkspace(fitN, dim, maxK, engine === 'js' ? undefined : fitData);
+  const scored = sample ? { resp: new Float64Array(n * maxK), mass: new Float64Array(maxK) } : undefined;
   const emOptions = {
     maxIter: DEFAULT_GMM_MAX_ITER,
     tol: DEFAULT_GMM_TOL,
@@ -209,26 +251,55 @@ export function runSweepTask(
       let value = NaN;
       let ok = false;
       try {
-        const { logLikelihood } = runEm(data, k, seededRandom(task.seed), emOptions, ws);
+        // A sample smaller than k cannot fit it: the k counts as failed.
+        if (k > fitN) throw new GmmError('INVALID_COMPONENT_COUNT', `${k} components for ${fitN} points.`);
+        let { logLikelihood } = runEm(fitData, k, seededRandom(task.seed), emOptions, ws);
+        let { resp, mass } = ws;
+        if (scored) {
+          // runEm left the fit's components prepared: one E-step over all points scores it.
+          ({ resp, mass } = scored);
+          logLikelihood = eStep(data, n, k, ws, resp);
+          columnSums(resp, n, k, mass);
+        }
         value = -2 * logLikelihood + gmmParameterCount(k, dim, covariance) * Math.log(n);
-        if (task.criterion === 'icl') value += 2 * membershipEntropy(ws.resp, n, k);
+        if (task.criterion === 'icl') value += 2 * membershipEntropy(resp, n, k);
         // A tied covariance pools the within-component scatter of all points, of rank ≤ N − k: it is
         // estimated from the points only while N − k ≥ d + 1.
         ok =
           k === 1 ||
-          (smallestComponent(ws.mass, k) >= minComponentSize && (covariance !== 'tied' || n - k > dim));
+          (smallestComponent(mass, k) >= minComponentSize && (covariance !== 'tied' || n - k > dim));
       } catch (error) {
         // A covariance that cannot be factored even with the regulariser rules that k out, not the sweep.
-        if (!(error instanceof GmmError && error.code === 'ILL_CONDITIONED_COVARIANCE')) throw error;
+        const ruledOut =
+          error instanceof GmmError &&
+          (error.code === 'ILL_CONDITIONED_COVARIANCE' || error.code === 'INVALID_COMPONENT_COUNT');
+        if (!ruledOut) throw error;
       }
       bic.push(value);
       admissible.push(ok);
       onFit?.(bic.length);
+      if (task.stop && k === bic.length && stopAfter(bic, admissible, task.stop)) break;
     }
   } finally {
     ws.kernel?.release();
   }
   return { bic, admissible };
+}
+
+/** `count` rows of `data` (n × dim) evenly spaced through it: rows ⌊j·n/count⌋, j = 0 … count − 1. */
+function evenSample(data: Float64Array, n: number, dim: number, count: number): Float64Array {
+  const out = new Float64Array(count * dim);
+  for (let j = 0; j < count; j++) {
+    const row = Math.floor((j * n) / count);
+    out.set(data.subarray(row * dim, (row + 1) * dim), j * dim);
+  }
+  return out;
+}
+
+/** Σ of each of the k columns of the n × k matrix `resp`, into `out`. */
+function columnSums(resp: Float64Array, n: number, k: number, out: Float64Array): void {
+  out.fill(0, 0, k);
+  for (let i = 0, r = 0; i < n; i++, r += k) for (let j = 0; j < k; j++) out[j] += resp[r + j];
 }
 
 interface SweepPlan {
@@ -257,6 +328,18 @@ function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterC
       `Need an integer maxClusters ≥ 1, minComponentSize ≥ 0 and regCovar ≥ 0 ` +
         `(got ${maxClusters}, ${minComponentSize}, ${regCovar}).`,
       { maxClusters, minComponentSize, regCovar },
+    );
+  }
+  const { fitSample, stop } = options;
+  if (
+    (fitSample !== undefined && !(Number.isInteger(fitSample) && fitSample >= 2)) ||
+    (stop && !(Number.isInteger(stop.patience) && stop.patience >= 1 && stop.nats >= 0))
+  ) {
+    throw new GmmError(
+      'INVALID_OPTION',
+      `Need an integer fitSample ≥ 2 and a stop rule of integer patience ≥ 1 and nats ≥ 0 ` +
+        `(got ${fitSample}, ${JSON.stringify(stop)}).`,
+      { fitSample, stop },
     );
   }
   const maxK = Math.min(maxClusters, n) - 1;
@@ -289,6 +372,8 @@ function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterC
       covariance,
       minComponentSize,
       criterion: options.criterion ?? 'bic',
+      ...(stop ? { stop: { patience: stop.patience, nats: stop.nats } } : {}),
+      ...(fitSample ? { fitSample } : {}),
     },
   };
 }

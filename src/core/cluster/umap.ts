@@ -1,16 +1,16 @@
 /**
  * UMAP dimension reduction, seeded, from a cosine k-NN graph computed in knn.ts (exact up to
- * `EXACT_KNN_MAX_POINTS` points), laid out by umap-layout.ts: the same numbers as umap-js's `UMAP` with that
+ * `EXACT_KNN_MAX_WORK`, n² · dim), laid out by umap-layout.ts: the same numbers as umap-js's `UMAP` with that
  * graph, on flat typed arrays.
  */
-import { cosineKnn, EXACT_KNN_MAX_POINTS, usesExactKnn, type KnnGraph } from './knn';
+import { cosineKnn, EXACT_KNN_MAX_WORK, usesExactKnn, type KnnGraph } from './knn';
 import { seededRandom } from '../random';
 import { fuzzySimplicialSet, optimizeLayout, type LayoutOptions } from './umap-layout';
 
 /** umap-learn's default minimum distance between embedded points (the official code keeps it). */
 export const UMAP_MIN_DIST = 0.1;
 
-export { EXACT_KNN_MAX_POINTS };
+export { EXACT_KNN_MAX_WORK };
 
 /** Options of `reduceDimensions`. */
 export interface ReduceOptions {
@@ -67,7 +67,7 @@ export function* reduceDimensions(
   let knnGraph = options.graph;
   if (
     knnGraph &&
-    (!usesExactKnn(n) || knnGraph.indices.length !== n || knnGraph.indices[0]?.length !== nNeighbors)
+    (!usesExactKnn(n, dim) || knnGraph.indices.length !== n || knnGraph.indices[0]?.length !== nNeighbors)
   ) {
     throw new RangeError(
       `A given k-NN graph must be the exact graph of the ${n} points with ${nNeighbors} neighbours.`,
