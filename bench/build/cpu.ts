@@ -71,7 +71,7 @@ export function parsePidStat(text: string): { ppid: number; ticks: number } | un
  */
 export function readTreeTicks(root: number): Map<number, number> {
   const stats = new Map<number, { ppid: number; ticks: number }>();
-  let pids: string[] = [];
+  let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
