@@ -15,8 +15,9 @@
  * ≤ 12 s GloVe; 300k: ≤ 2 min MiniLM), and beside the same build in Node on native ONNX Runtime measured in
  * the same run (build/native.ts; no Python), as is the leaves' embedding in chunks/s; stage times are
  * printed in the note, with how busy the cores were during each kind of stage (build/cpu.ts: the kernel's
- * counters, sampled while the browser builds) and a floor: the build's busy core-time over all cores, which no
- * scheduling of the same work can beat. The `-warm` configurations load the model before the clock starts, as
+ * counters of the bench's own processes — the browser and the server —, sampled while the browser builds, so
+ * other work on a shared machine does not count) and a floor: the build's busy core-time over all cores, which
+ * no scheduling of the same work can beat. The `-warm` configurations load the model before the clock starts, as
  * the app does when a document is added (src/models/embed/warmup.ts): the time a user waits who clicks "Build tree"
  * after that load.
  * The `app-` configurations build in the app itself instead (build/app-run.ts: the file added, "Build tree"

@@ -3,7 +3,9 @@
  * (`/proc/stat`, Linux): the bench samples them while the browser builds and charges each interval's busy
  * time to the stages it overlaps. It shows which stages keep every core busy (embedding with ONNX Runtime's
  * threads) and which leave cores idle — and what a build of the same work would take if no core were ever
- * idle, a floor that no scheduling of that work can beat.
+ * idle, a floor that no scheduling of that work can beat. Given a process (the bench's own), only the ticks of
+ * that process and those below it count as busy (`/proc/<pid>/stat`), so other people's work on a shared
+ * machine neither hides the build's idle cores nor counts as its work.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -11,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 export interface CpuSample {
   /** `Date.now()` when read. */
   atMs: number;
-  /** Ticks spent working (user, nice, system, irq, softirq, steal). */
+  /** Ticks spent working (user, nice, system, irq, softirq, steal); with a root process, its tree's only. */
   busy: number;
   /** All ticks, idle and iowait included. */
   total: number;
