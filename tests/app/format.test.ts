@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   formatBytes,
   formatCount,
@@ -139,6 +139,25 @@ describe('formatDate', () => {
 
   it('shows a dash for an invalid date', () => {
     expect(formatDate('not a date', { locale: 'en-US' })).toBe(UNKNOWN_VALUE);
+  });
+
+  it('makes one formatter per set of options, however many dates it formats (a SPY on Intl)', () => {
+    const Original = Intl.DateTimeFormat;
+    const made = vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (
+      ...args: ConstructorParameters<typeof Intl.DateTimeFormat>
+    ) {
+      return new Original(...args);
+    } as unknown as typeof Intl.DateTimeFormat);
+    try {
+      const options = { locale: 'fr-FR', timeZone: 'Europe/Paris' };
+      const dates = [0, 1, 2].map((day) => formatDate(Date.parse(ISO) + day * 86_400_000, options));
+      expect(dates).toEqual(['3 mars 2025, 15:05', '4 mars 2025, 15:05', '5 mars 2025, 15:05']);
+      expect(made).toHaveBeenCalledTimes(1);
+      formatDate(ISO, { ...options, dateOnly: true });
+      expect(made).toHaveBeenCalledTimes(2);
+    } finally {
+      made.mockRestore();
+    }
   });
 });
 

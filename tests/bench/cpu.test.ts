@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { busyFloorMs, cpuBySpan, parseProcStat, readCpu, type CpuSample } from '../../bench/build/cpu';
+import { spawn } from 'node:child_process';
+import {
+  busyFloorMs,
+  cpuBySpan,
+  parsePidStat,
+  parseProcStat,
+  readCpu,
+  readTreeTicks,
+  startCpuSampler,
+  type CpuSample,
+} from '../../bench/build/cpu';
 
 const STAT = `cpu  100 5 20 300 7 1 2 3 11 0
 cpu0 50 2 10 150 3 0 1 1 5 0
@@ -64,5 +74,39 @@ describe('the build bench’s CPU accounting', () => {
     expect(second.total).toBeGreaterThanOrEqual(first!.total);
     expect(second.busy).toBeGreaterThanOrEqual(first!.busy);
     expect(second.busy).toBeLessThanOrEqual(second.total);
+  });
+
+  it('reads a process’s parent and ticks from /proc/<pid>/stat, even with spaces and parentheses in its name', () => {
+    // Fields: pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime …
+    const line = '4242 (Web (Content) 1) S 17 4242 4242 0 -1 4194560 100 0 3 0 250 31 0 0 20 0 12 0\n';
+    expect(parsePidStat(line)).toEqual({ ppid: 17, ticks: 281 });
+    expect(parsePidStat('garbage')).toBeUndefined();
+  });
+
+  it('counts the ticks of a process and those below it only, and its sampler’s busy only grows (Linux)', async () => {
+    if (process.platform !== 'linux') {
+      expect(readTreeTicks(process.pid).size).toBe(0);
+      return;
+    }
+    // A child that spins for 0.2 s of CPU time (however loaded the machine): it is below this process, so its
+    // ticks count.
+    const child = spawn(process.execPath, ['-e', 'while (process.cpuUsage().user < 200000);']);
+    try {
+      const sampler = startCpuSampler(20, process.pid);
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      const tree = readTreeTicks(process.pid);
+      expect(tree.has(process.pid)).toBe(true);
+      expect(tree.has(child.pid!)).toBe(true);
+      // Process 1 (init) is above this one, never below it.
+      expect(tree.has(1)).toBe(false);
+      await new Promise((resolve) => child.once('exit', resolve));
+      const samples = sampler.stop();
+      for (let i = 1; i < samples.length; i++)
+        expect(samples[i].busy).toBeGreaterThanOrEqual(samples[i - 1].busy);
+      // The child's spinning shows: at least a tenth of a second of ticks (100 a second) after the first sample.
+      expect(samples.at(-1)!.busy - samples[0].busy).toBeGreaterThanOrEqual(10);
+    } finally {
+      child.kill();
+    }
   });
 });

@@ -28,6 +28,12 @@ import type { ModelLoadProgress } from '../files';
 export const DEFAULT_BATCH_SIZE = 16;
 
 /**
+ * Texts whose token counts an embedder remembers (a book's leaves: the KJV has ~12,000); past this many the
+ * memory starts again, so a long-lived worker does not keep every text it ever saw.
+ */
+export const TOKEN_COUNT_MEMORY = 20_000;
+
+/**
  * The order TransformersEmbedder embeds texts in: indices by `lengths` (tokens) longest first, ties in input
  * order, so each batch holds texts of similar length and pads little.
  */
@@ -233,10 +239,32 @@ export async function loadTarget(model: string, options: LoadOptions, what = 'em
  * One loaded embedding model. Create with `TransformersEmbedder.load`.
  */
 export class TransformersEmbedder {
+  /**
+   * Token counts already made, by text (see `tokenCount`): a build's call is counted for its order
+   * (`tokenCounts`), again for its batches (`batches`) and again by `embed` — the same texts three times.
+   */
+  private readonly counted = new Map<string, number>();
+
   private constructor(
     private readonly extractor: FeatureExtractionPipeline,
     readonly info: EmbedderInfo,
   ) {}
+
+  /**
+   * A text's length in this model's tokens, counted once. Tokenising in JavaScript is most of what embedding
+   * costs with a light model: with the offline GloVe model, counting a 78k-token book's leaves three times was
+   * half the embedding worker's time (a trace of `npm run bench build`, issue #44). The memory is emptied past
+   * TOKEN_COUNT_MEMORY texts.
+   */
+  private tokenCount(text: string): number {
+    let count = this.counted.get(text);
+    if (count === undefined) {
+      count = this.extractor.tokenizer.encode(text).length;
+      if (this.counted.size >= TOKEN_COUNT_MEMORY) this.counted.clear();
+      this.counted.set(text, count);
+    }
+    return count;
+  }
 
   /**
    * Loads a model (see embedding-presets.ts for model strings) and measures its dimension with one tiny input.
@@ -274,8 +302,7 @@ export class TransformersEmbedder {
 
   /** Each text's length in this model's tokens (special tokens included), as `embed` counts them. */
   tokenCounts(texts: readonly string[]): number[] {
-    const tokenizer = this.extractor.tokenizer;
-    return texts.map((text) => tokenizer.encode(text).length);
+    return texts.map((text) => this.tokenCount(text));
   }
 
   /**
@@ -284,8 +311,7 @@ export class TransformersEmbedder {
    * vectors `embed(texts)` gives them (embed-pool.ts spreads the batches over workers this way).
    */
   batches(texts: readonly string[], batchSize = DEFAULT_BATCH_SIZE): number[][] {
-    const tokenizer = this.extractor.tokenizer;
-    const order = longestFirst(texts.map((text) => tokenizer.encode(text).length));
+    const order = longestFirst(texts.map((text) => this.tokenCount(text)));
     const out: number[][] = [];
     for (let start = 0; start < order.length; start += batchSize)
       out.push(order.slice(start, start + batchSize));
@@ -310,10 +336,9 @@ export class TransformersEmbedder {
   ): Promise<EmbeddingBatch> {
     const { dim } = this.info;
     const out = new Float32Array(texts.length * dim);
-    const tokenizer = this.extractor.tokenizer;
     // Token counts, not characters: a batch is padded to its longest text in tokens (bench: 9% padding at
-    // batch 32 when sorted by characters, 1–3% by tokens); tokenising twice costs far less than that.
-    const lengths = texts.map((text) => tokenizer.encode(text).length);
+    // batch 32 when sorted by characters, 1–3% by tokens).
+    const lengths = texts.map((text) => this.tokenCount(text));
     const order = longestFirst(lengths);
     const plan = options.sentences ? this.sentencePlan(texts, lengths) : undefined;
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;

@@ -4,7 +4,12 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import {
+  env,
+  pipeline,
+  PreTrainedTokenizer,
+  type FeatureExtractionPipeline,
+} from '@huggingface/transformers';
 import { sentenceSpans } from '../../../src/core/text/sentences';
 import {
   classifyLoadError,
@@ -64,6 +69,27 @@ describe('TransformersEmbedder (tiny random BERT, fp32)', () => {
       },
     });
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('counts a text’s tokens once: its order, its batches and its pass reuse the count (the tokenizer is a SPY)', async () => {
+    const embedder = await TransformersEmbedder.load(TINY, { dtype: 'fp32' });
+    const encode = vi.spyOn(PreTrainedTokenizer.prototype, 'encode');
+    try {
+      const wholeTexts = () => encode.mock.calls.filter(([text]) => TEXTS.includes(text as string)).length;
+      const counts = embedder.tokenCounts(TEXTS);
+      expect(wholeTexts()).toBe(TEXTS.length);
+      expect(embedder.batches(TEXTS, 2).flat().sort()).toEqual([0, 1, 2, 3, 4]);
+      const rows = splitRows(await embedder.embed(TEXTS, { batchSize: 2 }));
+      expect(wholeTexts()).toBe(TEXTS.length);
+      // The counts and the vectors are those of a fresh embedder.
+      const fresh = await TransformersEmbedder.load(TINY, { dtype: 'fp32' });
+      expect(fresh.tokenCounts(TEXTS)).toEqual(counts);
+      splitRows(await fresh.embed(TEXTS, { batchSize: 2 })).forEach((row, i) =>
+        row.forEach((x, d) => expect(x).toBeCloseTo(rows[i][d], 6)),
+      );
+    } finally {
+      encode.mockRestore();
+    }
   });
 
   it('says plainly when a model is missing or is not a browser model', async () => {
