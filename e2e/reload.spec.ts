@@ -244,6 +244,9 @@ test('documents added but not built survive a reload until they are built or rem
   await documents.getByRole('button', { name: 'Remove notes.txt' }).click();
   // Gone from the list means gone from storage: the reload follows at once.
   await expect(documents.getByText('notes.txt')).toBeHidden();
+  // The model file is held from here on: the page warms its model as soon as documents wait, so a hold set
+  // after this reload could come too late to stop the build at "Loading model".
+  await context.route('**/models/aerie-glove-100d/onnx/*.onnx', (route) => void held.push(route));
   await page.reload();
   await expect(documents.getByText('cinderella.txt')).toBeVisible();
   await expect(documents.getByText('three-pages.pdf')).toBeVisible();
@@ -251,7 +254,6 @@ test('documents added but not built survive a reload until they are built or rem
 
   // Building takes them: after a reload mid-build (the model file held) they are in the interrupted tree, and
   // not back in the list.
-  await context.route('**/models/aerie-glove-100d/onnx/*.onnx', (route) => void held.push(route));
   await page.getByRole('button', { name: 'Build tree' }).click();
   await expect(documents.getByRole('listitem')).toHaveCount(0);
   await expect(libraryRow(page, 'cinderella + 1 more').getByText('Now: Loading model')).toBeVisible();
