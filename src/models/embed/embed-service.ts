@@ -86,7 +86,8 @@ const EMBED_CANCEL: CancelPolicy = 'until-idle';
  * result says where its texts were embedded (`EmbeddingBatch.ranOn`).
  *
  * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
- * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `embed`, is 61 lines.
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `embed`, is 63 lines. Loading once, the move off WebGPU and cancelling are the
+ * skeleton's (src/models/service).
  */
 export function createEmbedService(
   runtime: RuntimeConfig | (() => Promise<RuntimeConfig>),

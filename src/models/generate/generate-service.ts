@@ -116,7 +116,8 @@ function modelTokensOf(
  * threads as the embedder's).
  *
  * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
- * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `generate`, is 63 lines.
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `generate`, is 63 lines. Loading once, the move off WebGPU and cancelling are
+ * the skeleton's (src/models/service), loading on a device is generator-loader.ts's.
  */
 export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServiceDeps = {}) {
   let configured = false;
