@@ -89,6 +89,7 @@ const EMBED_CANCEL: CancelPolicy = 'until-idle';
  * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `embed`, is 63 lines. Loading once, the move off WebGPU and cancelling are the
  * skeleton's (src/models/service).
  */
+// eslint-disable-next-line max-lines-per-function -- the service's closure: its state, short helpers and the API object comlink exposes (the page derives its type); each method is short
 export function createEmbedService(
   runtime: RuntimeConfig | (() => Promise<RuntimeConfig>),
   transferResults = true,

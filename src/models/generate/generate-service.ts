@@ -119,6 +119,7 @@ function modelTokensOf(
  * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `generate`, is 63 lines. Loading once, the move off WebGPU and cancelling are
  * the skeleton's (src/models/service), loading on a device is generator-loader.ts's.
  */
+// eslint-disable-next-line max-lines-per-function -- the service's closure: its state, short helpers and the API object comlink exposes (the page derives its type); each method is short
 export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServiceDeps = {}) {
   let configured = false;
   let gpu: Promise<GpuSupport> | undefined;
