@@ -5,7 +5,17 @@
  * earlier turns say they were asked of the earlier build, and a follow-up still runs on the new one.
  */
 import { expect, test } from './support/fixtures';
-import { addSample, ask, buildAndWait, configure, fakeLlmForFile, shoot, treeCanvas } from './support/app';
+import {
+  addSample,
+  ask,
+  buildAndWait,
+  configure,
+  fakeLlmForFile,
+  pasteDocument,
+  shoot,
+  snowWhiteText,
+  treeCanvas,
+} from './support/app';
 
 const llm = fakeLlmForFile();
 
@@ -58,19 +68,7 @@ test('adding a document to a tree pays only for new clusters; the same build aga
 
   // Add a second document to the open tree.
   llm.reset();
-  await page.getByRole('button', { name: 'Paste text' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Paste text' });
-  await dialog
-    .getByLabel('Text')
-    .fill(
-      Array.from(
-        { length: 30 },
-        (_, i) =>
-          `Snow White ate apple number ${i} in the forest with the seven dwarfs, far from the palace.`,
-      ).join(' '),
-    );
-  await dialog.getByLabel('Name').fill('snow-white.txt');
-  await dialog.getByRole('button', { name: 'Add' }).click();
+  await pasteDocument(page, 'snow-white.txt', snowWhiteText(30));
   await page.getByRole('button', { name: /^Add to “cinderella”/ }).click();
   await expect(page.getByRole('region', { name: 'Documents' }).getByText('snow-white.txt')).toBeHidden({
     timeout: 120_000,

@@ -7,7 +7,15 @@
  * button is fully on screen.
  */
 import type { Locator, Page } from '@playwright/test';
-import { addSample, ask, configure, fakeLlmForFile, shoot } from './support/app';
+import {
+  addSample,
+  ask,
+  configure,
+  fakeLlmForFile,
+  pasteDocument,
+  shoot,
+  snowWhiteText,
+} from './support/app';
 import { expect, test } from './support/fixtures';
 
 const llm = fakeLlmForFile();
@@ -95,19 +103,7 @@ test('first minute at 1280px and 390px: empty, added, building, built, asked, er
   llm.enqueue(
     ...Array.from({ length: 30 }, () => ({ kind: 'error' as const, status: 503, retryAfter: '0' })),
   );
-  await page.getByRole('button', { name: 'Paste text' }).click();
-  const paste = page.getByRole('dialog', { name: 'Paste text' });
-  await paste
-    .getByLabel('Text')
-    .fill(
-      Array.from(
-        { length: 40 },
-        (_, i) =>
-          `Snow White ate apple number ${i} in the forest with the seven dwarfs, far from the palace.`,
-      ).join(' '),
-    );
-  await paste.getByLabel('Name').fill('snow-white.txt');
-  await paste.getByRole('button', { name: 'Add' }).click();
+  await pasteDocument(page, 'snow-white.txt', snowWhiteText(40));
   await page.getByRole('button', { name: 'Build tree' }).click();
   await expect(page.getByText(/The build of “snow-white” stopped/)).toBeVisible({ timeout: 300_000 });
   await look('error', page.getByRole('region', { name: 'Build progress' }));

@@ -254,6 +254,14 @@ export async function pasteDocument(page: Page, name: string, text: string): Pro
   await dialog.getByRole('button', { name: 'Add' }).click();
 }
 
+/** A made-up document of `sentences` numbered sentences about Snow White: a second, distinct document to add. */
+export function snowWhiteText(sentences: number): string {
+  return Array.from(
+    { length: sentences },
+    (_, i) => `Snow White ate apple number ${i} in the forest with the seven dwarfs, far from the palace.`,
+  ).join(' ');
+}
+
 /** Records in each IndexedDB store of Aerie's database, read in the page (a real browser's IndexedDB). */
 export function storedRecords(page: Page): Promise<Record<string, number>> {
   return page.evaluate(

@@ -15,12 +15,15 @@
  *
  * Sentences are cut by the splitter the chunker and the extractive summariser use (`sentenceSpans`), and scored
  * with BM25+ (bm25.ts: k1 1.2, b 0.7, δ 0.5) against the question's terms weighted as the keyword index
- * weighs them (`KeywordIndex.termWeights`), plus `PASSAGE_NODE_WEIGHT` times the node's own keyword score.
+ * weighs them (`KeywordIndex.termWeights`) less the question's frame words ("story", "part", "show": frame-words.ts),
+ * plus `PASSAGE_FOLLOW_WEIGHT` times the score of the sentence before it (a reply after the line that names what
+ * is asked) and `PASSAGE_NODE_WEIGHT` times the node's own keyword score.
  */
 import { countTokens, headingTitle, MAX_HEADING_CHARS, sentenceSpans, type TextSpan } from '../text';
 import type { TreeNode } from '../types';
 import { BM25_B as B, BM25_DELTA as DELTA, BM25_K1 as K1 } from './bm25';
 import { leavesUnder } from './distinct';
+import { withoutFrameTerms } from './frame-words';
 import { keywordTerms } from './terms';
 
 /**
@@ -29,6 +32,13 @@ import { keywordTerms } from './terms';
  * questions; 0.5 found the most thematic evidence.
  */
 export const PASSAGE_NODE_WEIGHT = 0.5;
+/**
+ * Share of the score of the sentence before it (in the text a sentence is credited to) that a sentence is
+ * credited with: an answer is often the reply after the line that names what is asked ("What is his fortune?"
+ * … "Fifty thousand pounds, my dear."). Chosen on the tuning gold sets (docs/retrieval.md): 0.3 found the most
+ * evidence of every kind with the question frame words left out (0.15 and 0.5 less).
+ */
+export const PASSAGE_FOLLOW_WEIGHT = 0.3;
 /**
  * Nodes whose sentences compete first; when their sentences cannot fill the budget, the next
  * `PASSAGE_POOL_GROWTH` times as many join. 64 nodes hold about 300 sentences, several budgets' worth.
@@ -234,24 +244,53 @@ function sentenceScore(
   return score;
 }
 
-/** The sentences of the nodes `ids` (ranked from `first` on) as candidates, summaries' copies credited to leaves. */
+/** How sentences are scored for one question: their own words' BM25, per node, computed once. */
+interface SentenceScorer {
+  /** The BM25 of each sentence of node `id` for the question (frame terms left out). */
+  of(id: number): readonly number[];
+}
+
+function sentenceScorer(
+  nodes: readonly TreeNode[],
+  weights: ReadonlyMap<string, number>,
+  averageLength: number,
+): SentenceScorer {
+  const known = new Map<number, number[]>();
+  return {
+    of(id) {
+      let scores = known.get(id);
+      if (!scores) {
+        scores = sentencesOf(nodes, id).terms.map((terms) => sentenceScore(terms, weights, averageLength));
+        known.set(id, scores);
+      }
+      return scores;
+    },
+  };
+}
+
+/**
+ * The sentences of the nodes `ids` (ranked from `first` on) as candidates, summaries' copies credited to leaves:
+ * each scored by its own words, `PASSAGE_FOLLOW_WEIGHT` of the sentence before it where it is credited (a copy's
+ * in its leaf) and `PASSAGE_NODE_WEIGHT` of its node's keyword score.
+ */
 function candidatesOf(
   request: PassageRequest,
   ids: readonly number[],
   first: number,
-  averageLength: number,
+  scorer: SentenceScorer,
 ): Candidate[] {
-  const { nodes, nodeScores, weights } = request;
+  const { nodes, nodeScores } = request;
   const out: Candidate[] = [];
   for (let k = 0; k < ids.length; k++) {
     const id = ids[k];
     const r = first + k;
-    const own = sentencesOf(nodes, id);
+    const own = scorer.of(id);
     const copies = copiesOf(nodes, id);
     const lift = PASSAGE_NODE_WEIGHT * nodeScores[id];
-    own.terms.forEach((terms, sentence) => {
+    own.forEach((score, sentence) => {
       const ref = copies[sentence] ?? { id, sentence };
-      out.push({ ref, score: sentenceScore(terms, weights, averageLength) + lift, from: r });
+      const before = ref.sentence > 0 ? scorer.of(ref.id)[ref.sentence - 1] : 0;
+      out.push({ ref, score: score + PASSAGE_FOLLOW_WEIGHT * before + lift, from: r });
     });
   }
   return out.sort(
@@ -283,15 +322,19 @@ export function choosePassages(request: PassageRequest): ChosenPassage[] {
   const chosen = new Map<number, ChosenPassage>();
   const read = new Set<number>();
   let total = 0;
-  let averageLength = 0;
+  let scorer: SentenceScorer | undefined;
   for (let size = PASSAGE_POOL; ; size *= PASSAGE_POOL_GROWTH) {
     const head = request.head(size);
-    if (averageLength === 0) averageLength = averageSentenceLength(nodes, head, head.length);
+    scorer ??= sentenceScorer(
+      nodes,
+      withoutFrameTerms(request.weights),
+      averageSentenceLength(nodes, head, head.length),
+    );
     // A longer head may order ties differently; its nodes not yet read are the next to compete.
     const fresh: number[] = [];
     for (let r = 0; r < head.length; r++) if (!read.has(head[r])) fresh.push(head[r]);
     for (const id of fresh) read.add(id);
-    for (const { ref } of candidatesOf(request, fresh, read.size - fresh.length, averageLength)) {
+    for (const { ref } of candidatesOf(request, fresh, read.size - fresh.length, scorer)) {
       if (total > 0 && maxTokens - total < FULL_MARGIN) break;
       const passage = chosen.get(ref.id);
       if (passage?.sentences.includes(ref.sentence)) continue;

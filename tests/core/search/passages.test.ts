@@ -6,6 +6,7 @@
  * leaves with their sources) stands in for a novel; the whole-book figures are `npm run bench retrieval`'s.
  */
 import { describe, expect, it } from 'vitest';
+import { withoutFrameTerms } from '../../../src/core/search/frame-words';
 import { excerptText, EXCERPT_GAP } from '../../../src/core/search/passages';
 import { retrieve, type RetrieveOptions } from '../../../src/core/search/retrieve';
 import { sentenceSpans } from '../../../src/core/text';
@@ -55,6 +56,21 @@ const extractive = bookTree([
   { text: 'Anne thought of Wentworth and of the eight years. Bath was crowded in winter.', children: [2, 3] },
   { text: 'Anne walked by the sea at Lyme. Bath was crowded in winter.', children: [4, 5], layer: 2 },
 ]);
+
+/** A tree of one leaf (one document) and nothing else. */
+function oneLeaf(text: string): RaptorTree {
+  const source = { doc: 'book', start: 0, end: text.length };
+  const leaf: TreeNode = {
+    id: 0,
+    layer: 0,
+    text,
+    tokens: countTokens(text),
+    children: [],
+    embedding: at(0),
+    source,
+  };
+  return { ...treeOf([leaf]), documents: [{ id: 'book', name: 'Book', chars: text.length }] };
+}
 
 const ask = (tree: RaptorTree, text: string, options: Partial<RetrieveOptions> = {}) =>
   retrieve(tree, at(0), { mode: 'collapsed', text, ...options } as RetrieveOptions);
@@ -151,6 +167,36 @@ describe('passages by sentence', () => {
     const small = ask(extractive, 'navy Wentworth', { maxTokens: 8 });
     expect(small.context).not.toContain('prize money');
     expect(small.tokens).toBeGreaterThan(0);
+  });
+
+  it('scores sentences without the question’s frame words, so the sentence about what is asked comes first', () => {
+    // "part", "play" and "story" frame the question; the piano is what it is about.
+    const tree = oneLeaf('The story played its part. She played the piano for herself.');
+    const question = 'What part does the piano play in the story?';
+    const budget = countTokens('She played the piano for herself.') + 1;
+    const context = ask(tree, question, { maxTokens: budget }).context;
+    expect(context).toContain('She played the piano for herself.');
+    expect(context).not.toContain('story');
+    // A question of frame words alone is still scored by them.
+    expect(ask(tree, 'How does the story end?', { maxTokens: 20 }).context).toContain('The story');
+    expect(withoutFrameTerms(new Map([['stori', 1]]))).toEqual(new Map([['stori', 1]]));
+    const both = new Map([
+      ['stori', 1],
+      ['piano', 2],
+    ]);
+    expect(withoutFrameTerms(both)).toEqual(new Map([['piano', 2]]));
+  });
+
+  it('credits the reply after a sentence that names what is asked before the other sentences of its node', () => {
+    const text =
+      'The dinner was cold and the soup was late. Mrs Jennings asked about the fortune of Willoughby. ' +
+      '"Fifty thousand pounds a year, my dear, and a house in town."';
+    const tree = oneLeaf(text);
+    const spans = sentenceSpans(text);
+    const budget = countTokens(excerptText(text, spans, [1, 2]));
+    const result = ask(tree, 'What is the fortune of Willoughby?', { maxTokens: budget });
+    expect(result.context).toContain('Fifty thousand pounds');
+    expect(result.context).not.toContain('dinner');
   });
 
   it('joins the chosen sentences of a node in runs as the text has them, gaps shown by an ellipsis', () => {
