@@ -89,6 +89,24 @@ module.exports = {
       to: { path: '^src/models/generate/' },
     },
     {
+      name: 'model-rooms-service-below-the-services',
+      severity: 'error',
+      comment:
+        'src/models/service is the skeleton the embed and generate services share (load once, the GPU exit, cancel ' +
+        'by request id): it builds on device and files and never imports the rooms that use it.',
+      from: { path: '^src/models/service/' },
+      to: { path: '^src/models/(embed|generate)/' },
+    },
+    {
+      name: 'spawn-imports-nothing',
+      severity: 'error',
+      comment:
+        'src/spawn holds only the `new Worker(new URL(…))` of each worker (ESLint keeps them there), so any room, ' +
+        'the page or a worker, may start a worker from it without loading anything else.',
+      from: { path: '^src/spawn/' },
+      to: { path: '^(src|workers)/' },
+    },
+    {
       name: 'doors-are-the-way-in',
       severity: 'error',
       comment:

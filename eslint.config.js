@@ -113,6 +113,27 @@ export default tseslint.config(
     },
   },
   {
+    // Workers start in one place, a file each in src/spawn (Vite needs the literal `new Worker(new URL(…))`, and
+    // one module imported by the embed and build workers would bundle every worker into each: docs/architecture.md).
+    files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts'],
+    ignores: ['src/spawn/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'NewExpression[callee.name=/^(Shared)?Worker$/]',
+          message: 'Start workers in src/spawn, one file each (docs/architecture.md, "Workers").',
+        },
+      ],
+    },
+  },
+  {
+    // A function longer than this is several things: cut it along its seams. The few longer ones say why in an
+    // `eslint-disable-next-line max-lines-per-function -- <why>` comment above them.
+    files: ['src/**/*.{ts,tsx}'],
+    rules: { 'max-lines-per-function': ['error', { max: 150 }] },
+  },
+  {
     files: ['e2e/**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [

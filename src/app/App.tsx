@@ -52,6 +52,7 @@ import type { RetrievalSettings } from './state/types';
 import { getOriginal } from '../storage';
 import './app.css';
 
+// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function App() {
   const { notices, notify, dismiss } = useNotices();
   const { db, error: dbError } = useDatabase(notify);

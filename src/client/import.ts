@@ -8,6 +8,7 @@ import { proxy, wrap } from 'comlink';
 import { ingestInWorker } from '../ingest';
 import type { ImportApi, ImportOutcome } from '../storage';
 import { StorageError } from '../storage';
+import { startImportWorker } from '../spawn/import';
 
 /**
  * Reads a PDF a tree file carries the way a dropped PDF is read (an ingestion worker, PDF.js), for the import to
@@ -29,10 +30,7 @@ export async function readCarriedPdf(bytes: Uint8Array, name: string) {
  *   worker cannot start or dies.
  */
 export async function importInWorker(file: File): Promise<ImportOutcome> {
-  const worker = new Worker(new URL('../../workers/import.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'aerie-import',
-  });
+  const worker = startImportWorker();
   try {
     return await new Promise<ImportOutcome>((resolve, reject) => {
       worker.addEventListener('error', (event) =>

@@ -8,6 +8,7 @@ import { releaseProxy, wrap } from 'comlink';
 import { AerieError } from '../core/errors';
 import type { LabelNode } from '../core/labels';
 import type { LabelsWorkerApi } from '../pipeline/labels-service';
+import { startLabelsWorker } from '../spawn/labels';
 
 /** The labels worker could not start or died before it answered. */
 export class LabelsWorkerError extends AerieError<'WORKER_FAILED'> {}
@@ -22,10 +23,7 @@ export async function computeLabelsInWorker(
   signal?: AbortSignal,
 ): Promise<(string[] | undefined)[]> {
   signal?.throwIfAborted();
-  const worker = new Worker(new URL('../../workers/labels.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'aerie-labels',
-  });
+  const worker = startLabelsWorker();
   const api = wrap<LabelsWorkerApi>(worker);
   const ended = new AbortController();
   try {

@@ -7,6 +7,9 @@ import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import type { EmbedApi } from '../models/embed';
 import type { GenerateApi } from '../models/generate';
 import type { BuildApi } from '../pipeline/build-service';
+import { startEmbedWorker } from '../spawn/embed';
+import { startGenerateWorker } from '../spawn/generate';
+import { startBuildWorker as spawnBuildWorker } from '../spawn/build';
 
 interface Connection<T> {
   worker: Worker;
@@ -31,11 +34,7 @@ function stop<T>(connection: Connection<T> | undefined): void {
 /** The embedding worker (one loaded model, shared by the page and the build worker). */
 export function embedWorker(): Remote<EmbedApi> {
   if (!embedConnection) {
-    const worker = new Worker(new URL('../../workers/embed.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'aerie-embed',
-    });
-    embedConnection = start<EmbedApi>(worker, () => {
+    embedConnection = start<EmbedApi>(startEmbedWorker(), () => {
       stop(embedConnection);
       embedConnection = undefined;
       stop(buildConnection);
@@ -51,11 +50,7 @@ export function embedWorker(): Remote<EmbedApi> {
  */
 export function generateWorker(): Remote<GenerateApi> {
   if (!generateConnection) {
-    const worker = new Worker(new URL('../../workers/generate.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'aerie-generate',
-    });
-    generateConnection = start<GenerateApi>(worker, () => {
+    generateConnection = start<GenerateApi>(startGenerateWorker(), () => {
       stop(generateConnection);
       generateConnection = undefined;
       // The build worker's port to it is dead too: the next build connects a fresh one.
@@ -70,11 +65,7 @@ type BuildConnection = NonNullable<typeof buildConnection>;
 let buildStarting: Promise<BuildConnection> | undefined;
 
 async function startBuildWorker(): Promise<BuildConnection> {
-  const worker = new Worker(new URL('../../workers/build.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'aerie-build',
-  });
-  const connection = start<BuildApi>(worker, () => {
+  const connection = start<BuildApi>(spawnBuildWorker(), () => {
     stop(buildConnection);
     buildConnection = undefined;
   });

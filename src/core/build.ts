@@ -360,6 +360,7 @@ export async function summarizeAndEmbed(
  * @throws BuildError for empty input or broken model output; AbortError when `options.signal` fires;
  *   any error thrown by the models, unchanged.
  */
+// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export async function buildTree(
   input: BuildInput,
   models: BuildModels,

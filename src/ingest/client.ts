@@ -11,20 +11,13 @@ import { IngestError, quoted } from './errors';
 import { preflight } from './preflight';
 import type { IngestApi, IngestOutcome } from './service';
 import type { IngestedDocument, IngestFile, IngestOptions } from '../protocol/ingest';
+import { startIngestWorker } from '../spawn/ingest';
 
 /** What the client needs of a worker (a `Worker`, or a test's fake). */
 export type WorkerLike = Pick<
   Worker,
   'postMessage' | 'addEventListener' | 'removeEventListener' | 'terminate'
 >;
-
-/** Starts the ingestion worker (workers/ingest.worker.ts). */
-export function startIngestWorker(): WorkerLike {
-  return new Worker(new URL('../../workers/ingest.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'aerie-ingest',
-  });
-}
 
 /**
  * Ingests a file in a worker (see `ingestFile` for what it does and how it fails). Empty and over-large files

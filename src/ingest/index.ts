@@ -2,7 +2,7 @@
  * Ingestion: a user's file or pasted text to a document `buildTree` accepts. On a page use `ingestInWorker`
  * and `ingestText`; `ingestFile` is the same work in the current thread (workers, Node, tests).
  */
-export { ingestInWorker, startIngestWorker, type WorkerLike } from './client';
+export { ingestInWorker, type WorkerLike } from './client';
 export { IngestError, type IngestErrorCode } from './errors';
 export { htmlToText, type HtmlParser } from './html';
 export { ingestFile, ingestText, PASTED_TEXT_NAME, type IngestDeps } from './ingest';

@@ -169,6 +169,7 @@ function notFoundHint(protocol: LlmProtocol): string {
     : 'e.g. https://api.anthropic.com';
 }
 
+// eslint-disable-next-line max-lines-per-function -- one case per error code, each a sentence for the user: a table, not steps
 function describe(
   f: Failure,
   ctx: ErrorContext,

@@ -128,6 +128,7 @@ function isTreeGone(error: unknown, treeId: string): boolean {
  * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
  * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `run`, is 130 lines.
  */
+// eslint-disable-next-line max-lines-per-function -- the service's closure: its state, short helpers and the API object comlink exposes (the page derives its type); each method is short
 export function createBuildService(deps: BuildServiceDeps = {}) {
   let embedder = deps.embedService;
   let generator = deps.generateService;

@@ -7,12 +7,10 @@ import { releaseProxy, transfer, wrap } from 'comlink';
 import '../rpc/errors';
 import { createClusterPool, type ClosableClusterPool, type ClusterWorker } from '../core/cluster';
 import type { ClusterWorkerApi } from './cluster-service';
+import { startClusterWorker } from '../spawn/cluster';
 
 function startWorker(): ClusterWorker {
-  const worker = new Worker(new URL('../../workers/cluster.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'aerie-cluster',
-  });
+  const worker = startClusterWorker();
   const api = wrap<ClusterWorkerApi>(worker);
   // A worker that dies (out of memory, a script that failed to load) fails its task instead of hanging it.
   const died = new Promise<never>((_, reject) =>

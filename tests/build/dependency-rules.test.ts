@@ -171,4 +171,19 @@ describe('the import rules', () => {
     );
     expect(out).toContain('doors-are-the-way-in-from-the-top: workers/answer.worker.ts → src/llm/chat.ts');
   }, 60_000);
+
+  it('fail the model-service skeleton importing a service room, and a worker starter importing anything', () => {
+    const out = cruise({
+      ...ROOMS,
+      'src/models/service/model-slot.ts':
+        "import { embed } from '../embed';\nexport const slot = (s: string) => embed(s);\n",
+      'src/models/service/index.ts': "export { slot } from './model-slot';\n",
+      'src/spawn/build.ts':
+        "import { buildService } from '../pipeline/build-service';\nexport const startBuildWorker = () => buildService;\n",
+    });
+    expect(out).toContain(
+      'model-rooms-service-below-the-services: src/models/service/model-slot.ts → src/models/embed',
+    );
+    expect(out).toContain('spawn-imports-nothing: src/spawn/build.ts → src/pipeline/build-service.ts');
+  }, 60_000);
 });

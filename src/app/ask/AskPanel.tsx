@@ -59,6 +59,7 @@ export interface AskPanelProps {
 type Drafts = Partial<Record<RetrievalField, string>>;
 
 /** The Ask panel; see the module comment. */
+// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function AskPanel(props: AskPanelProps) {
   const { disabledReason, settings, maxLayer, onSettingsChange, busy, onAsk, onCompare, onStop } = props;
   const disabled = disabledReason !== undefined;

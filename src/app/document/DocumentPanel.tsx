@@ -62,6 +62,7 @@ interface OpenPdf {
 }
 
 /** The panel; see the module comment. */
+// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function DocumentPanel(props: DocumentPanelProps) {
   const { documents, citation, onBack, loadOriginal, visible, ...view } = props;
   const [mode, setMode] = useState<'pages' | 'text'>('pages');

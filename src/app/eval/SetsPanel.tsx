@@ -49,6 +49,7 @@ export function describeSet(questions: readonly EvalQuestion[]): string {
 }
 
 /** The sets panel; see the module comment. */
+// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function SetsPanel({ evaluation, tree, selectedId, onSelect, model }: SetsPanelProps) {
   const id = useId();
   const fileRef = useRef<HTMLInputElement>(null);

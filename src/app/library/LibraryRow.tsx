@@ -95,6 +95,7 @@ function checkpointText(tree: TreeSummary, status: RowStatus): string | undefine
 }
 
 /** One library row; see the module comment. */
+// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function LibraryRow({
   tree,
   status,

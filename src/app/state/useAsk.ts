@@ -202,6 +202,7 @@ export function resultsFitTree(results: AskResults, tree: RaptorTree | undefined
 }
 
 /** State and actions of the Ask panel. */
+// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function useAsk(tree: RaptorTree | undefined, record: TreeRecord | undefined, settings: AppSettings) {
   const [results, setShown] = useState<AskResults>();
   const [busy, setBusy] = useState(false);

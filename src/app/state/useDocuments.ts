@@ -118,6 +118,7 @@ function entryOf(record: PendingDocumentRecord): Entry {
 }
 
 /** The documents being added, with functions to add and remove them. */
+// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function useDocuments(db: AerieDb | undefined, notify: (n: NoticeInput) => void) {
   const [entries, setEntries] = useState<Entry[]>([]);
   const [restored, setRestored] = useState(false);

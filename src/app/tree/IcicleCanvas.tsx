@@ -61,6 +61,7 @@ interface IcicleCanvasProps {
 }
 
 /** The icicle canvas; see the module comment. */
+// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function IcicleCanvas({
   h,
   marks,

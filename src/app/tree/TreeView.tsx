@@ -63,6 +63,7 @@ const HOVER_DELAY_MS = 400;
 const FIND_DEBOUNCE_MS = 150;
 
 /** The tree view; see the module comment. */
+// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function TreeView({
   tree,
   selections,

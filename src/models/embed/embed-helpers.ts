@@ -6,6 +6,7 @@
 import { wrap, type Remote } from 'comlink';
 import { createEmbedService, type EmbedApi, type EmbedHelper } from './embed-service';
 import type { RuntimeConfig } from '../device';
+import { startEmbedHelperWorker } from '../../spawn/embed-helper';
 
 /** A helper whose calls fail (instead of waiting forever) once its worker reports an uncaught error. */
 function helperOf(worker: Worker): EmbedHelper {
@@ -25,14 +26,7 @@ function helperOf(worker: Worker): EmbedHelper {
 
 /** Starts `count` helper workers. */
 export function startEmbedHelpers(count: number): EmbedHelper[] {
-  return Array.from({ length: count }, (_, i) =>
-    helperOf(
-      new Worker(new URL('../../../workers/embed-helper.worker.ts', import.meta.url), {
-        type: 'module',
-        name: `aerie-embed-helper-${i + 1}`,
-      }),
-    ),
-  );
+  return Array.from({ length: count }, (_, i) => helperOf(startEmbedHelperWorker(i + 1)));
 }
 
 /**

@@ -3,7 +3,6 @@
  * client (the page, and the build worker over a MessagePort). Plain object so it can be tested in Node.
  */
 import { expose, transfer } from 'comlink';
-import { AbortError } from '../../core/abort';
 import {
   configureRuntime,
   EmbedderError,
@@ -15,27 +14,12 @@ import {
 } from './embedder';
 import type { EmbeddingBatch } from './rows';
 import { LoadListeners, type ModelLoadProgress, noteModelUse } from '../files';
-import { type RuntimeConfig, GpuDevice, GpuExit, addUse, type DeviceUse, loadPlaced } from '../device';
+import { type RuntimeConfig, GpuDevice, addUse, type DeviceUse, loadPlaced } from '../device';
+import { ModelSlot, Requests, type CancelPolicy, type LoadPolicy } from '../service';
 import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } from './embedding-presets';
 import { embedOnPool, type PoolRunner } from './embed-pool';
 import { CrossEncoder, type RerankerInfo } from './reranker';
 import { checkGpuOnKnownInput } from './gpu-check';
-
-/**
- * The loaded model of a choice: its keys, the model (replaced by its CPU copy when WebGPU fails: `exit`), and
- * the embed calls in flight on it.
- */
-interface Entry {
-  keys: Set<string>;
-  embedder: Promise<TransformersEmbedder>;
-  model: string;
-  inFlight: number;
-  exit: GpuExit<TransformersEmbedder>;
-  /** The entry that was current when this one started loading: kept until this one has loaded. */
-  previous?: Entry;
-  /** Set when this entry's load failed. */
-  failed?: boolean;
-}
 
 /** Which model to use; the service reloads when it changes. */
 export interface ModelChoice {
@@ -68,6 +52,30 @@ export interface EmbedHelper {
 }
 
 /**
+ * How the embedder loads: a new choice replaces it only once loaded (a failed load leaves the one before it,
+ * e.g. the offline model a warm-up loaded), never while embed calls are in flight on it, and each loaded model
+ * has its own move off WebGPU.
+ */
+const EMBEDDER_POLICY: LoadPolicy = {
+  replace: 'once-loaded',
+  exit: 'per-load',
+  beforeReplace(current, requested) {
+    if (current.inFlight === 0) return;
+    // Swapping the model now would pull it from under the calls in flight (a build's batches).
+    throw new EmbedderError(
+      'BUSY',
+      `The embedding worker is busy with ${current.name} (a build is embedding with it), so ` +
+        `${requested.name} cannot be loaded now. Try again when the build has finished.`,
+      { busyWith: current.name, requested: requested.name },
+    );
+  },
+};
+/** The reranker: at most one, freed as soon as another loads; a failed load is forgotten. */
+const RERANKER_POLICY: LoadPolicy = { replace: 'at-once', exit: 'per-load' };
+/** A cancel holds for its id until the id's last call has ended (a build's later batches stop too). */
+const EMBED_CANCEL: CancelPolicy = 'until-idle';
+
+/**
  * Makes the service. `runtime` (or what it resolves to, e.g. after asking for a WebGPU adapter) is applied
  * once, before the first model loads. `transferResults` moves result buffers across the worker boundary
  * instead of copying them. `helpers` (called once, when a CPU model is first chosen) gives other workers'
@@ -78,8 +86,10 @@ export interface EmbedHelper {
  * result says where its texts were embedded (`EmbeddingBatch.ranOn`).
  *
  * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
- * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `embed`, is 61 lines.
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `embed`, is 63 lines. Loading once, the move off WebGPU and cancelling are the
+ * skeleton's (src/models/service).
  */
+// eslint-disable-next-line max-lines-per-function -- the service's closure: its state, short helpers and the API object comlink exposes (the page derives its type); each method is short
 export function createEmbedService(
   runtime: RuntimeConfig | (() => Promise<RuntimeConfig>),
   transferResults = true,
@@ -94,31 +104,14 @@ export function createEmbedService(
    * The loaded model, under the key of the choice that loaded it and, once it has loaded, of the same choice
    * with its settled dtype too (a build asks for 'auto', then embeds with the dtype it settled on).
    */
-  let current: Entry | undefined;
-  /** Embed calls in flight per request id, and the ids cancelled while in flight. */
-  const active = new Map<string, number>();
-  const cancelled = new Set<string>();
+  const embedderSlot = new ModelSlot<TransformersEmbedder>(gpu, EMBEDDER_POLICY);
+  /** The loaded cross-encoder (at most one), under its choice's key. */
+  const rerankerSlot = new ModelSlot<CrossEncoder>(gpu, RERANKER_POLICY);
+  const requests = new Requests(EMBED_CANCEL);
   const listeners = new LoadListeners();
   let helperList: EmbedHelper[] | undefined;
   /** Each helper's load of the current choice: resolves false when it failed (the helper is then not used). */
   const helperLoads = new Map<EmbedHelper, { key: string; ready: Promise<boolean> }>();
-
-  /**
-   * Moves `entry`'s model from WebGPU to the CPU after `error` (one reload however many calls fail at once): the
-   * same model and weights, so vectors and cache keys stay comparable. Rejects with `error` when it is not a GPU
-   * problem or the model was not on WebGPU.
-   */
-  function leaveGpu(entry: Entry, from: TransformersEmbedder, error: unknown): Promise<TransformersEmbedder> {
-    return entry.exit.leave(from, error, {
-      loadOnCpu: (fallback) =>
-        TransformersEmbedder.load(from.info.model, { dtype: from.info.dtype, device: 'wasm' }).then((e) =>
-          e.withFallback(fallback),
-        ),
-      onMove: (to) => {
-        entry.embedder = to;
-      },
-    });
-  }
 
   /** The helpers for `choice`, each loading it (once per choice); none for WebGPU or native CPU choices. */
   function helpersFor(choice: ModelChoice): PoolRunner['ready'][] {
@@ -143,128 +136,53 @@ export function createEmbedService(
 
   /** The embedder of `choice` (loading it if needed). */
   function ensure(choice: ModelChoice): Promise<TransformersEmbedder> {
-    return ensureEntry(choice).embedder;
+    return ensureEntry(choice).model;
   }
 
   /**
-   * The loaded-model entry of `choice`, loading it if it differs. The previous model is dropped once the new one
-   * has loaded; a load that fails leaves the previous one loaded (a hub model found unreachable leaves the
-   * offline model a warm-up loaded, which the build then falls back to at once).
+   * The loaded-model entry of `choice`, loading it if it differs (EMBEDDER_POLICY: the previous model is dropped
+   * once the new one has loaded; a load that fails leaves the previous one loaded).
    * @throws EmbedderError BUSY while embed calls are in flight on another model.
    */
   function ensureEntry(choice: ModelChoice) {
     noteModelUse(choice.model);
     configured ??= runtimeConfig().then(configureRuntime);
     const ready = configured;
-    const key = keyOf(choice);
-    if (!current?.keys.has(key)) {
-      if (current && current.inFlight > 0) {
-        // Swapping the model now would pull it from under the calls in flight (a build's batches).
-        throw new EmbedderError(
-          'BUSY',
-          `The embedding worker is busy with ${current.model} (a build is embedding with it), so ` +
-            `${choice.model} cannot be loaded now. Try again when the build has finished.`,
-          { busyWith: current.model, requested: choice.model },
-        );
-      }
-      const previous = current;
-      const embedder = ready.then(() => {
-        // Helpers load the same model at the same time (used only if it runs on the CPU).
-        helpersFor(choice);
-        return loadPlaced(gpu, choice.device ?? 'auto', (device, handle) =>
-          TransformersEmbedder.load(choice.model, {
-            dtype: choice.dtype,
-            device,
-            gpu: handle,
-            onProgress: listeners.emit,
-          }),
-        );
-      });
-      const entry: Entry = {
-        keys: new Set([key]),
-        embedder,
-        model: choice.model,
-        inFlight: 0,
-        exit: new GpuExit(gpu),
-        previous,
-      };
-      current = entry;
-      embedder.then(
-        (loaded) => {
-          entry.keys.add(keyOf({ ...choice, dtype: loaded.info.dtype }));
-          // Every model kept for a failed load's sake is done with now.
-          for (let old = entry.previous; old; old = old.previous)
-            void old.embedder.then((e) => e.dispose()).catch(() => undefined);
-          entry.previous = undefined;
-        },
-        // A failed load is forgotten, so the next call retries instead of replaying the failure; the model
-        // that was current before it is current again (unless its own load failed too).
-        () => {
-          entry.failed = true;
-          if (current !== entry) return;
-          current = previous && !previous.failed ? previous : undefined;
-        },
-      );
-    }
-    return current;
+    return embedderSlot.ensure(keyOf(choice), {
+      name: choice.model,
+      load: () =>
+        ready.then(() => {
+          // Helpers load the same model at the same time (used only if it runs on the CPU).
+          helpersFor(choice);
+          return loadPlaced(gpu, choice.device ?? 'auto', (device, handle) =>
+            TransformersEmbedder.load(choice.model, {
+              dtype: choice.dtype,
+              device,
+              gpu: handle,
+              onProgress: listeners.emit,
+            }),
+          );
+        }),
+      aliases: (loaded) => [keyOf({ ...choice, dtype: loaded.info.dtype })],
+    });
   }
 
-  /**
-   * Runs `work` as request `requestId` (cancellable by `cancel` at its next check of the signal it is given).
-   */
-  async function tracked<T>(
-    requestId: string | undefined,
-    work: (signal: { readonly aborted: boolean; reason: unknown }) => Promise<T>,
-  ): Promise<T> {
-    const signal = {
-      get aborted() {
-        return requestId !== undefined && cancelled.has(requestId);
-      },
-      reason: new AbortError(),
-    };
-    if (requestId !== undefined) active.set(requestId, (active.get(requestId) ?? 0) + 1);
-    try {
-      return await work(signal);
-    } finally {
-      if (requestId !== undefined) {
-        const left = (active.get(requestId) ?? 1) - 1;
-        if (left > 0) active.set(requestId, left);
-        else {
-          active.delete(requestId);
-          cancelled.delete(requestId);
-        }
-      }
-    }
-  }
-
-  /** The loaded cross-encoder (at most one), under its choice's key; a failed load is forgotten. */
-  let reranker: { key: string; encoder: Promise<CrossEncoder>; exit: GpuExit<CrossEncoder> } | undefined;
   function ensureReranker(choice: RerankerChoice, onProgress?: (p: ModelLoadProgress) => void) {
     noteModelUse(choice.model);
-    return ensureRerankerEntry(choice, onProgress).encoder;
+    return ensureRerankerEntry(choice, onProgress).model;
   }
   function ensureRerankerEntry(choice: RerankerChoice, onProgress?: (p: ModelLoadProgress) => void) {
     configured ??= runtimeConfig().then(configureRuntime);
     const ready = configured;
-    const key = keyOf(choice);
-    if (reranker?.key !== key) {
-      const previous = reranker;
-      const entry = {
-        key,
-        exit: new GpuExit<CrossEncoder>(gpu),
-        encoder: ready.then(() =>
+    return rerankerSlot.ensure(keyOf(choice), {
+      name: choice.model,
+      load: () =>
+        ready.then(() =>
           loadPlaced(gpu, choice.device ?? 'auto', (device, handle) =>
             CrossEncoder.load(choice.model, { dtype: choice.dtype, device, gpu: handle, onProgress }),
           ),
         ),
-      };
-      reranker = entry;
-      entry.encoder.catch(() => {
-        if (reranker === entry) reranker = undefined;
-      });
-      void previous?.encoder.then((e) => e.dispose()).catch(() => undefined);
-    }
-    return reranker;
+    });
   }
 
   const api = {
@@ -290,8 +208,8 @@ export function createEmbedService(
       options: { requestId?: string } = {},
     ): Promise<Float32Array> {
       const entry = ensureRerankerEntry(choice);
-      const encoder = await entry.encoder;
-      return tracked(options.requestId, async (signal) => {
+      const encoder = await entry.model;
+      return requests.run(options.requestId, async (signal) => {
         let scores: Float32Array;
         try {
           scores = await gpu.guard(
@@ -300,15 +218,11 @@ export function createEmbedService(
           );
         } catch (error) {
           // On the CPU after a WebGPU failure: the same weights score the question's passages again.
-          const moved = await entry.exit.leave(encoder, error, {
-            loadOnCpu: (fallback) =>
-              CrossEncoder.load(encoder.info.model, { dtype: encoder.info.dtype, device: 'wasm' }).then((e) =>
-                e.withFallback(fallback),
-              ),
-            onMove: (to) => {
-              if (reranker === entry) entry.encoder = to;
-            },
-          });
+          const moved = await rerankerSlot.leave(entry, encoder, error, (fallback) =>
+            CrossEncoder.load(encoder.info.model, { dtype: encoder.info.dtype, device: 'wasm' }).then((e) =>
+              e.withFallback(fallback),
+            ),
+          );
           scores = await moved.score(question, passages, { signal });
         }
         return transferResults ? transfer(scores, [scores.buffer]) : scores;
@@ -358,23 +272,27 @@ export function createEmbedService(
       } = {},
     ): Promise<EmbeddingBatch> {
       const entry = ensureEntry(choice);
-      entry.inFlight++;
-      try {
-        const embedder = await entry.embedder;
-        return await tracked(options.requestId, async (signal) => {
+      return embedderSlot.use(entry, async () => {
+        const embedder = await entry.model;
+        return await requests.run(options.requestId, async (signal) => {
           const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
           const { sentences } = options;
           let ranOn: DeviceUse[] = [];
           /** One batch on the entry's model, counted where it ran; on the CPU after a WebGPU failure. */
           const own = async (batchTexts: string[]): Promise<EmbeddingBatch> => {
-            const model = await entry.embedder;
+            const model = await entry.model;
             let result: EmbeddingBatch;
             let ranWith = model;
             try {
               const onGpu = model.info.device === 'webgpu';
               result = await gpu.guard(() => model.embed(batchTexts, { batchSize, sentences }), onGpu);
             } catch (error) {
-              ranWith = await leaveGpu(entry, model, error);
+              // The same model and weights on the CPU, so vectors and cache keys stay comparable.
+              ranWith = await embedderSlot.leave(entry, model, error, (fallback) =>
+                TransformersEmbedder.load(model.info.model, { dtype: model.info.dtype, device: 'wasm' }).then(
+                  (e) => e.withFallback(fallback),
+                ),
+              );
               result = await ranWith.embed(batchTexts, { batchSize, sentences });
             }
             ranOn = addUse(ranOn, ranWith.info.placement, batchTexts.length, ranWith.info.fallback);
@@ -403,9 +321,7 @@ export function createEmbedService(
           if (placed.sentences) buffers.push(placed.sentences.data.buffer, placed.sentences.counts.buffer);
           return transfer(placed, buffers);
         });
-      } finally {
-        entry.inFlight--;
-      }
+      });
     },
 
     /**
@@ -418,7 +334,7 @@ export function createEmbedService(
 
     /** Stops the embed calls in flight with this `requestId` at their next batch (later calls are unaffected). */
     cancel(requestId: string): void {
-      if (active.has(requestId)) cancelled.add(requestId);
+      requests.cancel(requestId);
     },
 
     /** Serves this same service (and its loaded model) to another worker over `port`. */
@@ -445,7 +361,7 @@ export function createEmbedService(
 
     /** What is loaded, if anything. */
     async info(): Promise<EmbedderInfo | undefined> {
-      return current ? (await current.embedder.catch(() => undefined))?.info : undefined;
+      return (await embedderSlot.loaded())?.info;
     },
   };
   return api;

@@ -236,6 +236,50 @@ export async function loadTarget(model: string, options: LoadOptions, what = 'em
 }
 
 /**
+ * Loads browser model `model` (see `loadTarget`) with each of its dtypes in turn until one's weights exist
+ * (`loadFirstPresent`): `load` gets the name transformers.js looks it up by and the options of one dtype; a
+ * failure is told as the user should read it (`classifyLoadError`, naming `what`).
+ */
+export async function loadEachDtype<T>(
+  model: string,
+  options: LoadOptions,
+  what: string,
+  load: (name: string, pretrained: PretrainedOptions) => Promise<T>,
+): Promise<{
+  loaded: T;
+  dtype: EmbeddingDtype;
+  device: Exclude<EmbeddingDevice, 'auto'>;
+  placement: ModelPlacement;
+}> {
+  const { name, device, dtypes, fromHub, progress_callback, placement, session_options } = await loadTarget(
+    model,
+    options,
+    what,
+  );
+  return loadFirstPresent(dtypes, async (dtype) => {
+    try {
+      const pretrained = {
+        dtype,
+        device,
+        progress_callback,
+        ...(session_options ? { session_options } : {}),
+      };
+      return { loaded: await load(name, pretrained), dtype, device, placement };
+    } catch (error) {
+      throw classifyLoadError(error, model, fromHub, what);
+    }
+  });
+}
+
+/** The options of one dtype's load that transformers.js's `pipeline` and `from_pretrained` take. */
+export interface PretrainedOptions {
+  dtype: EmbeddingDtype;
+  device: Exclude<EmbeddingDevice, 'auto'>;
+  progress_callback: (p: ProgressInfo) => void;
+  session_options?: ReturnType<typeof GpuDevice.sessionOptionsFor>;
+}
+
+/**
  * One loaded embedding model. Create with `TransformersEmbedder.load`.
  */
 export class TransformersEmbedder {
@@ -271,23 +315,18 @@ export class TransformersEmbedder {
    * @param onProgress per-file download progress in bytes.
    */
   static async load(model: string, options: LoadOptions = {}): Promise<TransformersEmbedder> {
-    const { name, device, dtypes, fromHub, progress_callback, placement, session_options } = await loadTarget(
+    const {
+      loaded: extractor,
+      dtype,
+      device,
+      placement,
+    } = await loadEachDtype(
       model,
       options,
+      'embedding model',
+      async (name, pretrained) =>
+        (await pipeline('feature-extraction', name, pretrained)) as FeatureExtractionPipeline,
     );
-    const { extractor, dtype } = await loadFirstPresent(dtypes, async (dtype) => {
-      try {
-        const loaded = (await pipeline('feature-extraction', name, {
-          dtype,
-          device,
-          progress_callback,
-          ...(session_options ? { session_options } : {}),
-        })) as FeatureExtractionPipeline;
-        return { extractor: loaded, dtype };
-      } catch (error) {
-        throw classifyLoadError(error, model, fromHub);
-      }
-    });
     const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: true });
     const dim = probe.dims[1];
     const threads = device === 'wasm' ? Number(env.backends.onnx.wasm?.numThreads ?? 1) : 1;

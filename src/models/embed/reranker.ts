@@ -12,14 +12,7 @@ import {
 } from '@huggingface/transformers';
 import { throwIfAborted, type AbortSignalLike } from '../../core/abort';
 import { yieldToEventLoop } from '../../core/yield';
-import {
-  classifyLoadError,
-  EmbedderError,
-  loadFirstPresent,
-  loadTarget,
-  type EmbeddingDevice,
-  type LoadOptions,
-} from './embedder';
+import { EmbedderError, loadEachDtype, type EmbeddingDevice, type LoadOptions } from './embedder';
 import type { DeviceFallback, ModelPlacement } from '../device';
 import type { EmbeddingDtype } from './embedding-presets';
 
@@ -56,25 +49,18 @@ export class CrossEncoder {
    *   ModelIdError INVALID_MODEL_ID.
    */
   static async load(model: string, options: LoadOptions = {}): Promise<CrossEncoder> {
-    const { name, device, dtypes, fromHub, progress_callback, placement, session_options } = await loadTarget(
+    const { loaded, dtype, device, placement } = await loadEachDtype(
       model,
       options,
       'reranker model',
+      async (name, pretrained) => ({
+        tokenizer: await AutoTokenizer.from_pretrained(name, {
+          progress_callback: pretrained.progress_callback,
+        }),
+        model: await AutoModelForSequenceClassification.from_pretrained(name, pretrained),
+      }),
     );
-    return loadFirstPresent(dtypes, async (dtype) => {
-      try {
-        const tokenizer = await AutoTokenizer.from_pretrained(name, { progress_callback });
-        const loaded = await AutoModelForSequenceClassification.from_pretrained(name, {
-          dtype,
-          device,
-          progress_callback,
-          ...(session_options ? { session_options } : {}),
-        });
-        return new CrossEncoder(tokenizer, loaded, { model, dtype, device, placement });
-      } catch (error) {
-        throw classifyLoadError(error, model, fromHub, 'reranker model');
-      }
-    });
+    return new CrossEncoder(loaded.tokenizer, loaded.model, { model, dtype, device, placement });
   }
 
   /** The same reranker, said to run on the CPU because of `fallback`. */

@@ -17,32 +17,25 @@ import {
   isNodeRuntime,
   probeWebGpu,
   GpuDevice,
-  GpuExit,
-  type GpuHandle,
-  isGpuProblem,
   addUse,
-  type DeviceFallback,
   type DeviceUse,
 } from '../device';
+import { ModelSlot, Requests, type CancelPolicy, type LoadPolicy } from '../service';
 import { probeLlamaCpp, type LlamaCppSupport } from './gguf';
 import { speedOf, type SpeedSample } from './generation-speed';
 import {
   defaultPreset,
-  llamaCppWebGpuGap,
   resolveRuntime,
   type GeneratorChoice,
   type ResolvedGeneratorChoice,
 } from './generator-presets';
-import {
-  GeneratorError,
-  messageOf,
-  type BuiltinGenerator,
-  type GenerateOptions,
-  type GenerationResult,
-  type GeneratorInfo,
+import type {
+  BuiltinGenerator,
+  GenerateOptions,
+  GenerationResult,
+  GeneratorInfo,
 } from './generator-contract';
-import { TransformersGenerator } from './transformers-generator';
-import type { LlamaCppGenerator } from './llama-cpp-generator';
+import { loadGenerator, loadOnDevice, movedToCpu } from './generator-loader';
 
 /** New tokens of the timed warm-up: 15 decoding steps, enough for a steady rate, a few seconds on a CPU. */
 export const WARMUP_NEW_TOKENS = 16;
@@ -76,59 +69,12 @@ function keyOf(choice: Pick<ResolvedGeneratorChoice, 'model' | 'dtype' | 'device
 }
 
 /**
- * The weights an ONNX model loaded for WebGPU runs with on the CPU: the same file, except q4f16 and fp16 (half-
- * precision activations, which ONNX Runtime's CPU kernels do not run), which become q4 and fp32.
+ * How the built-in model loads: another choice frees the loaded model at once (two language models need not fit
+ * in memory together), a failed load leaves none, and the calls that fail on WebGPU share one move per service.
  */
-export function cpuDtypeOf(dtype: string): string {
-  if (dtype === 'q4f16') return 'q4';
-  if (dtype === 'fp16') return 'fp32';
-  return dtype;
-}
-
-/**
- * A WebGPU choice moved to the CPU: the same weights (`cpuDtypeOf`), and of an `auto` dtype's fallbacks those the
- * CPU runs, in the same order.
- */
-export function movedToCpu(resolved: ResolvedGeneratorChoice): ResolvedGeneratorChoice {
-  const dtype = cpuDtypeOf(resolved.dtype);
-  const fallbacks = resolved.dtypeFallbacks && [
-    ...new Set(resolved.dtypeFallbacks.map(cpuDtypeOf).filter((d) => d !== dtype)),
-  ];
-  return { ...resolved, device: 'wasm', dtype, ...(fallbacks ? { dtypeFallbacks: fallbacks } : {}) };
-}
-
-/** A generator of either runtime; each can be said to run on the CPU because of a fallback (`withFallback`). */
-type LoadedGenerator = TransformersGenerator | LlamaCppGenerator;
-
-/** Loads a resolved choice with its runtime (wllama is imported only when a GGUF model is loaded). */
-async function loadGenerator(
-  resolved: ResolvedGeneratorChoice,
-  runtime: RuntimeConfig,
-  onProgress: (p: ModelLoadProgress) => void,
-  gpu?: GpuHandle,
-): Promise<LoadedGenerator> {
-  if (resolved.runtime === 'onnx') {
-    return TransformersGenerator.load(resolved, { onProgress, batchSize: runtime.generationBatchSize, gpu });
-  }
-  if (!runtime.llamaCppWasmUrl) {
-    throw new GeneratorError(
-      'NO_LLAMA_CPP',
-      `"${resolved.model}" is a GGUF model for llama.cpp, which runs only in a browser.`,
-      { model: resolved.model, missing: ['a browser'] },
-    );
-  }
-  const { LlamaCppGenerator } = await import('./llama-cpp-generator');
-  return LlamaCppGenerator.load(
-    resolved,
-    {
-      wasmUrl: runtime.llamaCppWasmUrl,
-      localModelPath: runtime.localModelPath,
-      threads: runtime.numThreads ?? 1,
-      useBrowserCache: runtime.useBrowserCache,
-    },
-    { onProgress, ...(gpu ? { gpu: { adapter: gpu.adapter } } : {}) },
-  );
-}
+const GENERATOR_POLICY: LoadPolicy = { replace: 'at-once', exit: 'per-service' };
+/** A cancel stops the calls in flight with its id; later calls with the same id run. */
+const GENERATE_CANCEL: CancelPolicy = 'calls-in-flight';
 
 /** Rejects with an AbortError as soon as `signal` fires, else settles as `promise` does. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -170,8 +116,10 @@ function modelTokensOf(
  * threads as the embedder's).
  *
  * Long by design: the body is the service's closure (its state, a few short helpers, and the API object that
- * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `generate`, is 63 lines.
+ * comlink exposes as a plain object, whose type the page derives with `ReturnType`); the longest, `generate`, is 63 lines. Loading once, the move off WebGPU and cancelling are
+ * the skeleton's (src/models/service), loading on a device is generator-loader.ts's.
  */
+// eslint-disable-next-line max-lines-per-function -- the service's closure: its state, short helpers and the API object comlink exposes (the page derives its type); each method is short
 export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServiceDeps = {}) {
   let configured = false;
   let gpu: Promise<GpuSupport> | undefined;
@@ -180,10 +128,10 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
    * The loaded model, under the keys of the choices it serves: the one that loaded it and, after it left WebGPU,
    * its CPU copy's (calls settled on either find it).
    */
-  let current: { keys: Set<string>; generator: Promise<BuiltinGenerator> } | undefined;
+  const slot = new ModelSlot<BuiltinGenerator>(device, GENERATOR_POLICY);
   const listeners = new LoadListeners();
   /** Calls in flight by request id (several calls may share one id, e.g. all the summaries of a build). */
-  const active = new Map<string, Set<AbortController>>();
+  const requests = new Requests(GENERATE_CANCEL);
 
   async function resolve(choice: GeneratorChoice): Promise<ResolvedGeneratorChoice> {
     // Before anything else, on either runtime (ids also come from stored trees and older settings).
@@ -198,115 +146,27 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       configureRuntime(runtime);
       configured = true;
     }
-    const key = keyOf(resolved);
-    if (!current?.keys.has(key)) {
-      const previous = current;
-      const generator = loadOnDevice(resolved, listeners.emit);
-      const entry = { keys: new Set([key]), generator };
-      current = entry;
+    return slot.ensure(keyOf(resolved), {
+      name: resolved.model,
+      load: () => loadOnDevice(resolved, runtime, device, listeners.emit),
       // A model that left WebGPU while loading answers for its CPU choice too.
-      void generator.then(
-        (g) => entry.keys.add(keyOf(g.info)),
-        () => undefined,
-      );
-      // A failed load is forgotten, so the next call retries instead of replaying the failure.
-      generator.catch(() => {
-        if (current?.generator === generator) current = undefined;
-      });
-      void previous?.generator.then((g) => g.dispose()).catch(() => undefined);
-    }
-    return current.generator;
+      aliases: (g) => [keyOf(g.info)],
+    }).model;
   }
-
-  /**
-   * Loads on the resolved device: on WebGPU on the worker's checked device, and on the CPU with the same weights
-   * (`cpuDtypeOf`) when WebGPU cannot be used (no device, a wrong known-input check, a load that fails there).
-   */
-  async function loadOnDevice(
-    resolved: ResolvedGeneratorChoice,
-    onProgress: (p: ModelLoadProgress) => void,
-  ): Promise<BuiltinGenerator> {
-    if (resolved.device !== 'webgpu') return loadGenerator(resolved, runtime, onProgress);
-    if (resolved.runtime === 'llama.cpp') return loadLlamaCppOnGpu(resolved, onProgress);
-    try {
-      const handle = await device.acquire();
-      return await device.guard(() => loadGenerator(resolved, runtime, onProgress, handle));
-    } catch (error) {
-      if (!isGpuProblem(error)) throw error;
-      const fault = device.fail(error);
-      return (await loadGenerator(movedToCpu(resolved), runtime, onProgress)).withFallback(fault.fallback);
-    }
-  }
-
-  /**
-   * Loads a GGUF model on WebGPU: on the adapter of the worker's checked device (a failed request or known-input
-   * check is the worker's fault, as for ONNX models), if llama.cpp's backend can run there (`llamaCppWebGpuGap`);
-   * else, or when the load fails, on WASM with the reason. A failure of llama.cpp's own WebGPU device is not the
-   * worker's fault: ONNX models keep WebGPU.
-   */
-  async function loadLlamaCppOnGpu(
-    resolved: ResolvedGeneratorChoice,
-    onProgress: (p: ModelLoadProgress) => void,
-  ): Promise<BuiltinGenerator> {
-    const onCpu = async (fallback: DeviceFallback) =>
-      (await loadGenerator({ ...resolved, device: 'wasm' }, runtime, onProgress)).withFallback(fallback);
-    let handle: GpuHandle;
-    try {
-      handle = await device.acquire();
-    } catch (error) {
-      if (!isGpuProblem(error)) throw error;
-      return onCpu(device.fail(error).fallback);
-    }
-    const gap = llamaCppWebGpuGap({ f16: handle.f16, name: handle.adapter });
-    if (gap) return onCpu({ kind: 'request-device', message: gap });
-    try {
-      return await loadGenerator(resolved, runtime, onProgress, handle);
-    } catch (error) {
-      if (!isGpuProblem(error)) throw error;
-      return onCpu({
-        kind: 'failed',
-        message: `llama.cpp failed to load on WebGPU (${handle.adapter}): ${messageOf(error)}`,
-      });
-    }
-  }
-
-  /** The last move from WebGPU to the CPU: calls that fail on the same model share its reload. */
-  const exit = new GpuExit<BuiltinGenerator>(device);
 
   /**
    * Moves the loaded model from WebGPU to the CPU after `error` (one reload however many calls fail at once).
    * Rejects with `error` when it is not a GPU problem or the model was not on WebGPU.
    */
   function leaveGpu(from: BuiltinGenerator, error: unknown): Promise<BuiltinGenerator> {
-    const entry = current;
     const cpu = movedToCpu(from.info);
-    return exit.leave(from, error, {
-      loadOnCpu: (fallback) =>
-        loadGenerator(cpu, runtime, () => undefined).then((g) => g.withFallback(fallback)),
-      onMove: (to) => {
-        if (!entry) return;
-        entry.generator = to;
-        entry.keys.add(keyOf(cpu));
-      },
-      // Unloaded meanwhile: the earlier CPU copy was freed with it.
-      reuse: entry !== undefined,
-    });
-  }
-
-  /** An AbortController registered under `requestId` until `done` is called. */
-  function track(requestId: string | undefined): { signal: AbortSignal; done: () => void } {
-    const controller = new AbortController();
-    if (requestId === undefined) return { signal: controller.signal, done: () => undefined };
-    let set = active.get(requestId);
-    if (!set) active.set(requestId, (set = new Set()));
-    set.add(controller);
-    return {
-      signal: controller.signal,
-      done: () => {
-        set.delete(controller);
-        if (set.size === 0 && active.get(requestId) === set) active.delete(requestId);
-      },
-    };
+    return slot.leave(
+      slot.current,
+      from,
+      error,
+      (fallback) => loadGenerator(cpu, runtime, () => undefined).then((g) => g.withFallback(fallback)),
+      [keyOf(cpu)],
+    );
   }
 
   async function loaded(choice: GeneratorChoice, signal: AbortSignal): Promise<BuiltinGenerator> {
@@ -331,7 +191,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       onProgress?: (p: ModelLoadProgress) => void,
       requestId?: string,
     ): Promise<GeneratorInfo> {
-      const call = track(requestId);
+      const call = requests.track(requestId);
       try {
         return await listeners.during(onProgress, async () => (await loaded(choice, call.signal)).info);
       } finally {
@@ -354,7 +214,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       onToken?: (generated: number) => void,
       onTokenId?: (id: number) => void,
     ): Promise<GenerationResult> {
-      const call = track(options.requestId);
+      const call = requests.track(options.requestId);
       // Through comlink each callback call is a message on its own channel, answered with a promise: the
       // reply waits for the last piece of text to have been delivered, so the pieces join to the text by then.
       let delivered: Promise<unknown> = Promise.resolve();
@@ -420,7 +280,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
       choice: GeneratorChoice,
       options: { sampleText: string; newTokens?: number; requestId?: string },
     ): Promise<SpeedSample> {
-      const call = track(options.requestId);
+      const call = requests.track(options.requestId);
       try {
         const loadedModel = await loaded(choice, call.signal);
         // Measured where the summaries will be written: on the CPU if WebGPU fails during the warm-up.
@@ -482,7 +342,7 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
 
     /** Stops every call in flight with this `requestId` (later calls with the same id are unaffected). */
     cancel(requestId: string): void {
-      for (const controller of active.get(requestId) ?? []) controller.abort(new AbortError());
+      requests.cancel(requestId);
     },
 
     /** Serves this same service (and its loaded model) to another worker over `port`. */
@@ -492,14 +352,12 @@ export function createGenerateService(runtime: RuntimeConfig, deps: GenerateServ
 
     /** What is loaded, if anything. */
     async info(): Promise<GeneratorInfo | undefined> {
-      return current ? (await current.generator.catch(() => undefined))?.info : undefined;
+      return (await slot.loaded())?.info;
     },
 
     /** Frees the loaded model (its files stay in the browser's cache). */
     async unload(): Promise<void> {
-      const previous = current;
-      current = undefined;
-      await previous?.generator.then((g) => g.dispose()).catch(() => undefined);
+      await slot.unload();
     },
   };
   return api;

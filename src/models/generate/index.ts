@@ -16,6 +16,7 @@ export * from './generate-client';
 export * from './generate-service';
 export * from './generation-speed';
 export * from './generator-contract';
+export * from './generator-loader';
 export * from './generator-presets';
 export * from './gguf';
 export * from './kv-cache';

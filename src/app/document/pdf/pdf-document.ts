@@ -9,6 +9,7 @@ import type { PDFDocumentProxy, PDFWorker } from 'pdfjs-dist';
 import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { binaryDataParams } from '../../../ingest';
 import { loadBundledCMap, loadBundledStandardFont } from '../../../ingest/pdf-assets';
+import { startPdfRenderWorker } from '../../../spawn/pdf-render';
 
 type Pdfjs = typeof PdfjsModule;
 
@@ -21,10 +22,7 @@ const open = new Map<string, Promise<PDFDocumentProxy>>();
 function loadRuntime(): Promise<{ pdfjs: Pdfjs; worker: PDFWorker }> {
   runtime ??= (async () => {
     const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-    const port = new Worker(new URL('../../../../workers/pdf-render.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'aerie-pdf',
-    });
+    const port = startPdfRenderWorker();
     // `create` keeps one PDFWorker per port (the constructor's typings omit the port).
     return { pdfjs, worker: pdfjs.PDFWorker.create({ port, name: 'aerie-pdf' }) };
   })().catch((error: unknown) => {
