@@ -22,7 +22,7 @@ import { build as viteBuild } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { bookParagraphs } from '../scripts/fixtures/pdf-passages';
 import { makePdf } from '../scripts/fixtures/pdf-maker';
-import { chunkText } from '../src/core/text/chunk';
+import { chunkText } from '../src/core/text';
 import { encodeBase64 } from '../src/core/base64';
 import { ingestFile } from '../src/ingest';
 import { isLocated } from '../src/ingest';

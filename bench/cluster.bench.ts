@@ -9,21 +9,22 @@
  */
 import { UMAP } from 'umap-js';
 import { cosine } from 'umap-js/dist/umap';
-import { clusterNodes, type ClusterProgress } from '../src/core/cluster/cluster';
-import { exactCosineKnn } from '../src/core/cluster/knn';
-import { deriveSeed, seededRandom } from '../src/core/random';
 import {
+  clusterNodes,
+  type ClusterProgress,
+  exactCosineKnn,
   runSweepTask,
   selectClusterCount,
   selectClusterCountSplit,
   type SweepTask,
-} from '../src/core/cluster/select-k';
-import { reduceDimensions } from '../src/core/cluster/umap';
+  reduceDimensions,
+} from '../src/core/cluster';
+import { deriveSeed, seededRandom } from '../src/core/random';
 import { runSync } from '../src/core/yield';
 import { sweepRow, timeReference } from './gmm.bench';
 import type { BenchRow } from './lines';
 import { join } from 'node:path';
-import { chunkText } from '../src/core/text/chunk';
+import { chunkText } from '../src/core/text';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { configureRuntime, TransformersEmbedder } from '../src/models/embed';
 import { OFFLINE_MODEL_ID } from '../src/models/embed/embedding-presets';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededRandom, type RandomFn } from '../src/core/random';
-import { selectClusterCount } from '../src/core/cluster/select-k';
+import { selectClusterCount } from '../src/core/cluster';
 import type { BenchRow } from './lines';
 import { EXIT_PYTHON_LACKS, runPython } from './support';
 

@@ -8,11 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chunkText, splitSentences } from '../src/core/text/chunk';
+import { chunkText, splitSentences } from '../src/core/text';
 import { allocateRows } from '../src/core/dot-kernel';
-import { keywordIndex } from '../src/core/search/keywords';
+import { keywordIndex, prepareRetrieval, retrieve, type SearchMode } from '../src/core/search';
 import { seededRandom } from '../src/core/random';
-import { prepareRetrieval, retrieve, type SearchMode } from '../src/core/search/retrieve';
 import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../src/core/types';
 import type { BenchRow } from './lines';
 import { ROOT, shuffled } from './support';

@@ -11,9 +11,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildTree } from '../src/core/build';
-import { chunkText } from '../src/core/text/chunk';
+import { chunkText } from '../src/core/text';
 import { createExtractiveSummarizer } from '../src/core/extractive';
-import { computeLabels, PLAIN_C_TF_IDF, type LabelNode, type LabelPasses } from '../src/core/labels/labels';
+import { computeLabels, PLAIN_C_TF_IDF, type LabelNode, type LabelPasses } from '../src/core/labels';
 import { parseTree, serializeTree } from '../src/core/tree-format';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { labelFigures, type LabelFigures } from './labels/measure';

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import { splitSentences } from '../src/core/text/chunk';
+import { splitSentences } from '../src/core/text';
 import { summaryMessages } from '../src/core/chat';
 import type { ChatMessage } from '../src/core/chat';
 import { configureRuntime } from '../src/models/embed';

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import type { Plugin } from 'vite';
 import { CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from '../e2e/support/chromium';
-import { splitSentences } from '../src/core/text/chunk';
+import { splitSentences } from '../src/core/text';
 import { summaryMessages } from '../src/core/chat';
 import type { ChatMessage } from '../src/core/chat';
 import { estimateSummarySeconds, planSummaryWork, speedOf } from '../src/models/generate/generation-speed';

@@ -26,7 +26,7 @@ import {
   type EvalQuestion,
   type EvalVariant,
 } from '../src/core/eval';
-import { DEFAULT_SEARCH, retrieveReranked } from '../src/core/search/retrieve';
+import { DEFAULT_SEARCH, retrieveReranked } from '../src/core/search';
 import { configureRuntime, CrossEncoder } from '../src/models/embed';
 import { notMeasured, type BenchLine } from './lines';
 import { bookTree } from './retrieval/trees';

@@ -13,7 +13,7 @@
  * seed and layer), beside umap-js's layout schedule (bench/shape/stability-report.ts;
  * `AERIE_BENCH_SHAPE_DIAGNOSE=1` adds where it is lost, step by step).
  */
-import { LOCAL_MIN_CLUSTER_SIZE } from '../src/core/cluster/cluster';
+import { LOCAL_MIN_CLUSTER_SIZE } from '../src/core/cluster';
 import { PAPER_TABLE_10, type SummaryFigures } from '../src/core/stats';
 import { DEFAULT_BUILD_PARAMS } from '../src/core/types';
 import { purity } from './baselines/purity';

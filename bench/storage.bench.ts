@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
-import { chunkText, splitSentences } from '../src/core/text/chunk';
+import { chunkText, splitSentences } from '../src/core/text';
 import { seededRandom, type RandomFn } from '../src/core/random';
 import { serializeTree } from '../src/core/tree-format';
 import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../src/core/types';

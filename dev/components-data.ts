@@ -4,10 +4,10 @@
  * topics, and selections from the real `retrieve` for a few questions. Seeded: the same arguments give the same
  * tree, so screenshots are repeatable.
  */
-import { fillMissingLabels } from '../src/core/labels/labels';
-import { retrieve } from '../src/core/search/retrieve';
+import { fillMissingLabels } from '../src/core/labels';
+import { retrieve } from '../src/core/search';
 import { seededRandom, type RandomFn } from '../src/core/random';
-import { countTokens } from '../src/core/text/tokens';
+import { countTokens } from '../src/core/text';
 import { DEFAULT_BUILD_PARAMS, type RaptorTree, type TreeNode } from '../src/core/types';
 import type { ModeSelections, RetrievalMode } from '../src/app/modes';
 import type { ViewedDocument } from '../src/app/document/DocumentView';

@@ -10,8 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { seededRandom } from '../src/core/random';
-import { chunkText } from '../src/core/text/chunk';
-import { countTokens } from '../src/core/text/tokens';
+import { chunkText, countTokens } from '../src/core/text';
 import { serializeTree } from '../src/core/tree-format';
 import type { RaptorTree, TreeNode } from '../src/core/types';
 import { ingestFile } from '../src/ingest';

@@ -3,7 +3,7 @@
  * a heap over all of them): the reference `npm run bench query` times the current `retrieve` against.
  * Bench-only; the app never imports it.
  */
-import { countTokens } from '../../src/core/text/tokens';
+import { countTokens } from '../../src/core/text';
 import type { RaptorTree, TreeNode } from '../../src/core/types';
 import { norm } from '../../src/core/vector';
 

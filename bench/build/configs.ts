@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
-import { countTokens } from '../../src/core/text/tokens';
+import { countTokens } from '../../src/core/text';
 import { MODEL_FOLDER } from '../embed.bench';
 import { ROOT } from '../support';
 import { benchDocument } from './documents';

@@ -6,9 +6,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { splitSentences } from '../../src/core/text/chunk';
+import { splitSentences, countTokens } from '../../src/core/text';
 import { seededRandom } from '../../src/core/random';
-import { countTokens } from '../../src/core/text/tokens';
 import { ROOT, shuffled } from '../support';
 
 const COLLECTION = join(ROOT, 'tests', 'fixtures', 'collection');

@@ -6,7 +6,7 @@
  * is the browser's cost: WASM instead of native kernels, workers and messages, IndexedDB.
  */
 import { buildTree, EMBED_BATCH, embeddingOrder } from '../../src/core/build';
-import { chunkText } from '../../src/core/text/chunk';
+import { chunkText } from '../../src/core/text';
 import { createExtractiveSummarizer } from '../../src/core/extractive';
 import { createSentenceMemory } from '../../src/core/sentence-vectors';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';

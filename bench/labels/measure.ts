@@ -20,8 +20,8 @@
  * Words are compared by their Porter stems (as labels merge them), titles ("Mr.", "Lady") left out.
  */
 import { stemmer } from 'stemmer';
-import type { LabelNode } from '../../src/core/labels/labels';
-import { NAME_TITLES } from '../../src/core/text/stop-words';
+import type { LabelNode } from '../../src/core/labels';
+import { NAME_TITLES } from '../../src/core/text';
 
 /** The figures of one tree's labels. */
 export interface LabelFigures {

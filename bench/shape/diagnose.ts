@@ -7,14 +7,20 @@
  * another k-means start, and BIC's margin; soft memberships at the 0.1 threshold; clusters over the token
  * budget; and rounding the vectors before clustering, under real noise and under bit-close noise.
  */
-import { clusterNodes, DEFAULT_MAX_CLUSTERS, groupByLabel } from '../../src/core/cluster/cluster';
-import { exactCosineKnn } from '../../src/core/cluster/knn';
+import {
+  clusterNodes,
+  DEFAULT_MAX_CLUSTERS,
+  groupByLabel,
+  exactCosineKnn,
+  distinctPoints,
+  selectClusterCount,
+  reduceDimensions,
+  fuzzySimplicialSet,
+  optimizeLayout,
+  type LayoutSchedule,
+} from '../../src/core/cluster';
 import { deriveSeed, seededRandom } from '../../src/core/random';
-import { distinctPoints } from '../../src/core/cluster/same-points';
-import { selectClusterCount } from '../../src/core/cluster/select-k';
 import { DEFAULT_BUILD_PARAMS } from '../../src/core/types';
-import { reduceDimensions } from '../../src/core/cluster/umap';
-import { fuzzySimplicialSet, optimizeLayout, type LayoutSchedule } from '../../src/core/cluster/umap-layout';
 import { runSync } from '../../src/core/yield';
 import { adjustedRandIndex, perturbed, primaryParents } from '../baselines/agreement';
 

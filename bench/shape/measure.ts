@@ -4,7 +4,7 @@
  * design.
  */
 import { buildTree } from '../../src/core/build';
-import { clusterNodes, type ClusterOptions, type LocalMixtureOptions } from '../../src/core/cluster/cluster';
+import { clusterNodes, type ClusterOptions, type LocalMixtureOptions } from '../../src/core/cluster';
 import { createExtractiveSummarizer } from '../../src/core/extractive';
 import { treeStats, type TreeStats } from '../../src/core/stats';
 import type { EmbedFn, RaptorTree } from '../../src/core/types';

@@ -6,7 +6,7 @@
  * coordinate; each noisy run's parent assignment (each node's primary parent, agreement.ts) is compared with
  * the noise-free one's by the adjusted Rand index.
  */
-import { clusterNodes, type ClusterOptions } from '../../src/core/cluster/cluster';
+import { clusterNodes, type ClusterOptions } from '../../src/core/cluster';
 import { deriveSeed } from '../../src/core/random';
 import type { RaptorTree } from '../../src/core/types';
 import { adjustedRandIndex, perturbed, primaryParents } from '../baselines/agreement';

@@ -3,8 +3,8 @@
  * from environment variables only (AERIE_LLM_API_KEY, AERIE_EMBEDDINGS_API_KEY), never from arguments, which
  * other users of the machine can read in the process list.
  */
-import { SEARCH_MODES, type SearchMode } from '../../src/core/search/retrieve';
-import { RETRIEVAL_MODES, type RetrievalMode } from '../../src/core/eval/variants';
+import { SEARCH_MODES, type SearchMode } from '../../src/core/search';
+import { RETRIEVAL_MODES, type RetrievalMode } from '../../src/core/eval';
 
 /** How answers are evaluated: not at all, with the default search's modes, or with every variant. */
 export type AnswerScope = 'none' | 'default' | 'all';

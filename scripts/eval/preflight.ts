@@ -7,7 +7,7 @@
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { MAX_SET_FILE_BYTES, setFileTooLarge } from '../../src/core/eval/questions';
+import { MAX_SET_FILE_BYTES, setFileTooLarge } from '../../src/core/eval';
 import { MAX_FILE_BYTES } from '../../src/protocol/ingest-limits';
 import { MAX_IMPORT_BYTES } from '../../src/storage';
 import type { EvalArgs } from './args';

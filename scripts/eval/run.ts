@@ -16,7 +16,7 @@ import {
   type EvalVariant,
   type RetrievalReport,
 } from '../../src/core/eval';
-import { DEFAULT_SEARCH } from '../../src/core/search/retrieve';
+import { DEFAULT_SEARCH } from '../../src/core/search';
 import { serializeTree } from '../../src/core/tree-format';
 import { endpointEvalChat } from '../../src/llm';
 import type { EvalArgs } from './args';

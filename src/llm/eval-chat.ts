@@ -1,5 +1,5 @@
 /** The evaluation's model call (`EvalChat`, src/core/eval) over any `ChatFn`: an endpoint or the built-in model. */
-import type { EvalChat } from '../core/eval/chat';
+import type { EvalChat } from '../core/eval';
 import { endpointChat } from './answer';
 import type { ChatFn, LlmEndpoint } from './types';
 

@@ -7,7 +7,7 @@
  */
 import { throwIfAborted } from '../core/abort';
 import { BuildError, EMBED_BATCH } from '../core/build-shared';
-import type { EvalChat } from '../core/eval/chat';
+import type { EvalChat } from '../core/eval';
 import { hasVisibleText } from '../core/text/visible';
 import type { EmbedFn, SummarizeFn } from '../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm';

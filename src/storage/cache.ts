@@ -3,7 +3,7 @@
  * determines it (the keys below), with the trees that use it. The wrappers that put models behind it live in
  * src/pipeline/cached-results.ts.
  */
-import type { EvalChat } from '../core/eval/chat';
+import type { EvalChat } from '../core/eval';
 import type { LlmProtocol } from '../llm';
 import { requireTree } from './errors';
 import { hashParts } from './hash';

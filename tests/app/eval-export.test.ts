@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, CSV_COLUMNS, runToCsv, runToJson } from '../../src/app/eval/export';
 import { newRun } from '../../src/app/eval/run-evaluation';
-import { parseCsv } from '../../src/core/eval/csv';
-import { evaluateRetrieval } from '../../src/core/eval/run-retrieval';
+import { parseCsv, evaluateRetrieval } from '../../src/core/eval';
 import { makeTree } from '../support/storage-fixture';
 
 describe('evaluation exports', () => {

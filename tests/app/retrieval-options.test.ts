@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultRetrievalSettings, retrieveOptionsFor } from '../../src/app/state/retrieval-options';
 import type { RetrievalSettings } from '../../src/app/state/types';
-import { DEFAULT_SEARCH, retrieve } from '../../src/core/search/retrieve';
+import { DEFAULT_SEARCH, retrieve } from '../../src/core/search';
 import { parseTree } from '../../src/core/tree-format';
 
 /** Every field a different number, so a field read for the wrong mode or option shows. */

@@ -3,9 +3,9 @@
  * embedder and a FAKE answering model behind the real answer cache: stored as it goes, stopped and resumed
  * without paying twice for an answer, failures kept with what was done.
  */
-import { DEFAULT_SEARCH } from '../../src/core/search/retrieve-options';
+import { DEFAULT_SEARCH } from '../../src/core/search';
 import { describe, expect, it } from 'vitest';
-import type { EvalChat } from '../../src/core/eval/chat';
+import type { EvalChat } from '../../src/core/eval';
 import { answerableCount, executeRun, newRun } from '../../src/app/eval/run-evaluation';
 import { runStatusText } from '../../src/app/eval/RunsList';
 import { getEvalRun, type AerieDb } from '../../src/storage';

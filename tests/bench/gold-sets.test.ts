@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { normalizeForMatch } from '../../src/core/eval/evidence';
+import { normalizeForMatch } from '../../src/core/eval';
 
 const GOLD = new URL('../fixtures/gold/', import.meta.url);
 const BOOKS = new URL('../fixtures/books/', import.meta.url);

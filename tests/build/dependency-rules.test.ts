@@ -172,6 +172,31 @@ describe('the import rules', () => {
     expect(out).toContain('doors-are-the-way-in-from-the-top: workers/answer.worker.ts → src/llm/chat.ts');
   }, 60_000);
 
+  it("fail an import past a core room's door from storage, a worker and another room's test", () => {
+    const out = cruise({
+      ...ROOMS,
+      'src/core/text/words.ts': "export const words = (s: string) => s.split(' ');\n",
+      'src/core/text/index.ts': "export { words } from './words';\n",
+      'src/core/build.ts':
+        "import { words } from './text/words';\nexport const build = (s: string) => words(s);\n",
+      'src/storage/trees.ts':
+        "import { words } from '../core/text/words';\nexport const save = (s: string) => words(s);\n",
+      'workers/count.worker.ts': "import { words } from '../src/core/text/words';\nexport default words;\n",
+      'tests/core/text/words.test.ts':
+        "import { words } from '../../../src/core/text/words';\nexport const t = words('a');\n",
+      'tests/core/search/find.test.ts':
+        "import { words } from '../../../src/core/text/words';\nexport const t = words('a');\n",
+    });
+    expect(out).toContain('doors-are-the-way-in: src/storage/trees.ts → src/core/text/words.ts');
+    expect(out).toContain(
+      'doors-are-the-way-in-from-the-top: workers/count.worker.ts → src/core/text/words.ts',
+    );
+    expect(out).toContain('doors-are-the-way-in: tests/core/search/find.test.ts → src/core/text/words.ts');
+    // the core's own files and the room's mirrored tests may use the room's files
+    expect(out).not.toContain('src/core/build.ts → src/core/text/words.ts');
+    expect(out).not.toContain('tests/core/text/words.test.ts →');
+  }, 60_000);
+
   it('fail the model-service skeleton importing a service room, and a worker starter importing anything', () => {
     const out = cruise({
       ...ROOMS,

@@ -9,7 +9,7 @@ import {
   type IngestFile,
   type IngestProgress,
 } from '../../src/ingest';
-import { chunkText } from '../../src/core/text/chunk';
+import { chunkText } from '../../src/core/text';
 import { seededRandom } from '../../src/core/random';
 import { READ_SLICE_BYTES } from '../../src/protocol/ingest-limits';
 import { rejection } from '../support/rejection';

@@ -1,6 +1,6 @@
 /** Follow-up questions made standalone, and earlier turns within the answering model's budget (src/llm/followup.ts). */
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../src/core/text/tokens';
+import { countTokens } from '../../src/core/text';
 import {
   answerMessages,
   historyMessages,

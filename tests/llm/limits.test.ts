@@ -5,7 +5,7 @@
  * is, not as CORS.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { countTokens } from '../../src/core/text/tokens';
+import { countTokens } from '../../src/core/text';
 import {
   answerQuestion,
   chat,

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTree } from '../../src/core/build';
-import { retrieve } from '../../src/core/search/retrieve';
-import { countTokens } from '../../src/core/text/tokens';
+import { retrieve } from '../../src/core/search';
+import { countTokens } from '../../src/core/text';
 import { serializeTree } from '../../src/core/tree-format';
 import type { EmbedFn, RaptorTree } from '../../src/core/types';
 import {

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isAbortError } from '../../src/core/abort';
-import { countTokens } from '../../src/core/text/tokens';
+import { countTokens } from '../../src/core/text';
 import { createEmbedService } from '../../src/models/embed';
 import { createGenerateService, GeneratorError, DEFAULT_CPU_BATCH_SIZE } from '../../src/models/generate';
 import { TEST_GENERATOR_ID } from '../../src/models/generate/generator-presets';

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEvalArgs, UsageError, type EvalArgs } from '../../scripts/eval/args';
 import { progressReporter, runEval, variantsOf, type EvalOutput } from '../../scripts/eval/run';
-import { MAX_QUESTIONS, MAX_SET_FILE_BYTES } from '../../src/core/eval/questions';
-import { DEFAULT_SEARCH, SEARCH_MODES } from '../../src/core/search/retrieve';
+import { MAX_QUESTIONS, MAX_SET_FILE_BYTES } from '../../src/core/eval';
+import { DEFAULT_SEARCH, SEARCH_MODES } from '../../src/core/search';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/llm-server';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');

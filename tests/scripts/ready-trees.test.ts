@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseTree } from '../../src/core/tree-format';
-import { chunkText } from '../../src/core/text/chunk';
+import { chunkText } from '../../src/core/text';
 import { OFFLINE_MODEL_ID } from '../../src/models/embed/embedding-presets';
 import { READY_TREES, readyTreeInputs, type ReadyTreeName } from '../support/ready-trees';
 

@@ -6,7 +6,7 @@
  * would write it, and afterwards no record of the tree is left in any store.
  */
 import { describe, expect, it } from 'vitest';
-import type { EvalChat } from '../../src/core/eval/chat';
+import type { EvalChat } from '../../src/core/eval';
 import { cachedEvalChat } from '../../src/pipeline/cached-results';
 import {
   countRecords,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EvalChat } from '../../src/core/eval/chat';
+import type { EvalChat } from '../../src/core/eval';
 import {
   countRecords,
   deleteEvalRun,

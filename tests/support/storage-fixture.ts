@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { deriveSeed, seededRandom } from '../../src/core/random';
-import { countTokens } from '../../src/core/text/tokens';
+import { countTokens } from '../../src/core/text';
 import type { RaptorTree, TreeNode } from '../../src/core/types';
 import type { LlmEndpoint } from '../../src/llm';
 import type { BuildRequest } from '../../src/protocol/build';

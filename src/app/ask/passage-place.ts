@@ -3,7 +3,7 @@
  * section and the share of the book before it; with the document's name first in a tree of several), from the
  * core's `placeOfNode`. Pure, tested in Node.
  */
-import { placeOfNode, placeText } from '../../core/search/places';
+import { placeOfNode, placeText } from '../../core/search';
 import type { RaptorTree } from '../../core/types';
 
 /** "Chapter 34 · 54%", or undefined when the node's place is unknown (a tree made by the official code). */

@@ -3,7 +3,7 @@
  * the root down to it, and for a summary the leaves it covers), where it is in the documents (document and
  * pages), and which sentences of the answer cite nothing. Pure, tested in Node.
  */
-import { placeOfNode, placeText } from '../../core/search/places';
+import { placeOfNode, placeText } from '../../core/search';
 import { sentenceSpans } from '../../core/text';
 import type { RaptorTree } from '../../core/types';
 import { pagesText } from '../document/citation-text';

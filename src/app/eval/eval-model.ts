@@ -2,7 +2,7 @@
  * The evaluation's language model: the app's answering model (an endpoint, or the built-in model in the
  * generate worker), behind the cache, so every question written, answer and verdict is paid for once.
  */
-import type { EvalChat } from '../../core/eval/chat';
+import type { EvalChat } from '../../core/eval';
 import type { AbortSignalLike } from '../../core/abort';
 import { generateWorker } from '../../client/workers';
 import { builtinChat, endpointEvalChat, toEvalChat } from '../../llm';

@@ -5,7 +5,7 @@
  * the text hold a selected leaf. A thematic question's passages should reach across the book; a single fact's
  * sit in one place. Pure, tested in Node.
  */
-import { placeOfNode } from '../../core/search/places';
+import { placeOfNode } from '../../core/search';
 import type { RaptorTree } from '../../core/types';
 import { RETRIEVAL_MODES, type ModeSelections, type RetrievalMode } from '../modes';
 

@@ -9,4 +9,6 @@ export * from './gmm';
 export * from './kmeans';
 export * from './select-k';
 export * from './umap';
-export { runKnnRowsTask, type KnnRowsTask, type KnnRowsResult } from './knn';
+export { exactCosineKnn, runKnnRowsTask, type KnnGraph, type KnnRowsTask, type KnnRowsResult } from './knn';
+export { distinctPoints } from './same-points';
+export { fuzzySimplicialSet, optimizeLayout, type LayoutSchedule } from './umap-layout';

@@ -1,4 +1,4 @@
-import { DEFAULT_SEARCH } from '../../../src/core/search/retrieve-options';
+import { DEFAULT_SEARCH } from '../../../src/core/search';
 import { describe, expect, it } from 'vitest';
 import type { EvalChatMessage } from '../../../src/core/eval/prompts';
 import {

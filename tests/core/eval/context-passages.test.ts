@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { contextPassages } from '../../../src/core/eval/context-passages';
 import { evaluateRetrieval } from '../../../src/core/eval';
-import { countTokens } from '../../../src/core/text/tokens';
+import { countTokens } from '../../../src/core/text';
 import type { RaptorTree, TreeNode } from '../../../src/core/types';
 import { treeOf } from '../../support/tree-of';
 

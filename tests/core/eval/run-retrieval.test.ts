@@ -5,7 +5,7 @@ import { goldNeighbourhood } from '../../../src/core/eval/ranking';
 import { EvalError, evaluateRetrieval } from '../../../src/core/eval/run-retrieval';
 import { reportTable } from '../../../src/core/eval/table';
 import { defaultVariants, variantKey, type EvalVariant } from '../../../src/core/eval/variants';
-import { DEFAULT_SEARCH, retrieve } from '../../../src/core/search/retrieve';
+import { DEFAULT_SEARCH, retrieve } from '../../../src/core/search';
 import { parseTree, serializeTree } from '../../../src/core/tree-format';
 import type { RaptorTree } from '../../../src/core/types';
 import { handTree } from './hand-tree';

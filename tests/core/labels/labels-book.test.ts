@@ -9,14 +9,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chunkText } from '../../../src/core/text/chunk';
+import { chunkText, NAME_TITLES, STOP_WORDS } from '../../../src/core/text';
 import {
   computeLabels,
   MAX_LABEL_TERMS,
   MIN_LABEL_TERMS,
   type LabelNode,
 } from '../../../src/core/labels/labels';
-import { NAME_TITLES, STOP_WORDS } from '../../../src/core/text/stop-words';
 import { DEFAULT_BUILD_PARAMS } from '../../../src/core/types';
 
 interface BookTreeShape {

@@ -18,7 +18,7 @@ import {
   PLAIN_C_TF_IDF,
   type LabelNode,
 } from '../../../src/core/labels/labels';
-import { STOP_WORDS } from '../../../src/core/text/stop-words';
+import { STOP_WORDS } from '../../../src/core/text';
 import type { TreeNode } from '../../../src/core/types';
 import { createFakeEmbedder } from '../../support/fake-embedder';
 

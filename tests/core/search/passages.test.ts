@@ -9,8 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { withoutFrameTerms } from '../../../src/core/search/frame-words';
 import { excerptText, EXCERPT_GAP } from '../../../src/core/search/passages';
 import { retrieve, type RetrieveOptions } from '../../../src/core/search/retrieve';
-import { sentenceSpans } from '../../../src/core/text';
-import { countTokens } from '../../../src/core/text/tokens';
+import { sentenceSpans, countTokens } from '../../../src/core/text';
 import type { RaptorTree, TreeNode } from '../../../src/core/types';
 import { treeOf } from '../../support/tree-of';
 

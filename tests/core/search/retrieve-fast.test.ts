@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom, type RandomFn } from '../../../src/core/random';
 import { prepareRetrieval, retrieve, type RetrieveOptions } from '../../../src/core/search/retrieve';
-import { countTokens } from '../../../src/core/text/tokens';
+import { countTokens } from '../../../src/core/text';
 import type { RaptorTree, TreeNode } from '../../../src/core/types';
 import { treeOf } from '../../support/tree-of';
 

@@ -13,7 +13,7 @@ import {
   type RetrieveOptions,
 } from '../../../src/core/search/retrieve';
 import { RRF_K } from '../../../src/core/search/fusion';
-import { countTokens } from '../../../src/core/text/tokens';
+import { countTokens } from '../../../src/core/text';
 import { parseTree } from '../../../src/core/tree-format';
 import type { RaptorTree, TreeNode } from '../../../src/core/types';
 import { treeOf } from '../../support/tree-of';

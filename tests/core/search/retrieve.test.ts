@@ -5,7 +5,7 @@ import { DimensionError } from '../../../src/core/errors';
 import { seededRandom } from '../../../src/core/random';
 import { formatContext, retrieve, RetrievalError } from '../../../src/core/search/retrieve';
 import type { RetrievalErrorCode, RetrieveOptions } from '../../../src/core/search/retrieve';
-import { countTokens } from '../../../src/core/text/tokens';
+import { countTokens } from '../../../src/core/text';
 import { parseTree } from '../../../src/core/tree-format';
 import type { RaptorTree, TreeNode } from '../../../src/core/types';
 import { treeOf } from '../../support/tree-of';

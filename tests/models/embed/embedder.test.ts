@@ -10,7 +10,7 @@ import {
   PreTrainedTokenizer,
   type FeatureExtractionPipeline,
 } from '@huggingface/transformers';
-import { sentenceSpans } from '../../../src/core/text/sentences';
+import { sentenceSpans } from '../../../src/core/text';
 import {
   classifyLoadError,
   configureRuntime,
