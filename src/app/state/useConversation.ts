@@ -10,45 +10,28 @@
  * nothing brings it back. Only the last `PAGE_TURNS` turns are read and shown; earlier ones a page at a time on
  * request, so a conversation of any length opens, types and answers as a short one does.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { generateWorker } from '../../client/workers';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { RaptorTree } from '../../core/types';
-import {
-  builtinChat,
-  endpointChat,
-  historyMessages,
-  joinFollowUp,
-  rewriteFollowUp,
-  type ChatFn,
-} from '../../llm';
-import { connectGenerator } from '../../models/generate/generate-client';
+import { historyMessages } from '../../llm';
 import {
   deleteConversation,
-  deleteConversations,
-  getConversation,
-  getTurns,
-  listConversations,
-  MAX_CONVERSATION_TURNS,
   saveTurn,
-  startConversation,
   StorageError,
   type AerieDb,
-  type ConversationRecord,
   type ConversationTurn,
 } from '../../storage';
-import { announceDeleted, deletes, onConversationsDeleted } from '../conversations/channel';
-import { conversationFileName, conversationMarkdown } from '../conversations/markdown';
 import { earlierTurns, treeStampOf, turnFromResults, turnsBefore } from '../conversations/turns';
-import { answerModelOf, toLlmEndpoint, type AnswerModel, type AppSettings } from '../settings/app-settings';
-import { download } from '../download';
+import type { AppSettings } from '../settings/app-settings';
 import { randomId } from './ids';
-import { errorMessage, isCancel } from './messages';
+import { errorMessage } from './messages';
 import type { AskKind, AskResults, ConversationProps, PendingSearch, RetrievalSettings } from './types';
 import type { NoticeInput } from './useNotices';
 import type { QuestionRun } from './useAsk';
+import { useConversationFiles } from './useConversationFiles';
+import { useConversationList, withFirst } from './useConversationList';
+import { useFollowUp } from './useFollowUp';
 
-/** Turns read and shown at once: the latest, then this many more each time earlier ones are asked for. */
-export const PAGE_TURNS = 20;
+export { PAGE_TURNS } from './useConversationList';
 
 /** The asking functions of `useAsk` this hook drives. */
 export interface Asker {
@@ -59,26 +42,6 @@ export interface Asker {
   /** Clears the screen; the question being answered goes on without showing. */
   detach(): void;
 }
-
-/** The turns of the active conversation read so far: its last ones, from its turn number `from`. */
-interface TurnWindow {
-  conversationId: string;
-  from: number;
-  turns: ConversationTurn[];
-}
-
-/** The answering model as a plain chat function (for the rewrite), loading the built-in model if needed. */
-async function chatOf(model: AnswerModel, signal: AbortSignal): Promise<ChatFn> {
-  if (model.kind === 'endpoint') return endpointChat(toLlmEndpoint(model.endpoint), false);
-  const generator = await connectGenerator(generateWorker(), model.generator, () => undefined, { signal });
-  return builtinChat(generator);
-}
-
-/** `list` with `record` first (it just changed). */
-const withFirst = (list: ConversationRecord[], record: ConversationRecord) => [
-  record,
-  ...list.filter((c) => c.id !== record.id),
-];
 
 /** What `useConversation` works on and with. */
 export interface ConversationOptions {
@@ -101,152 +64,17 @@ export interface ConversationOptions {
 }
 
 /** State and actions of the open tree's conversations. */
-// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function useConversation(options: ConversationOptions) {
-  const { db, treeId, tree, settings, asker, notify, libraryVersion, placeOf } = options;
-  const [list, setList] = useState<ConversationRecord[]>([]);
-  const [activeId, setActive] = useState<string>();
-  const [turnWindow, setWindow] = useState<TurnWindow>();
-  const { ask, compare, discard, detach } = asker;
+  const { db, treeId, tree, settings, asker, notify, placeOf } = options;
+  const { discard, detach } = asker;
   const [pending, setPending] = useState<PendingSearch>();
   const rewriting = useRef<AbortController | undefined>(undefined);
-  // Refs for what the asynchronous steps must see as it is now, not as it was when they began.
-  const activeRef = useRef<string | undefined>(undefined);
-  const windowRef = useRef<TurnWindow | undefined>(undefined);
-  const listRef = useRef<ConversationRecord[]>([]);
-  /** The conversation a question is being answered in. */
-  const answering = useRef<string | undefined>(undefined);
-  /** Conversations deleted (here or in another tab) since the page opened: never saved into again. */
-  const deleted = useRef(new Set<string>());
+  const conversations = useConversationList({ ...options, discard, rewriting, setPending });
+  const { list, activeId, turnWindow, activeRef, windowRef, listRef, answering, deleted } = conversations;
+  const { activate, showList, reload, open, showEarlier, forget, conversationFor } = conversations;
+  const { ask, compare } = asker;
   const stamp = tree ? treeStampOf(tree) : undefined;
   const active = list.find((c) => c.id === activeId);
-
-  const activate = useCallback((id: string | undefined, turns?: TurnWindow) => {
-    activeRef.current = id;
-    windowRef.current = turns;
-    setActive(id);
-    setWindow(turns);
-  }, []);
-  const showList = useCallback((next: ConversationRecord[]) => {
-    listRef.current = next;
-    setList(next);
-  }, []);
-
-  const reload = useCallback(async () => {
-    if (!db || !treeId) {
-      showList([]);
-      return;
-    }
-    try {
-      showList((await listConversations(db, treeId)).filter((c) => !deleted.current.has(c.id)));
-    } catch (error) {
-      notify({ kind: 'error', title: 'The conversations could not be read', body: errorMessage(error) });
-    }
-  }, [db, treeId, notify, showList]);
-
-  // Another tree: a new conversation to continue.
-  useEffect(() => {
-    activate(undefined);
-    setPending(undefined);
-  }, [treeId, activate]);
-  // Its conversations, read again whenever the library changes.
-  useEffect(() => {
-    void reload();
-  }, [reload, libraryVersion]);
-
-  /** Reads the last page of conversation `id` and makes it the active one. */
-  const open = useCallback(
-    async (id: string) => {
-      activate(id, { conversationId: id, from: 0, turns: [] });
-      if (!db) return;
-      try {
-        const record = await getConversation(db, id);
-        const from = Math.max(0, (record?.turnCount ?? 0) - PAGE_TURNS);
-        const turns = await getTurns(db, id, from);
-        if (activeRef.current === id) activate(id, { conversationId: id, from, turns });
-      } catch (error) {
-        notify({ kind: 'error', title: 'The conversation could not be read', body: errorMessage(error) });
-      }
-    },
-    [db, activate, notify],
-  );
-
-  /** Reads the page of turns before those shown. */
-  const showEarlier = useCallback(async () => {
-    const shown = windowRef.current;
-    if (!db || !shown || shown.from === 0) return;
-    const from = Math.max(0, shown.from - PAGE_TURNS);
-    try {
-      const earlier = await getTurns(db, shown.conversationId, from, shown.from);
-      const now = windowRef.current;
-      if (now?.conversationId !== shown.conversationId || now.from !== shown.from) return;
-      activate(shown.conversationId, { ...now, from, turns: [...earlier, ...now.turns] });
-    } catch (error) {
-      notify({ kind: 'error', title: 'The earlier questions could not be read', body: errorMessage(error) });
-    }
-  }, [db, activate, notify]);
-
-  /** Forgets conversations deleted elsewhere or here; stops a question being answered in one of them. */
-  const forget = useCallback(
-    (gone: (id: string) => boolean) => {
-      for (const c of listRef.current) if (gone(c.id)) deleted.current.add(c.id);
-      if (answering.current !== undefined && gone(answering.current)) {
-        deleted.current.add(answering.current);
-        discard();
-      }
-      const current = activeRef.current;
-      if (current !== undefined && gone(current)) {
-        rewriting.current?.abort();
-        setPending(undefined);
-        activate(undefined);
-      }
-      showList(listRef.current.filter((c) => !gone(c.id)));
-      return current !== undefined && gone(current);
-    },
-    [discard, activate, showList],
-  );
-
-  // Conversations another tab deleted: a question answered in one stops at once.
-  useEffect(() => {
-    if (!treeId) return undefined;
-    return onConversationsDeleted((message) => {
-      const wasOpen = forget((id) => deletes(message, treeId, id));
-      if (wasOpen) {
-        notify({
-          kind: 'info',
-          title: 'This conversation was deleted in another Aerie tab',
-          body: 'Its question was stopped, and nothing of it is kept.',
-        });
-      }
-    });
-  }, [treeId, forget, notify]);
-
-  /** The conversation the next question goes into: the active one, or a new one (stored now). */
-  const conversationFor = useCallback(
-    async (question: string): Promise<{ id: string; created: boolean } | undefined> => {
-      if (!db || !treeId) return undefined;
-      const current = activeRef.current;
-      const record = listRef.current.find((c) => c.id === current);
-      if (current !== undefined && record && record.turnCount < MAX_CONVERSATION_TURNS) {
-        // Deleted meanwhile (with its tree, or alone) in a tab whose message did not come: never paid for.
-        if (await getConversation(db, current)) return { id: current, created: false };
-        forget((c) => c === current);
-      }
-      if (record && record.turnCount >= MAX_CONVERSATION_TURNS) {
-        notify({
-          kind: 'info',
-          title: `“${record.title}” holds ${MAX_CONVERSATION_TURNS.toLocaleString('en')} questions`,
-          body: 'That is the most one conversation keeps, so this question starts a new one.',
-        });
-      }
-      const id = randomId('c-');
-      const started = await startConversation(db, treeId, id, question);
-      showList(withFirst(listRef.current, started));
-      activate(id, { conversationId: id, from: 0, turns: [] });
-      return { id, created: true };
-    },
-    [db, treeId, notify, showList, activate, forget],
-  );
 
   const run = useCallback(
     async (
@@ -307,65 +135,35 @@ export function useConversation(options: ConversationOptions) {
         });
       }
     },
-    [tree, treeId, db, ask, compare, conversationFor, notify, showList, activate, forget, placeOf],
+    [
+      tree,
+      treeId,
+      db,
+      ask,
+      compare,
+      conversationFor,
+      notify,
+      showList,
+      activate,
+      forget,
+      placeOf,
+      windowRef,
+      answering,
+      listRef,
+      activeRef,
+      deleted,
+    ],
   );
 
-  /**
-   * Asks `question`: at once when it starts a conversation, is not a follow-up (`followUp` false: the user
-   * said so) or no answering model is set (a follow-up is then joined with the questions before it); otherwise
-   * the model first rewrites the follow-up and the page shows the rewrite for the user to run, edit or drop.
-   */
-  const submit = useCallback(
-    async (question: string, s: RetrievalSettings, kind: AskKind, followUp = true) => {
-      const shown = windowRef.current?.conversationId === activeRef.current ? windowRef.current : undefined;
-      const turns = shown?.turns ?? [];
-      if (turns.length === 0 || !followUp) return run(question, kind, s, question, 'none');
-      const model = answerModelOf(settings);
-      const earlier = earlierTurns(turns);
-      if (!model) return run(question, kind, s, joinFollowUp(earlier, question), 'joined');
-      rewriting.current?.abort();
-      const abort = new AbortController();
-      rewriting.current = abort;
-      setPending({ question, kind, settings: s, status: 'rewriting' });
-      try {
-        const chat = await chatOf(model, abort.signal);
-        const proposed = await rewriteFollowUp(chat, earlier, question, { signal: abort.signal });
-        if (rewriting.current === abort) {
-          setPending({ question, kind, settings: s, status: 'confirm', proposed, rewrite: 'llm' });
-        }
-      } catch (error) {
-        if (isCancel(error) || rewriting.current !== abort) return;
-        // The follow-up is not lost: the joined form is offered instead, with the reason.
-        setPending({
-          question,
-          kind,
-          settings: s,
-          status: 'confirm',
-          proposed: joinFollowUp(earlier, question),
-          rewrite: 'joined',
-          note: `The model could not rewrite the follow-up (${errorMessage(error)}), so it is joined with the questions before it.`,
-        });
-      }
-    },
-    [settings, run],
-  );
-
-  /** Runs the pending follow-up with `search` (as proposed, or as the user edited it). */
-  const confirm = useCallback(
-    (search: string) => {
-      if (!pending || pending.status !== 'confirm') return Promise.resolve();
-      const text = search.trim() || pending.question;
-      const rewrite = text === pending.question ? 'none' : (pending.rewrite ?? 'llm');
-      setPending(undefined);
-      return run(pending.question, pending.kind, pending.settings, text, rewrite);
-    },
-    [pending, run],
-  );
-
-  const dismiss = useCallback(() => {
-    rewriting.current?.abort();
-    setPending(undefined);
-  }, []);
+  const { submit, confirm, dismiss } = useFollowUp({
+    settings,
+    run,
+    activeRef,
+    windowRef,
+    pending,
+    setPending,
+    rewriting,
+  });
 
   /** Leaves the conversation: a question being answered in it goes on and is kept there, out of sight. */
   const leave = useCallback(() => {
@@ -386,50 +184,13 @@ export function useConversation(options: ConversationOptions) {
     [leave, open],
   );
 
-  const remove = useCallback(
-    async (id: string) => {
-      if (!db || !treeId) return;
-      forget((c) => c === id);
-      announceDeleted({ type: 'deleted', treeId, ids: [id] });
-      try {
-        await deleteConversation(db, id);
-      } catch (error) {
-        notify({ kind: 'error', title: 'The conversation could not be deleted', body: errorMessage(error) });
-        void reload();
-      }
-    },
-    [db, treeId, forget, notify, reload],
-  );
-
-  const removeAll = useCallback(async () => {
-    if (!db || !treeId) return;
-    forget(() => true);
-    announceDeleted({ type: 'deleted-all', treeId });
-    try {
-      const count = await deleteConversations(db, treeId);
-      notify({
-        kind: 'success',
-        title: `Deleted ${count} ${count === 1 ? 'conversation' : 'conversations'}`,
-      });
-    } catch (error) {
-      notify({ kind: 'error', title: 'The conversations could not be deleted', body: errorMessage(error) });
-      void reload();
-    }
-  }, [db, treeId, forget, notify, reload]);
-
-  const exportMarkdown = useCallback(async () => {
-    if (!db || !active || !tree) return;
-    try {
-      const turns = await getTurns(db, active.id);
-      download(
-        conversationFileName(active),
-        conversationMarkdown(active, turns, tree.title, stamp),
-        'text/markdown',
-      );
-    } catch (error) {
-      notify({ kind: 'error', title: 'The conversation could not be exported', body: errorMessage(error) });
-    }
-  }, [db, active, tree, stamp, notify]);
+  const { remove, removeAll, exportMarkdown } = useConversationFiles({
+    ...options,
+    active,
+    stamp,
+    forget,
+    reload,
+  });
 
   return {
     list,
