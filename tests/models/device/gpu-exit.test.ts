@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../../src/core/abort';
-import { GpuDevice, GpuExit, type DeviceFallback, type GpuLike } from '../../../src/models/device';
+import { GpuExit, type DeviceFallback } from '../../../src/models/device';
+import { fakeGpuDevice as gpuDevice } from '../../support/fake-gpu';
 import { LoadListeners, type ModelLoadProgress } from '../../../src/models/files';
 
 /** A fake model on `device` that counts its disposals and says why it runs where it does. */
@@ -16,18 +17,6 @@ function fakeModel(device: 'webgpu' | 'wasm', fallback?: DeviceFallback) {
   return model;
 }
 type FakeModel = ReturnType<typeof fakeModel>;
-
-/** A worker's device on a fake adapter that hands out a device which never fails on its own. */
-function gpuDevice(): GpuDevice {
-  const gpu: GpuLike = {
-    requestAdapter: async () => ({
-      features: new Set<string>(),
-      info: { vendor: 'test', architecture: 'gpu' },
-      requestDevice: async () => ({ lost: new Promise(() => undefined), addEventListener: () => undefined }),
-    }),
-  };
-  return new GpuDevice({ gpu });
-}
 
 /** A move whose CPU loads the test counts. */
 function cpuLoads() {

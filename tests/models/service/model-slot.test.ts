@@ -5,7 +5,8 @@
  * The services' own tests (tests/models/embed, tests/models/generate) check the same through their APIs.
  */
 import { describe, expect, it } from 'vitest';
-import { GpuDevice, type DeviceFallback, type GpuLike } from '../../../src/models/device';
+import type { DeviceFallback } from '../../../src/models/device';
+import { fakeGpuDevice as gpuDevice } from '../../support/fake-gpu';
 import { ModelSlot, type LoadPolicy } from '../../../src/models/service';
 
 /** A fake model named `name` on `device` that counts its disposals. */
@@ -20,18 +21,6 @@ function fakeModel(name: string, device: 'webgpu' | 'wasm' = 'wasm', fallback?: 
   return model;
 }
 type FakeModel = ReturnType<typeof fakeModel>;
-
-/** A worker's device on a fake adapter whose device never fails on its own. */
-function gpuDevice(): GpuDevice {
-  const gpu: GpuLike = {
-    requestAdapter: async () => ({
-      features: new Set<string>(),
-      info: { vendor: 'test', architecture: 'gpu' },
-      requestDevice: async () => ({ lost: new Promise(() => undefined), addEventListener: () => undefined }),
-    }),
-  };
-  return new GpuDevice({ gpu });
-}
 
 /** A load the test settles by hand. */
 function pendingLoad(name: string) {
