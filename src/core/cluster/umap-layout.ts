@@ -120,7 +120,9 @@ export function smoothKnnDistances(
         psum += d > 0 ? Math.exp(-(d / mid)) : 1;
       }
       if (Math.abs(psum - target) < tolerance) break;
-      const [lo0, hi0, mid0] = [lo, hi, mid];
+      const lo0 = lo;
+      const hi0 = hi;
+      const mid0 = mid;
       if (psum > target) {
         hi = mid;
         mid = (lo + hi) / 2;
