@@ -22,7 +22,8 @@ import {
   type Item,
   type View,
 } from './icicle';
-import { IcicleCanvas, type CanvasMarks, type FrameInfo, type IcicleHandle } from './IcicleCanvas';
+import { IcicleCanvas, type IcicleHandle } from './IcicleCanvas';
+import type { CanvasMarks, FrameInfo } from './useFramePainter';
 import { cycle, findNodes, searchText, selectedOrder, subtreeCounts, sumUp } from './marks';
 import { expandTo, summaryName, visibleRows, type OutlineAction } from './outline';
 import { indexSelections } from './selection';
