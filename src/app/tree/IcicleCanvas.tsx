@@ -16,8 +16,6 @@ import { useElementSize } from './useElementSize';
 import { useFramePainter, type CanvasMarks, type FrameInfo } from './useFramePainter';
 import { useIcicleZoom, type IcicleZoom } from './useIcicleZoom';
 
-export { ZOOM_MS } from './useIcicleZoom';
-
 /** The view settles this long after the last zoom event before the breadcrumb hears of it (ms). */
 const SETTLE_MS = 60;
 

@@ -26,8 +26,6 @@ import {
   type LatestTarget,
 } from './zoom-gestures';
 
-export { ZOOM_MS } from './zoom-gestures';
-
 /** What the canvas hears from the zoom. */
 export interface IcicleZoomOptions extends GestureTarget {
   /** The tree drawn (any value; a new one resets the view to Fit). */
