@@ -49,6 +49,8 @@ export interface KeywordIndex {
    * again, as in `score`). What a passage's sentences are scored with (passages.ts).
    */
   termWeights(text: string): Map<string, number>;
+  /** The BM25 weight of one term (`keywordTerms` output) in the index: its inverse frequency, 0 when no node holds it. */
+  termWeight(term: string): number;
 }
 
 /** Keyed by the nodes array, like the retrieval index: a tree is not expected to mutate. */
@@ -67,6 +69,10 @@ function wrap(index: Bm25Index): KeywordIndex {
         weights.set(term, (weights.get(term) ?? 0) + inverseFrequency(index.size, holding));
       }
       return weights;
+    },
+    termWeight(term) {
+      const holding = index.holding(term);
+      return holding === 0 ? 0 : inverseFrequency(index.size, holding);
     },
   };
 }
