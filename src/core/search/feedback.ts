@@ -2,8 +2,9 @@
  * Feedback from the book itself (local context analysis: Xu & Croft 1996; RM3): after the sentences of the best
  * nodes are scored by the question's words, the rarer words that the few best of them share are added to the
  * question, at a low weight, and the sentences are scored again. The evidence of a question whose answer is
- * spread across the book often uses the words of its scene rather than of the question ("Abram" in a sentence
- * about "Abraham", "Laban" beside "Jacob"), and the best sentences name them.
+ * spread across the book often uses the words of its scene rather than of the question (asked whom Jacob
+ * served, the best sentence names Laban, and so does a sentence that says how Laban deceived him), and the best
+ * sentences hold them.
  *
  * Chosen on the tuning gold sets only (docs/retrieval.md, fourth round): 5 terms from the 5 best sentences at
  * 0.2 of their weight found the most evidence and lost no kind on any tuning book (Genesis arc 0.483 → 0.517,

@@ -49,7 +49,10 @@ export interface KeywordIndex {
    * again, as in `score`). What a passage's sentences are scored with (passages.ts).
    */
   termWeights(text: string): Map<string, number>;
-  /** The BM25 weight of one term (`keywordTerms` output) in the index: its inverse frequency, 0 when no node holds it. */
+  /**
+   * The BM25 weight of one term (as `keywordTerms` gives it): its inverse document frequency over the nodes' own
+   * words, 0 when no node holds it. What feedback weighs the terms it adds to a question with (feedback.ts).
+   */
   termWeight(term: string): number;
 }
 
