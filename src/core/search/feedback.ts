@@ -8,8 +8,9 @@
  *
  * Chosen on the tuning gold sets only (docs/retrieval.md, fourth round): 5 terms from the 5 best sentences at
  * 0.2 of their weight found the most evidence and lost no kind on any tuning book (Genesis arc 0.483 → 0.517,
- * thematic 0.509 → 0.522; Persuasion and Pride and Prejudice unchanged). More terms, more sentences or a higher
- * weight added nothing or lost; from the best nodes rather than sentences (RM3 over nodes) it lost before.
+ * thematic 0.509 → 0.522; Persuasion and Pride and Prejudice unchanged). More terms, more sentences or another
+ * weight found no more evidence overall, and some lost a kind on a book; fed back from the best nodes rather than
+ * sentences (RM3 over nodes, an earlier round) it lost.
  */
 import { QUESTION_FRAME_TERMS } from './frame-words';
 
