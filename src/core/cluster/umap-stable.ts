@@ -12,10 +12,11 @@
  * P·w / max ∈ (½, 1] (so its expected pull is umap-js's, and a weight changes its period only by crossing a
  * power of two); it starts at an offset of its own; its negative samples are counter-based draws keyed by its
  * two end points' ids, the epoch and the sample's number (random.ts `counterBits`), so no edge's draws depend on
- * another's, landing on a ring of the points' ids (negative-ring.ts), so a point joining or leaving the set
- * moves only the draws that land on it; points start at draws keyed by their ids in a box of ±START_BOX; the learning rate starts at
- * STABLE_LEARNING_RATE; and the repulsion's guard is REPULSION_FLOOR instead of 0.001. The same graph gives the
- * same layout; a graph a hair away gives a layout a hair away.
+ * another's, landing where `StableState.ring` says (negative-ring.ts: in a local layout on a ring of the points'
+ * ids, so a point joining or leaving the set moves only the draws that land on it); points start at draws keyed
+ * by their ids in a box of ±START_BOX; the learning rate starts at STABLE_LEARNING_RATE; and the repulsion's
+ * guard is REPULSION_FLOOR instead of 0.001. The same graph gives the same layout; a graph a hair away gives a
+ * layout a hair away.
  */
 import { counterBits, counterDraw, counterKey, counterMix, type RandomFn } from '../random';
 import { ringPoint, type NegativeRing } from './negative-ring';
@@ -125,7 +126,10 @@ export interface StableState {
   head: Int32Array;
   tail: Int32Array;
   schedule: StableSchedule;
-  /** Where the negative samples land, and each point's push weight (negative-ring.ts). */
+  /**
+   * Where the negative samples land, and each point's push weight (negative-ring.ts): `negativeRing` of the ids,
+   * or `positionRing`, umap-js's ⌊u · n⌋.
+   */
   ring: NegativeRing;
   a: number;
   b: number;
