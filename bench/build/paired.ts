@@ -3,11 +3,12 @@
  * build of another revision, run alternately in one browser (A B A B …; `AERIE_BENCH_PAIRS` pairs, default 3), so
  * that a comparison holds while the machine's speed drifts (on the shared 2-core machines here it drifts by
  * ±15% between runs minutes apart). The revision is checked out with `git worktree` into
- * .bench-cache/vs/<commit> (sharing this checkout's node_modules) and its bench page built with its own config;
+ * .bench-cache/vs/<commit> (sharing this checkout's node_modules when its package-lock.json is the same, else with its
+ * own from `npm ci`) and its bench page built with its own config;
  * it needs the bench page (bench/browser/build.html, which exists since issue #10's first changes).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -52,9 +53,24 @@ export function checkout(revision: string): { dir: string; commit: string } {
       stdio: 'ignore',
     });
   }
-  if (!existsSync(join(dir, 'node_modules')))
-    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  if (!existsSync(join(dir, 'node_modules'))) {
+    // This checkout's packages serve when the revision locked the same ones; otherwise (e.g. a revision from
+    // before a dependency was dropped) it gets its own, installed from its own lock file.
+    if (sameLockFile(dir)) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    else {
+      console.log(
+        `Installing ${revision}'s own packages (its package-lock.json differs from this checkout's)…`,
+      );
+      execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+    }
+  }
   return { dir, commit };
+}
+
+/** Whether the checkout in `dir` locks the same packages as this one. */
+function sameLockFile(dir: string): boolean {
+  const lock = (root: string) => readFileSync(join(root, 'package-lock.json'), 'utf8');
+  return lock(dir) === lock(ROOT);
 }
 
 /**
