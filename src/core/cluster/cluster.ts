@@ -37,7 +37,7 @@ import {
   type KnnRowsTask,
 } from './knn';
 import { effectiveNeighbors, reduceDimensions, type ReduceProgress } from './umap';
-import type { LayoutSchedule } from './umap-layout';
+import type { LayoutSchedule, NegativeSampling } from './umap-layout';
 import { distinctPoints } from './same-points';
 import { SWEEP_STOP } from './sweep-stop';
 import { Awaiting, runAsync, runSync } from '../yield';
@@ -216,6 +216,12 @@ export interface MixtureSpec {
   criterion: SelectionCriterion;
   /** The UMAP layout's schedule (see `ClusterOptions.layoutSchedule`). Default 'stable'. */
   schedule?: LayoutSchedule;
+  /**
+   * Where the layout's negative samples land (see `LayoutOptions.negatives`): 'ring' for the local layouts,
+   * whose groups gain or lose a member when a node's global posterior crosses the threshold; 'position' for the
+   * global one, whose set is the whole layer. Default 'position'.
+   */
+  negatives?: NegativeSampling;
 }
 
 /**
@@ -252,6 +258,7 @@ function resolve(options: ClusterOptions): Resolved {
     minClusterSize: local.minClusterSize,
     criterion: local.criterion ?? 'bic',
     schedule,
+    negatives: 'ring',
   };
   const floors = localSpec.families.map((f) => componentFloor(localSpec, f, localSpec.reductionDim));
   return {
@@ -259,7 +266,7 @@ function resolve(options: ClusterOptions): Resolved {
     maxClusterTokens: options.maxClusterTokens ?? DEFAULT_BUILD_PARAMS.maxClusterTokens,
     maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
     seed: options.seed ?? DEFAULT_BUILD_PARAMS.seed,
-    global: { reductionDim, families: ['full'], criterion: 'bic', schedule },
+    global: { reductionDim, families: ['full'], criterion: 'bic', schedule, negatives: 'position' },
     local: localSpec,
     // A group too small to hold two admissible components (sizes are rounded, so two of m need 2m − 1 nodes)
     // stays whole, without a UMAP whose mixture could only choose k = 1. For full components of d nodes this
@@ -353,6 +360,7 @@ function* reduceAndCluster(
     graph,
     ids,
     schedule: spec.schedule,
+    negatives: spec.negatives,
   });
   let r = reduce.next();
   while (!r.done) {
