@@ -222,6 +222,12 @@ export interface MixtureSpec {
    * global one, whose set is the whole layer. Default 'position'.
    */
   negatives?: NegativeSampling;
+  /**
+   * Whether the mixtures' k-means starts draw by node id (`SelectClusterCountOptions.ids`) rather than by
+   * position: true for the local steps, for the same reason as their ring of negatives (a member joining or
+   * leaving a group would otherwise move every later draw of every fit of the sweep). Default false.
+   */
+  keyedStarts?: boolean;
 }
 
 /**
@@ -259,6 +265,7 @@ function resolve(options: ClusterOptions): Resolved {
     criterion: local.criterion ?? 'bic',
     schedule,
     negatives: 'ring',
+    keyedStarts: true,
   };
   const floors = localSpec.families.map((f) => componentFloor(localSpec, f, localSpec.reductionDim));
   return {
@@ -391,6 +398,7 @@ function* reduceAndCluster(
       covariance,
       minComponentSize: componentFloor(spec, covariance, nComponents),
       criterion: spec.criterion,
+      ...(spec.keyedStarts ? { ids } : {}),
     };
     const sweep = pool?.sweep?.bind(pool);
     const selection =
