@@ -49,6 +49,11 @@ export interface KeywordIndex {
    * again, as in `score`). What a passage's sentences are scored with (passages.ts).
    */
   termWeights(text: string): Map<string, number>;
+  /**
+   * The BM25 weight of one term (as `keywordTerms` gives it): its inverse document frequency over the nodes' own
+   * words, 0 when no node holds it. What feedback weighs the terms it adds to a question with (feedback.ts).
+   */
+  termWeight(term: string): number;
 }
 
 /** Keyed by the nodes array, like the retrieval index: a tree is not expected to mutate. */
@@ -67,6 +72,10 @@ function wrap(index: Bm25Index): KeywordIndex {
         weights.set(term, (weights.get(term) ?? 0) + inverseFrequency(index.size, holding));
       }
       return weights;
+    },
+    termWeight(term) {
+      const holding = index.holding(term);
+      return holding === 0 ? 0 : inverseFrequency(index.size, holding);
     },
   };
 }

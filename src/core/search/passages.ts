@@ -17,13 +17,16 @@
  * with BM25+ (bm25.ts: k1 1.2, b 0.7, δ 0.5) against the question's terms weighted as the keyword index
  * weighs them (`KeywordIndex.termWeights`) less the question's frame words ("story", "part", "show": frame-words.ts),
  * plus `PASSAGE_FOLLOW_WEIGHT` times the score of the sentence before it (a reply after the line that names what
- * is asked) and `PASSAGE_NODE_WEIGHT` times the node's own keyword score.
+ * is asked) and `PASSAGE_NODE_WEIGHT` times the node's own keyword score; then scored again with a few words of
+ * the best sentences added to the question at a low weight (feedback.ts: the words of the scene).
  */
 import { countTokens, headingTitle, MAX_HEADING_CHARS, sentenceSpans, type TextSpan } from '../text';
 import type { TreeNode } from '../types';
 import { BM25_B as B, BM25_DELTA as DELTA, BM25_K1 as K1 } from './bm25';
 import { leavesUnder } from './distinct';
+import { FEEDBACK_SENTENCES, withFeedback, type FeedbackSentence } from './feedback';
 import { withoutFrameTerms } from './frame-words';
+import { keywordIndex } from './keywords';
 import { keywordTerms } from './terms';
 
 /**
@@ -212,7 +215,10 @@ export interface PassageRequest {
   head(count: number): ArrayLike<number>;
   /** Each node's keyword score for the question (by node id). */
   nodeScores: Float64Array;
-  /** The question's terms and their weights (`KeywordIndex.termWeights`). */
+  /**
+   * The question's terms and their weights (`KeywordIndex.termWeights` of `keywordIndex(nodes)`, whose
+   * `termWeight` weighs the terms feedback adds).
+   */
   weights: ReadonlyMap<string, number>;
   /** Token budget of the context. */
   maxTokens: number;
@@ -311,6 +317,35 @@ function averageSentenceLength(nodes: readonly TreeNode[], order: ArrayLike<numb
   return sentences === 0 ? 1 : Math.max(1, terms / sentences);
 }
 
+/** The best distinct sentences of `candidates` (best first), as feedback reads them. */
+function bestSentences(nodes: readonly TreeNode[], candidates: readonly Candidate[]): FeedbackSentence[] {
+  const seen = new Set<string>();
+  const best: FeedbackSentence[] = [];
+  for (const { ref, score } of candidates) {
+    const key = `${ref.id}:${ref.sentence}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    best.push({ terms: sentencesOf(nodes, ref.id).terms[ref.sentence], score });
+    if (best.length === FEEDBACK_SENTENCES) break;
+  }
+  return best;
+}
+
+/**
+ * How the sentences of the question are scored: by its terms less the frame words, plus the terms the best
+ * sentences of the first nodes `head` feed back (feedback.ts), the average length taken over `head`'s sentences.
+ */
+function feedbackScorer(request: PassageRequest, head: ArrayLike<number>): SentenceScorer {
+  const { nodes } = request;
+  const average = averageSentenceLength(nodes, head, head.length);
+  const asked = withoutFrameTerms(request.weights);
+  const first = sentenceScorer(nodes, asked, average);
+  const best = bestSentences(nodes, candidatesOf(request, Array.from(head), 0, first));
+  const index = keywordIndex(nodes);
+  const expanded = withFeedback(asked, best, (term) => index.termWeight(term));
+  return expanded === asked ? first : sentenceScorer(nodes, expanded, average);
+}
+
 /**
  * Fills `maxTokens` with the best sentences of the best nodes of `order` (see the module comment) and returns
  * each node that entered with its part, in the order they first entered. Sentences are taken best first; one
@@ -325,11 +360,7 @@ export function choosePassages(request: PassageRequest): ChosenPassage[] {
   let scorer: SentenceScorer | undefined;
   for (let size = PASSAGE_POOL; ; size *= PASSAGE_POOL_GROWTH) {
     const head = request.head(size);
-    scorer ??= sentenceScorer(
-      nodes,
-      withoutFrameTerms(request.weights),
-      averageSentenceLength(nodes, head, head.length),
-    );
+    scorer ??= feedbackScorer(request, head);
     // A longer head may order ties differently; its nodes not yet read are the next to compete.
     const fresh: number[] = [];
     for (let r = 0; r < head.length; r++) if (!read.has(head[r])) fresh.push(head[r]);

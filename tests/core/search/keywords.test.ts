@@ -82,6 +82,15 @@ describe('keywordIndex', () => {
     expect([...scores]).toEqual([0, 0, 0, 0]);
   });
 
+  it('weighs one term by its inverse frequency over the nodes, as it weighs the question’s terms', () => {
+    const index = keywordIndex(nodes);
+    // "walk" is held by two of four nodes, "collin" by one: log(1 + (4 − n + 0.5) / (n + 0.5)).
+    expect(index.termWeight('walk')).toBeCloseTo(Math.log(1 + 2.5 / 2.5));
+    expect(index.termWeight('collin')).toBeCloseTo(Math.log(1 + 3.5 / 1.5));
+    expect(index.termWeight('collin')).toBe(index.termWeights('Collins').get('collin'));
+    expect(index.termWeight('pemberlei')).toBe(0);
+  });
+
   it('is kept for the same nodes array and rebuilt when a node is appended', () => {
     const list = nodes.slice();
     const first = keywordIndex(list);
