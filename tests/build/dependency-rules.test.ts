@@ -175,8 +175,6 @@ describe('the import rules', () => {
       ...ROOMS,
       'src/core/text/words.ts': "export const words = (s: string) => s.split(' ');\n",
       'src/core/text/index.ts': "export { words } from './words';\n",
-      'src/core/build.ts':
-        "import { words } from './text/words';\nexport const build = (s: string) => words(s);\n",
       'src/storage/trees.ts':
         "import { words } from '../core/text/words';\nexport const save = (s: string) => words(s);\n",
       'workers/count.worker.ts': "import { words } from '../src/core/text/words';\nexport default words;\n",
@@ -190,9 +188,25 @@ describe('the import rules', () => {
       'doors-are-the-way-in-from-the-top: workers/count.worker.ts → src/core/text/words.ts',
     );
     expect(out).toContain('doors-are-the-way-in: tests/core/search/find.test.ts → src/core/text/words.ts');
-    // the core's own files and the room's mirrored tests may use the room's files
-    expect(out).not.toContain('src/core/build.ts → src/core/text/words.ts');
+    // the room's mirrored tests may use the room's files
     expect(out).not.toContain('tests/core/text/words.test.ts →');
+  }, 60_000);
+
+  it("fail an import past a core room's door from another core room and from the core's ground floor", async () => {
+    const out = await cruise({
+      'src/core/text/words.ts': "export const words = (s: string) => s.split(' ');\n",
+      'src/core/text/count.ts':
+        "import { words } from './words';\nexport const count = (s: string) => words(s).length;\n",
+      'src/core/text/index.ts': "export { words } from './words';\nexport { count } from './count';\n",
+      'src/core/search/find.ts':
+        "import { words } from '../text/words';\nexport const find = (s: string) => words(s)[0];\n",
+      'src/core/build.ts':
+        "import { words } from './text/words';\nexport const build = (s: string) => words(s);\n",
+    });
+    expect(out).toContain('doors-are-the-way-in: src/core/search/find.ts → src/core/text/words.ts');
+    expect(out).toContain('doors-are-the-way-in-from-the-top: src/core/build.ts → src/core/text/words.ts');
+    // a core room's own files use each other directly
+    expect(out).not.toContain('src/core/text/count.ts →');
   }, 60_000);
 
   it('fail the model-service skeleton importing a service room, and a worker starter importing anything', async () => {
