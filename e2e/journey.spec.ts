@@ -67,6 +67,26 @@ test('sample → build → reload → ask each mode → inspect → export/impor
   await library.getByRole('button', { name: /^Open cinderella/ }).click();
   await expect(await treeItems(page)).toHaveCount(nodeCount);
 
+  // Rename in the library: Escape cancels, an empty title is refused, Enter saves; focus comes back to Rename.
+  const row = library
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('button', { name: /^Open cinderella/ }) });
+  const title = (await row.getByRole('heading', { level: 3 }).textContent()) ?? '';
+  await row.getByRole('button', { name: `Rename ${title}` }).click();
+  const field = row.getByRole('textbox', { name: `New title for ${title}` });
+  await expect(field).toBeFocused();
+  await field.press('Escape');
+  await expect(row.getByRole('button', { name: `Rename ${title}` })).toBeFocused();
+  await row.getByRole('button', { name: `Rename ${title}` }).click();
+  await field.fill(' ');
+  await field.press('Enter');
+  await expect(row.getByText('A title cannot be empty.')).toBeVisible();
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await field.fill(`${title}, renamed`);
+  await field.press('Enter');
+  await expect(row.getByRole('heading', { name: `${title}, renamed` })).toBeVisible();
+  await expect(row.getByRole('button', { name: `Rename ${title}, renamed` })).toBeFocused();
+
   // Ask in each mode: the tree view highlights exactly what retrieval returned.
   for (const [mode, label] of [
     ['collapsed', 'Collapsed tree'],

@@ -12,7 +12,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { fillMissingLabels } from '../../src/core/labels';
 import type { RaptorTree } from '../../src/core/types';
-import type { FrameInfo } from '../../src/app/tree/IcicleCanvas';
+import type { FrameInfo } from '../../src/app/tree/useFramePainter';
 import { TreeView } from '../../src/app/tree/TreeView';
 import { syntheticTree } from '../../tests/support/synthetic-tree';
 

@@ -43,7 +43,7 @@ export function App() {
   const { settings, ready: settingsReady, saveOrReport: saveSettingsOrReport } = userSettings;
   useTheme(settings.theme);
   const library = useLibrary(db, notify);
-  const docs = useDocuments(db, notify);
+  const docs = useDocuments({ db, notify });
   const { openId, setOpenId, build, open } = useBuildAndOpen(db, notify, library, docs);
   const tree = open.tree;
   const overview = useTreeOverview(tree, open.documents);
@@ -74,12 +74,17 @@ export function App() {
     notify,
     title: tree?.title,
   });
-  const actions = useLibraryActions(db, notify, library.refresh, {
-    onOpen: setOpenId,
-    onDeleted: deletions.closeDeleted,
-    onDraft: async (draft) => {
-      await saveSettingsOrReport({ ...settings, params: { ...settings.params, ...draft.params } });
-      for (const d of draft.documents) docs.addPaste(d.text, d.name ?? 'Document');
+  const actions = useLibraryActions({
+    db,
+    notify,
+    refresh: library.refresh,
+    callbacks: {
+      onOpen: setOpenId,
+      onDeleted: deletions.closeDeleted,
+      onDraft: async (draft) => {
+        await saveSettingsOrReport({ ...settings, params: { ...settings.params, ...draft.params } });
+        for (const d of draft.documents) docs.addPaste(d.text, d.name ?? 'Document');
+      },
     },
   });
   const questions = useQuestions({

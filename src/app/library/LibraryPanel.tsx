@@ -6,7 +6,8 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { TreeSummary } from '../../storage';
 import { formatBytes, formatPercent, formatQuantity } from '../format';
-import { LibraryRow, rowStatus } from './LibraryRow';
+import { LibraryRow } from './LibraryRow';
+import { rowStatus } from './row-status';
 import './library.css';
 
 /** Props of `LibraryPanel`. */

@@ -11,7 +11,7 @@ import {
   type TreeSummary,
 } from '../../storage';
 import { BUILD_LOCK_PREFIX } from '../../pipeline/locks';
-import { reconcileLedger, type KeyValueStore, type LedgerEntry } from '../../storage';
+import { markDeletedInLedger, reconcileLedger, type KeyValueStore, type LedgerEntry } from '../../storage';
 import { errorMessage } from './messages';
 import type { NoticeInput } from './useNotices';
 
@@ -29,6 +29,12 @@ export function pageStore(): KeyValueStore | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Tells the library's ledger that the tree `id` is deleted on purpose (so it is not reported as evicted). */
+export function forgetInLedger(id: string): void {
+  const store = pageStore();
+  if (store) markDeletedInLedger(store, id);
 }
 
 /** The notice for trees the browser evicted, by name. Pure, tested in Node. */

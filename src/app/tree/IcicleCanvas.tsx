@@ -2,35 +2,22 @@
  * The icicle on a <canvas>: one row per layer, each node over its primary subtree's leaves (icicle.ts plans a
  * frame, draw.ts paints it). d3-zoom owns the view (useIcicleZoom.ts): the wheel zooms about the pointer, a
  * drag or one finger pans, two fingers pinch, a double-tap zooms in; a click or tap on a run or a summary zooms
- * to it (a summary also opens), on a leaf opens it. Every change is drawn at the next animation frame through
- * d3-timer (the clock d3's transitions tick on, so a glide's step and its paint share a frame), never
- * synchronously, so a burst of wheel or touch events costs one frame. The canvas is not a tab stop: the
+ * to it (a summary also opens), on a leaf opens it. Every change is drawn at the next animation frame
+ * (useFramePainter.ts), so a burst of wheel or touch events costs one frame. The canvas is not a tab stop: the
  * outline below is the keyboard's and screen reader's way through the same hierarchy, and the canvas follows it.
  *
  * Contract relied on by end-to-end tests and the view bench: the canvas has aria-label="Tree view",
  * data-view="x0 x1" (the leaf slots shown, after each drawn frame) and data-frames (frames drawn).
  */
-import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
-import { timeout, type Timer } from 'd3-timer';
-import { readPalette, drawFrame, type DrawInput, type Palette } from './draw';
+import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import type { Hierarchy } from './hierarchy';
 import { itemAt, layerAt, planFrame, spanView, type Frame, type Item, type View } from './icicle';
 import { useElementSize } from './useElementSize';
-import { useIcicleZoom } from './useIcicleZoom';
+import { useFramePainter, type CanvasMarks, type FrameInfo } from './useFramePainter';
+import { useIcicleZoom, type IcicleZoom } from './useIcicleZoom';
 
-export { ZOOM_MS } from './useIcicleZoom';
-
-/** What the canvas is asked to draw, besides the geometry. */
-export type CanvasMarks = Omit<DrawInput, 'frame' | 'h' | 'palette' | 'hover'>;
-
-/** What a frame cost, for the view bench. */
-export interface FrameInfo {
-  /** Milliseconds spent planning and painting. */
-  drawMs: number;
-  view: View;
-  /** Milliseconds from the request that caused this frame to its paint. */
-  latencyMs: number;
-}
+/** The view settles this long after the last zoom event before the breadcrumb hears of it (ms). */
+const SETTLE_MS = 60;
 
 /** Imperative controls (zoom buttons, keyboard, Find). */
 export interface IcicleHandle {
@@ -61,7 +48,6 @@ interface IcicleCanvasProps {
 }
 
 /** The icicle canvas; see the module comment. */
-// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function IcicleCanvas({
   h,
   marks,
@@ -76,71 +62,13 @@ export function IcicleCanvas({
   const wrapRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const size = useElementSize(wrapRef);
-  const frame = useRef<Frame | null>(null);
-  const pending = useRef<Timer | null>(null);
-  const requestedAt = useRef(0);
-  const frames = useRef(0);
-  const hover = useRef<Item | null>(null);
-  const palette = useRef<{ key: string; value: Palette } | null>(null);
-  const settleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const latest = useRef({ h, marks, size, onFrame, onViewChange, onOpen });
   latest.current = { h, marks, size, onFrame, onViewChange, onOpen };
-  const [, setDrawn] = useState(0);
-
-  const paint = useCallback(() => {
-    pending.current = null;
-    const canvas = canvasRef.current;
-    const { h: tree, marks: m, size: s } = latest.current;
-    if (canvas === null || s.width === 0 || s.height === 0) return;
-    const started = performance.now();
-    const ratio = window.devicePixelRatio || 1;
-    const pixelWidth = Math.round(s.width * ratio);
-    const pixelHeight = Math.round(s.height * ratio);
-    if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
-      canvas.width = pixelWidth;
-      canvas.height = pixelHeight;
-    }
-    const ctx = canvas.getContext('2d');
-    if (ctx === null) return;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    const view = zoomer.current.view();
-    const planned = planFrame(tree, view, s);
-    frame.current = planned;
-    drawFrame(ctx, { ...m, frame: planned, h: tree, palette: currentPalette(canvas), hover: hover.current });
-    frames.current++;
-    canvas.dataset.view = `${view.x0} ${view.x1}`;
-    canvas.dataset.frames = String(frames.current);
-    const ended = performance.now();
-    latest.current.onFrame?.({ drawMs: ended - started, view, latencyMs: ended - requestedAt.current });
-  }, []);
-
-  function currentPalette(canvas: HTMLCanvasElement): Palette {
-    const key = `${document.documentElement.dataset.theme ?? ''}:${matchMedia('(prefers-color-scheme: dark)').matches}`;
-    if (palette.current?.key !== key) palette.current = { key, value: readPalette(canvas) };
-    return palette.current.value;
-  }
-
-  /** Draws at the next animation frame (d3-timer's: inside a glide's tick, the same frame). */
-  function schedule() {
-    if (pending.current === null) {
-      requestedAt.current = performance.now();
-      pending.current = timeout(paint);
-    }
-  }
-
-  function settle() {
-    clearTimeout(settleTimer.current);
-    settleTimer.current = setTimeout(() => latest.current.onViewChange?.(zoomer.current.view()), 60);
-  }
-
-  const hitAt = (clientX: number, clientY: number): Item | undefined => {
-    const canvas = canvasRef.current;
-    const f = frame.current;
-    if (canvas === null || f === null) return undefined;
-    const rect = canvas.getBoundingClientRect();
-    const layer = layerAt(f, clientY - rect.top);
-    return layer === undefined ? undefined : itemAt(f, layer, clientX - rect.left);
-  };
+  const zoomer = useRef<IcicleZoom | null>(null);
+  const { frame, schedule, setHover } = useFramePainter({ canvasRef, latest, zoom: zoomer });
+  const settle = useSettle(() => latest.current.onViewChange?.(zoom.view()));
+  const hitAt = (clientX: number, clientY: number) =>
+    hitTest(canvasRef.current, frame.current, clientX, clientY);
 
   const zoom = useIcicleZoom(canvasRef, {
     tree: h,
@@ -152,55 +80,22 @@ export function IcicleCanvas({
     onClick: (clientX, clientY) => {
       const item = hitAt(clientX, clientY);
       if (item === undefined) return;
-      if (item.id === -1 || item.layer > 0) {
-        const target = spanView(item.start, item.span);
-        const now = zoomer.current.view();
-        if (Math.abs(target.x0 - now.x0) > 1e-6 || Math.abs(target.x1 - now.x1) > 1e-6) {
-          zoomer.current.zoomTo(target);
-        }
-      }
+      if (item.id === -1 || item.layer > 0) zoomInto(zoom, item);
       if (item.id !== -1) latest.current.onOpen(item.id);
     },
   });
-  const zoomer = useRef(zoom);
   zoomer.current = zoom;
 
   useImperativeHandle(ref, () => ({
-    zoomBy: (factor) => zoomer.current.zoomBy(factor),
-    fit: () => zoomer.current.fit(),
-    zoomTo: (next) => zoomer.current.zoomTo(next),
-    view: () => zoomer.current.view(),
+    zoomBy: (factor) => zoom.zoomBy(factor),
+    fit: () => zoom.fit(),
+    zoomTo: (next) => zoom.zoomTo(next),
+    view: () => zoom.view(),
     plan: (at) => planFrame(latest.current.h, at, latest.current.size),
   }));
 
-  // Anything else that changes the picture is drawn at the next frame.
-  useEffect(() => schedule());
-  useEffect(
-    () => () => {
-      pending.current?.stop();
-      pending.current = null;
-      clearTimeout(settleTimer.current);
-    },
-    [],
-  );
-  // Theme changes repaint with the new colours.
-  useEffect(() => {
-    const media = matchMedia('(prefers-color-scheme: dark)');
-    const repaint = () => setDrawn((n) => n + 1);
-    const observer = new MutationObserver(repaint);
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    media.addEventListener('change', repaint);
-    return () => {
-      observer.disconnect();
-      media.removeEventListener('change', repaint);
-    };
-  }, []);
-
   const showHover = (item: Item | null, clientX: number) => {
-    if (item?.from !== hover.current?.from || item?.layer !== hover.current?.layer) {
-      hover.current = item;
-      schedule();
-    }
+    setHover(item);
     if (frame.current !== null) onHover?.(item, clientX, frame.current);
   };
 
@@ -222,4 +117,36 @@ export function IcicleCanvas({
       />
     </div>
   );
+}
+
+/** The node or run under a client point in the last frame drawn, if any. */
+function hitTest(
+  canvas: HTMLCanvasElement | null,
+  frame: Frame | null,
+  clientX: number,
+  clientY: number,
+): Item | undefined {
+  if (canvas === null || frame === null) return undefined;
+  const rect = canvas.getBoundingClientRect();
+  const layer = layerAt(frame, clientY - rect.top);
+  return layer === undefined ? undefined : itemAt(frame, layer, clientX - rect.left);
+}
+
+/** A click on a run or a summary glides to its span (unless the view is there already). */
+function zoomInto(zoom: IcicleZoom, item: Item): void {
+  const target = spanView(item.start, item.span);
+  const now = zoom.view();
+  if (Math.abs(target.x0 - now.x0) > 1e-6 || Math.abs(target.x1 - now.x1) > 1e-6) zoom.zoomTo(target);
+}
+
+/** `settle()` calls `onSettled` once the zoom events stop for SETTLE_MS (a glide, a drag or a wheel burst). */
+function useSettle(onSettled: () => void): () => void {
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const latest = useRef(onSettled);
+  latest.current = onSettled;
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return () => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => latest.current(), SETTLE_MS);
+  };
 }

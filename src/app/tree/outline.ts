@@ -58,6 +58,13 @@ export function summaryName(node: Pick<TreeNode, 'id' | 'label' | 'title'>): str
   return node.title ?? (label !== '' ? label : `Summary ${node.id}`);
 }
 
+/** A node in a few words, for the tree view's status line: "leaf 12, <its opening words>" or a summary's name. */
+export function describeShort(node: Pick<TreeNode, 'id' | 'layer' | 'text' | 'label' | 'title'>): string {
+  return node.layer === 0
+    ? `leaf ${node.id}, ${truncateText(node.text, 60)}`
+    : `${summaryName(node)}, layer ${node.layer}`;
+}
+
 /** A key of the ARIA tree pattern and what it does. */
 export type OutlineAction =
   | { kind: 'focus'; id: number }
