@@ -68,6 +68,7 @@ function bySentence(opts: RetrieveOptions, search: SearchMode): boolean {
   );
 }
 
+/** How candidates are ranked: by meaning without a question's text, else `opts.search` (checked). */
 function searchOf(opts: RetrieveOptions): SearchMode {
   if (opts.text === undefined) return 'meaning';
   const search = opts.search ?? DEFAULT_SEARCH;
