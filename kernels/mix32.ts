@@ -1,4 +1,4 @@
-// random.ts's counter-based draw (`counterDraw`), bit for bit: MurmurHash3's finaliser of key ^ counter.
+// random.ts's counter-based draw (`counterBits`), bit for bit: MurmurHash3's finaliser of key ^ counter.
 
 /** MurmurHash3's 32-bit finaliser (random.ts `mix32`). */
 @inline
@@ -9,8 +9,8 @@ function mix32(v: u32): u32 {
   return x ^ (x >>> 16);
 }
 
-/** A uniform number in [0, 1) from a key (random.ts `counterKey`) and a mixed counter (`counterMix`). */
+/** The 32 bits of a counter-based draw from a key (random.ts `counterKey`) and a mixed counter (`counterBits`). */
 @inline
-export function counterDraw(key: u32, mixedCounter: u32): f64 {
-  return <f64>mix32(key ^ mixedCounter) / 4294967296.0;
+export function counterBits(key: u32, mixedCounter: u32): u32 {
+  return mix32(key ^ mixedCounter);
 }

@@ -9,7 +9,7 @@
 //
 // Memory is the caller's (imported). Pointers are byte addresses at or above `heapBase()`.
 
-import { counterDraw } from './mix32';
+import { counterBits } from './mix32';
 import { next, setState, stateWord } from './sfc32';
 
 export { setState, stateWord };
@@ -112,9 +112,12 @@ const STABLE_NEGATIVES: i32 = 5;
 /**
  * One epoch of the stable schedule at learning rate `alpha`, with exactly the arithmetic of umap-stable.ts's
  * JavaScript `stableEpoch`: every edge whose period (1 << periodLog2) divides epoch + key pulls its two points
- * together and pushes its head from STABLE_NEGATIVES points drawn by counter (mix32.ts), each update scaled by
- * the edge's scale, the repulsion guarded by `repulsionFloor` (umap-stable.ts REPULSION_FLOOR). Arrays: y (n × dim f64), head and tail (edges i32), periodLog2 (edges i32), scale (edges
- * f64), key (edges u32), counters (STABLE_NEGATIVES u32: this epoch's mixed counters).
+ * together and pushes its head from STABLE_NEGATIVES points drawn by counter (mix32.ts) on the ring of
+ * negative-ring.ts, each push weighted by the drawn point's ring weight and every update scaled by the edge's
+ * scale, the repulsion guarded by `repulsionFloor` (umap-stable.ts REPULSION_FLOOR). Arrays: y (n × dim f64),
+ * head and tail (edges i32), periodLog2 (edges i32), scale (edges f64), key (edges u32), counters
+ * (STABLE_NEGATIVES u32: this epoch's mixed counters), ringHash (places u32, ascending), ringPoint (places
+ * i32), ringBucket (2^(32 − ringShift) i32), weight (n f64).
  */
 export function stableEpoch(
   n: i32,
@@ -127,13 +130,18 @@ export function stableEpoch(
   scale: usize,
   key: usize,
   counters: usize,
+  ringHash: usize,
+  ringPoint: usize,
+  ringBucket: usize,
+  places: i32,
+  ringShift: u32,
+  weight: usize,
   a: f64,
   b: f64,
   repulsionFloor: f64,
   epoch: i32,
   alpha: f64,
 ): void {
-  const nf = <f64>n;
   for (let e = 0; e < edges; e++) {
     const mask: u32 = (<u32>1 << load<u32>(periodLog2 + (<usize>e << 2))) - 1;
     const edgeKey = load<u32>(key + (<usize>e << 2));
@@ -160,7 +168,12 @@ export function stableEpoch(
       store<f64>(yk, load<f64>(yk) + -g * step);
     }
     for (let p = 0; p < STABLE_NEGATIVES; p++) {
-      const other = <i32>Math.floor(counterDraw(edgeKey, load<u32>(counters + (<usize>p << 2))) * nf);
+      const bits = counterBits(edgeKey, load<u32>(counters + (<usize>p << 2)));
+      let place = load<i32>(ringBucket + (<usize>(bits >>> ringShift) << 2));
+      while (place < places && load<u32>(ringHash + (<usize>place << 2)) < bits) place++;
+      if (place == places) place = 0;
+      const other = load<i32>(ringPoint + (<usize>place << 2));
+      const push = step * load<f64>(f64At(weight, other));
       const o = f64At(y, other * dim);
       let d2: f64 = 0;
       for (let d = 0; d < dim; d++) {
@@ -176,7 +189,7 @@ export function stableEpoch(
         const yj = f64At(j, d);
         let g: f64 = 4;
         if (c > 0) g = clip(c * (load<f64>(yj) - load<f64>(f64At(o, d))));
-        store<f64>(yj, load<f64>(yj) + g * step);
+        store<f64>(yj, load<f64>(yj) + g * push);
       }
     }
   }

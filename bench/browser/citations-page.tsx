@@ -9,7 +9,8 @@
  */
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { DocumentPanel, type ActiveCitation } from '../../src/app/document/DocumentPanel';
+import { DocumentPanel } from '../../src/app/document/DocumentPanel';
+import type { ActiveCitation } from '../../src/app/document/panel-document';
 import { decodeBase64 } from '../../src/core/base64';
 import type { PdfLayout } from '../../src/protocol/pdf-layout';
 import type { OriginalRecord } from '../../src/storage';

@@ -21,7 +21,8 @@ import { useSettings } from './state/useSettings';
 import { useLibrary } from './state/useLibrary';
 import { useDocuments } from './state/useDocuments';
 import { useBuildAndOpen } from './state/useBuildAndOpen';
-import { queryBlocker, questionModelOf, useAsk } from './state/useAsk';
+import { queryBlocker, questionModelOf } from './state/question-model';
+import { useAsk } from './state/useAsk';
 import { useLibraryActions } from './state/useLibraryActions';
 import { useConversation } from './state/useConversation';
 import { useQuestions } from './state/useQuestions';
@@ -59,7 +60,14 @@ export function App() {
     libraryVersion: library.trees,
     placeOf: placeOfNode,
   });
-  const evaluation = useEvaluation(db, tree ? openId : undefined, tree, open.record, settings, notify);
+  const evaluation = useEvaluation({
+    db,
+    treeId: tree ? openId : undefined,
+    tree,
+    record: open.record,
+    settings,
+    notify,
+  });
   const answerModel = answerModelOf(settings);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const tabs = useViewTabs();

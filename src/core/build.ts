@@ -351,23 +351,8 @@ export async function summarizeAndEmbed(
   return { summaries, vectors, summaryTokens: summaries.map((text) => countTokens(text)) };
 }
 
-/**
- * Builds a RAPTOR tree from one or more documents.
- * @param input text or documents; several documents make one tree whose leaves keep their document.
- * @param models `embed` and `summarize` (see `createExtractiveSummarizer` for a model-free summariser).
- * @param options the paper's parameters (defaults: `DEFAULT_BUILD_PARAMS`) and run settings.
- * @param onProgress called at every step with counts.
- * @throws BuildError for empty input or broken model output; AbortError when `options.signal` fires;
- *   any error thrown by the models, unchanged.
- */
-// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
-export async function buildTree(
-  input: BuildInput,
-  models: BuildModels,
-  options: BuildOptions = {},
-  onProgress?: (progress: BuildProgress) => void,
-): Promise<RaptorTree> {
-  const { signal } = options;
+/** `options` with the paper's defaults filled in, checked. */
+function resolveParams(options: BuildOptions): { params: BuildParams; concurrency: number } {
   const params: BuildParams = {
     chunkTokens: options.chunkTokens ?? DEFAULT_BUILD_PARAMS.chunkTokens,
     reductionDim: options.reductionDim ?? DEFAULT_BUILD_PARAMS.reductionDim,
@@ -379,10 +364,19 @@ export async function buildTree(
   };
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   validateParams(params, concurrency);
-  throwIfAborted(signal);
+  return { params, concurrency };
+}
 
-  const docs = normalizeInput(input);
-  const documents: TreeDocument[] = docs.map((d) => ({ id: d.id, name: d.name, chars: d.text.length }));
+/**
+ * The leaves: every document chunked to `chunkTokens`, chunks without visible text left out, each leaf's
+ * embedding still empty.
+ */
+async function chunkDocuments(
+  docs: readonly NormalizedDocument[],
+  chunkTokens: number,
+  signal: AbortSignalLike | undefined,
+  onProgress: ((progress: BuildProgress) => void) | undefined,
+): Promise<TreeNode[]> {
   const nodes: TreeNode[] = [];
   // Chunking a long text takes a while (a minute for 15 MB of unbroken text): report it in characters, every
   // CHUNK_PROGRESS_STEP of the whole, and let a cancel through.
@@ -393,7 +387,7 @@ export async function buildTree(
   onProgress?.({ stage: 'chunk', done: 0, total: totalChars });
   for (const doc of docs) {
     const chunks = await chunkTextAsync(doc.text, {
-      maxTokens: params.chunkTokens,
+      maxTokens: chunkTokens,
       signal,
       onProgress: (done) => {
         if (before + done - reported < step) return;
@@ -424,14 +418,23 @@ export async function buildTree(
       documents: docs.length,
     });
   }
+  return nodes;
+}
 
+/** Embeds the leaves in place, longest first (`embeddingOrder`); returns the embedding's dimension. */
+async function embedLeaves(
+  leaves: TreeNode[],
+  models: BuildModels,
+  signal: AbortSignalLike | undefined,
+  onProgress: ((progress: BuildProgress) => void) | undefined,
+): Promise<number> {
   // Embedding starts now (the progress shows it at 0 rather than chunking until the first batch is done).
-  onProgress?.({ stage: 'embed-leaves', done: 0, total: nodes.length });
-  const leafTexts = nodes.map((n) => n.text);
+  onProgress?.({ stage: 'embed-leaves', done: 0, total: leaves.length });
+  const leafTexts = leaves.map((n) => n.text);
   const leafLengths = await embedLengths(
     models,
     leafTexts,
-    nodes.map((n) => n.tokens),
+    leaves.map((n) => n.tokens),
   );
   const leafVectors = await embedAll(
     models.embed,
@@ -439,55 +442,87 @@ export async function buildTree(
     (ids) => ids.map((i) => leafTexts[i]),
     undefined,
     signal,
-    (done) => onProgress?.({ stage: 'embed-leaves', done, total: nodes.length }),
+    (done) => onProgress?.({ stage: 'embed-leaves', done, total: leaves.length }),
   );
-  leafVectors.forEach((v, i) => (nodes[i].embedding = v));
-  const dim = leafVectors[0].length;
+  leafVectors.forEach((v, i) => (leaves[i].embedding = v));
+  return leafVectors[0].length;
+}
 
+/** What the layer loop reads: the run's parameters and settings, and where it reports. */
+interface LayerRun {
+  models: BuildModels;
+  params: BuildParams;
+  concurrency: number;
+  options: BuildOptions;
+  onProgress?: (progress: BuildProgress) => void;
+}
+
+/** The clusters of the next layer up, or none; `stop` says why the build stops (after them, if any). */
+interface NextLayer {
+  clusters?: number[][];
+  stop?: StopReason;
+}
+
+/**
+ * The clusters of the layer above `current` (layer `layer`), or why no layer is added: too few nodes to
+ * cluster (paper's stop rule), or as many clusters as nodes.
+ */
+async function clustersAbove(current: readonly TreeNode[], layer: number, run: LayerRun): Promise<NextLayer> {
+  const { params, options, onProgress } = run;
+  if (current.length <= params.reductionDim + 1) {
+    // Too few nodes to cluster. A document too short to cluster still gets one root summary over its leaves,
+    // so every tree has a top that covers the whole text.
+    if (layer > 0 || current.length < 2) return { stop: 'small-layer' };
+    return { clusters: [current.map((_, i) => i)], stop: 'small-layer' };
+  }
+  const clusterLayer = layer + 1;
+  onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 0, total: 1 });
+  const clusters = await clusterNodesAsync(
+    current.map((n) => n.embedding),
+    current.map((n) => n.tokens),
+    {
+      reductionDim: params.reductionDim,
+      threshold: params.clusterThreshold,
+      maxClusterTokens: params.maxClusterTokens,
+      maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
+      seed: deriveSeed(params.seed, layer),
+      local: options.localMixture,
+      pool: options.clusterPool,
+      signal: options.signal,
+      onProgress: (detail) =>
+        onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 0, total: 1, detail }),
+    },
+  );
+  onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 1, total: 1 });
+  if (clusters.length >= current.length) return { stop: 'no-reduction' };
+  return { clusters };
+}
+
+/**
+ * Adds the summary layers above the leaves to `nodes` (cluster, summarise, embed), until the layer is small,
+ * stops shrinking, or `maxLayers` is reached.
+ */
+async function addSummaryLayers(
+  nodes: TreeNode[],
+  dim: number,
+  run: LayerRun,
+): Promise<{ layers: number; stopReason: StopReason }> {
+  const { params, concurrency, options } = run;
   let current = nodes.slice();
   let layer = 0;
   let stopReason: StopReason = 'max-layers';
   while (layer < params.maxLayers) {
-    let clusters: number[][];
-    if (current.length <= params.reductionDim + 1) {
-      // Too few nodes to cluster (paper's stop rule). A document too short to cluster still gets one root
-      // summary over its leaves, so every tree has a top that covers the whole text.
-      stopReason = 'small-layer';
-      if (layer > 0 || current.length < 2) break;
-      clusters = [current.map((_, i) => i)];
-    } else {
-      const clusterLayer = layer + 1;
-      onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 0, total: 1 });
-      clusters = await clusterNodesAsync(
-        current.map((n) => n.embedding),
-        current.map((n) => n.tokens),
-        {
-          reductionDim: params.reductionDim,
-          threshold: params.clusterThreshold,
-          maxClusterTokens: params.maxClusterTokens,
-          maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
-          seed: deriveSeed(params.seed, layer),
-          local: options.localMixture,
-          pool: options.clusterPool,
-          signal,
-          onProgress: (detail) =>
-            onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 0, total: 1, detail }),
-        },
-      );
-      onProgress?.({ stage: 'cluster', layer: clusterLayer, done: 1, total: 1 });
-      if (clusters.length >= current.length) {
-        stopReason = 'no-reduction';
-        break;
-      }
-    }
+    const { clusters, stop } = await clustersAbove(current, layer, run);
+    if (stop) stopReason = stop;
+    if (!clusters) break;
     layer++;
     const { summaries, vectors, summaryTokens } = await summarizeAndEmbed(
-      models,
+      run.models,
       clusters.map((members) => members.map((i) => current[i].text)),
       layer,
       dim,
-      { maxTokens: params.summaryTokens, concurrency, signal },
-      onProgress,
+      { maxTokens: params.summaryTokens, concurrency, signal: options.signal },
+      run.onProgress,
     );
     const parents = current;
     current = summaries.map((text, c) => {
@@ -503,10 +538,43 @@ export async function buildTree(
       return node;
     });
   }
+  return { layers: layer, stopReason };
+}
+
+/**
+ * Builds a RAPTOR tree from one or more documents.
+ * @param input text or documents; several documents make one tree whose leaves keep their document.
+ * @param models `embed` and `summarize` (see `createExtractiveSummarizer` for a model-free summariser).
+ * @param options the paper's parameters (defaults: `DEFAULT_BUILD_PARAMS`) and run settings.
+ * @param onProgress called at every step with counts.
+ * @throws BuildError for empty input or broken model output; AbortError when `options.signal` fires;
+ *   any error thrown by the models, unchanged.
+ */
+export async function buildTree(
+  input: BuildInput,
+  models: BuildModels,
+  options: BuildOptions = {},
+  onProgress?: (progress: BuildProgress) => void,
+): Promise<RaptorTree> {
+  const { signal } = options;
+  const { params, concurrency } = resolveParams(options);
+  throwIfAborted(signal);
+
+  const docs = normalizeInput(input);
+  const documents: TreeDocument[] = docs.map((d) => ({ id: d.id, name: d.name, chars: d.text.length }));
+  const nodes = await chunkDocuments(docs, params.chunkTokens, signal, onProgress);
+  const dim = await embedLeaves(nodes, models, signal, onProgress);
+  const { layers, stopReason } = await addSummaryLayers(nodes, dim, {
+    models,
+    params,
+    concurrency,
+    options,
+    onProgress,
+  });
   // Topic labels need every layer's nodes (each summary is scored against the others of its layer).
   const labels = computeLabels(nodes);
   for (const node of nodes) if (node.layer > 0) node.label = labels[node.id];
-  onProgress?.({ stage: 'done', layers: layer, nodes: nodes.length, stopReason });
+  onProgress?.({ stage: 'done', layers, nodes: nodes.length, stopReason });
   return {
     format: 'raptor-tree',
     version: 1,

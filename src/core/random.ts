@@ -115,7 +115,12 @@ export function counterMix(counter: number): number {
  * more or fewer (docs/clustering.md, "Stability"). kernels/mix32.ts draws the same numbers.
  */
 export function counterDraw(key: number, mixedCounter: number): number {
-  return mix32((key ^ mixedCounter) >>> 0) / 4294967296;
+  return counterBits(key, mixedCounter) / 4294967296;
+}
+
+/** The 32 bits behind `counterDraw`, an unsigned integer (`counterDraw` is them over 2³²). */
+export function counterBits(key: number, mixedCounter: number): number {
+  return mix32((key ^ mixedCounter) >>> 0);
 }
 
 /** A uniform integer in [0, n). */

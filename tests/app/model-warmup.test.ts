@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { questionModelOf } from '../../src/app/state/useAsk';
+import { questionModelOf } from '../../src/app/state/question-model';
 import { modelToWarm } from '../../src/app/state/useModelWarmup';
 import { DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings/app-settings';
 import type { RaptorTree } from '../../src/core/types';

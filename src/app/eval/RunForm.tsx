@@ -21,7 +21,7 @@ import {
   type SearchMode,
 } from '../../core/search';
 import type { EvalRunOptions, EvalSetRecord } from '../../storage';
-import { describeSet } from './SetsPanel';
+import { describeSet } from './SetList';
 
 const SEARCH_LABELS: Record<SearchMode, string> = { meaning: 'Meaning', keywords: 'Keywords', both: 'Both' };
 /** Largest context budget offered (a long-context model's whole window). */

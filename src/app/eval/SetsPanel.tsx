@@ -4,17 +4,13 @@
  * listed by row and field; its good rows are kept.
  */
 import { useId, useRef, useState } from 'react';
-import { questionSetSummary, serializeQuestionSet, type EvalQuestion } from '../../core/eval';
 import type { RaptorTree } from '../../core/types';
 import type { EvalSetRecord } from '../../storage';
-import { download, safeFileBase } from '../download';
-import { formatDate } from '../format';
 import { GenerateForm } from './GenerateForm';
+import { SetList } from './SetList';
+import { CopySetForm, ImportReport } from './SetSources';
 import { TypeSetForm } from './TypeSetForm';
 import type { Evaluation, ImportOutcome } from './useEvaluation';
-
-/** Bad rows listed after an import; the rest are counted. */
-const ERRORS_SHOWN = 12;
 
 /** Props of `SetsPanel`. */
 export interface SetsPanelProps {
@@ -28,28 +24,7 @@ export interface SetsPanelProps {
 
 type Adding = 'type' | 'generate' | 'copy' | undefined;
 
-const SOURCE_LABEL: Record<EvalSetRecord['source'], string> = {
-  typed: 'typed',
-  imported: 'imported',
-  generated: 'generated',
-};
-
-/** "40 questions · 12 with evidence · 8 multiple choice". */
-export function describeSet(questions: readonly EvalQuestion[]): string {
-  const parts = [`${questions.length} ${questions.length === 1 ? 'question' : 'questions'}`];
-  const evidence = questions.filter((q) => q.evidence?.length).length;
-  const gold = questions.filter((q) => !q.evidence?.length && q.goldNode !== undefined).length;
-  const choices = questions.filter((q) => q.choices && q.gold !== undefined).length;
-  const answers = questions.filter((q) => q.answer !== undefined).length;
-  if (evidence) parts.push(`${evidence} with evidence`);
-  if (gold) parts.push(`${gold} with a gold node`);
-  if (choices) parts.push(`${choices} multiple choice`);
-  if (answers) parts.push(`${answers} with a reference answer`);
-  return parts.join(' · ');
-}
-
 /** The sets panel; see the module comment. */
-// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 export function SetsPanel({ evaluation, tree, selectedId, onSelect, model }: SetsPanelProps) {
   const id = useId();
   const fileRef = useRef<HTMLInputElement>(null);
@@ -75,53 +50,13 @@ export function SetsPanel({ evaluation, tree, selectedId, onSelect, model }: Set
       {evaluation.sets.length === 0 ? (
         <p className="eval-muted">No question set yet: import one, type one or generate one.</p>
       ) : (
-        <ul className="eval-set-list">
-          {evaluation.sets.map((set) => (
-            <li key={set.id} className={set.id === selectedId ? 'selected' : undefined}>
-              <label>
-                <input
-                  type="radio"
-                  name={`${id}-set`}
-                  checked={set.id === selectedId}
-                  onChange={() => onSelect(set.id)}
-                />
-                <span className="eval-set-name">{set.name}</span>
-              </label>
-              <span className="eval-muted">
-                {describeSet(set.questions)} · {SOURCE_LABEL[set.source]} {formatDate(set.createdAt)}
-                {set.skippedRows ? ` · ${set.skippedRows.toLocaleString('en')} rows skipped` : ''}
-                {set.overLimit ? ` · ${set.overLimit.toLocaleString('en')} over the limit left out` : ''}
-                {set.generator?.stopped
-                  ? ` · ${set.generator.stopped === 'cancelled' ? 'stopped' : 'endpoint failed'} after ${set.questions.length} of ${set.generator.calls}`
-                  : ''}
-                {set.generator?.failures ? ` · ${set.generator.failures} skipped` : ''}
-              </span>
-              <span className="eval-set-actions">
-                <button
-                  type="button"
-                  className="eval-link"
-                  onClick={() =>
-                    download(
-                      `${safeFileBase(set.name, 'questions')}.jsonl`,
-                      serializeQuestionSet(set.questions),
-                      'application/jsonl',
-                    )
-                  }
-                >
-                  Export
-                </button>
-                <button
-                  type="button"
-                  className="eval-link"
-                  onClick={() => void evaluation.removeSet(set.id)}
-                  aria-label={`Delete ${set.name}`}
-                >
-                  Delete
-                </button>
-              </span>
-            </li>
-          ))}
-        </ul>
+        <SetList
+          sets={evaluation.sets}
+          name={`${id}-set`}
+          selectedId={selectedId}
+          onSelect={onSelect}
+          onRemove={(setId) => void evaluation.removeSet(setId)}
+        />
       )}
       <div className="eval-row eval-add">
         <input
@@ -159,29 +94,7 @@ export function SetsPanel({ evaluation, tree, selectedId, onSelect, model }: Set
           From another tree…
         </button>
       </div>
-      {outcome && (
-        <div className={outcome.errors.length ? 'eval-import warn' : 'eval-import'} role="status">
-          <p>
-            {outcome.file}: {questionSetSummary(outcome.counts)}.
-            <button type="button" className="eval-link" onClick={() => setOutcome(undefined)}>
-              Dismiss
-            </button>
-          </p>
-          {outcome.errors.length > 0 && (
-            <ul>
-              {outcome.errors.slice(0, ERRORS_SHOWN).map((e, i) => (
-                <li key={i}>
-                  {e.row > 0 ? `Row ${e.row}` : 'File'}
-                  {e.field ? `, ${e.field}` : ''}: {e.message}
-                </li>
-              ))}
-              {outcome.counts.skipped > ERRORS_SHOWN && (
-                <li>… and {(outcome.counts.skipped - ERRORS_SHOWN).toLocaleString('en')} more rows.</li>
-              )}
-            </ul>
-          )}
-        </div>
-      )}
+      {outcome && <ImportReport outcome={outcome} onDismiss={() => setOutcome(undefined)} />}
       {adding === 'type' && (
         <TypeSetForm
           onSave={(name, questions) => {
@@ -202,31 +115,13 @@ export function SetsPanel({ evaluation, tree, selectedId, onSelect, model }: Set
         />
       )}
       {adding === 'copy' && (
-        <div className="eval-subform">
-          {others === undefined ? (
-            <p>Reading the other trees’ sets…</p>
-          ) : others.length === 0 ? (
-            <p className="eval-muted">No other tree has a question set.</p>
-          ) : (
-            <ul className="eval-set-list">
-              {others.map((set) => (
-                <li key={set.id}>
-                  <span className="eval-set-name">{set.name}</span>
-                  <span className="eval-muted">{describeSet(set.questions)}</span>
-                  <button
-                    type="button"
-                    onClick={() => {
-                      void evaluation.copySet(set).then((copy) => copy && onSelect(copy.id));
-                      setAdding(undefined);
-                    }}
-                  >
-                    Use on this tree
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <CopySetForm
+          others={others}
+          onCopy={(set) => {
+            void evaluation.copySet(set).then((copy) => copy && onSelect(copy.id));
+            setAdding(undefined);
+          }}
+        />
       )}
     </section>
   );

@@ -9,7 +9,7 @@ import { mergeUses, type DeviceUse } from '../../models/device';
 import { splitRows } from '../../models/embed/rows';
 import type { TreeRecord } from '../../storage';
 import { toLlmEndpoint, type AppSettings } from '../settings/app-settings';
-import { browserQuestionModel, endpointModelOf } from '../state/useAsk';
+import { browserQuestionModel, endpointModelOf } from '../state/question-model';
 
 /** A run's question embedder: `embed` gives one vector per text, in order; `ranOn` where they were embedded. */
 export interface QuestionEmbedder {

@@ -5,7 +5,7 @@
  */
 import { useCallback, useRef } from 'react';
 import type { RaptorTree } from '../../core/types';
-import type { ActiveCitation } from '../document/DocumentPanel';
+import type { ActiveCitation } from '../document/panel-document';
 import { citationTarget } from '../document/citation-target';
 import { returnPointOf, returnTo, type ReturnPoint } from '../document/return-point';
 import { useTreeBound } from './useTreeBound';

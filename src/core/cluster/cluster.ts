@@ -37,7 +37,7 @@ import {
   type KnnRowsTask,
 } from './knn';
 import { effectiveNeighbors, reduceDimensions, type ReduceProgress } from './umap';
-import type { LayoutSchedule } from './umap-layout';
+import type { LayoutSchedule, NegativeSampling } from './umap-layout';
 import { distinctPoints } from './same-points';
 import { SWEEP_STOP } from './sweep-stop';
 import { Awaiting, runAsync, runSync } from '../yield';
@@ -216,6 +216,18 @@ export interface MixtureSpec {
   criterion: SelectionCriterion;
   /** The UMAP layout's schedule (see `ClusterOptions.layoutSchedule`). Default 'stable'. */
   schedule?: LayoutSchedule;
+  /**
+   * Where the layout's negative samples land (see `LayoutOptions.negatives`): 'ring' for the local layouts,
+   * whose groups gain or lose a member when a node's global posterior crosses the threshold; 'position' for the
+   * global one, whose set is the whole layer. Default 'position'.
+   */
+  negatives?: NegativeSampling;
+  /**
+   * Whether the mixtures' k-means starts draw by node id (`SelectClusterCountOptions.ids`) rather than by
+   * position: true for the local steps, for the same reason as their ring of negatives (a member joining or
+   * leaving a group would otherwise move every later draw of every fit of the sweep). Default false.
+   */
+  keyedStarts?: boolean;
 }
 
 /**
@@ -252,6 +264,8 @@ function resolve(options: ClusterOptions): Resolved {
     minClusterSize: local.minClusterSize,
     criterion: local.criterion ?? 'bic',
     schedule,
+    negatives: 'ring',
+    keyedStarts: true,
   };
   const floors = localSpec.families.map((f) => componentFloor(localSpec, f, localSpec.reductionDim));
   return {
@@ -259,7 +273,7 @@ function resolve(options: ClusterOptions): Resolved {
     maxClusterTokens: options.maxClusterTokens ?? DEFAULT_BUILD_PARAMS.maxClusterTokens,
     maxClusters: options.maxClusters ?? DEFAULT_MAX_CLUSTERS,
     seed: options.seed ?? DEFAULT_BUILD_PARAMS.seed,
-    global: { reductionDim, families: ['full'], criterion: 'bic', schedule },
+    global: { reductionDim, families: ['full'], criterion: 'bic', schedule, negatives: 'position' },
     local: localSpec,
     // A group too small to hold two admissible components (sizes are rounded, so two of m need 2m − 1 nodes)
     // stays whole, without a UMAP whose mixture could only choose k = 1. For full components of d nodes this
@@ -353,6 +367,7 @@ function* reduceAndCluster(
     graph,
     ids,
     schedule: spec.schedule,
+    negatives: spec.negatives,
   });
   let r = reduce.next();
   while (!r.done) {
@@ -383,6 +398,7 @@ function* reduceAndCluster(
       covariance,
       minComponentSize: componentFloor(spec, covariance, nComponents),
       criterion: spec.criterion,
+      ...(spec.keyedStarts ? { ids } : {}),
     };
     const sweep = pool?.sweep?.bind(pool);
     const selection =

@@ -279,6 +279,8 @@ export interface EmOptions {
   /** Shape of the covariances. Default 'full'. */
   covariance?: CovarianceType;
   signal?: AbortSignalLike;
+  /** Ids keying the k-means start's draws (`KMeansOptions.ids`). */
+  ids?: ArrayLike<number>;
 }
 
 /** What {@link runEm} leaves besides the parameters in the workspace. */
@@ -301,7 +303,7 @@ export function runEm(
   ws: EmWorkspace,
 ): EmOutcome {
   const { n, dim, resp } = ws;
-  const { labels } = kmeans(data, n, dim, k, random);
+  const { labels } = kmeans(data, n, dim, k, random, { ids: options.ids });
   resp.fill(0, 0, n * k);
   for (let i = 0; i < n; i++) resp[i * k + labels[i]] = 1;
   const covariance = options.covariance ?? 'full';

@@ -44,6 +44,8 @@ export interface GmmOptions {
   covariance?: CovarianceType;
   /** Cancels the fit between EM iterations (throws AbortError). */
   signal?: AbortSignalLike;
+  /** A distinct id per point, keying the k-means start's draws (`KMeansOptions.ids`). Default: none. */
+  ids?: ArrayLike<number>;
 }
 
 /** A fitted Gaussian mixture. Arrays are plain numbers (double precision) in the points' own coordinates. */
@@ -189,6 +191,16 @@ export function checkComponentCount(k: number, n: number): void {
   }
 }
 
+/** Throws GmmError INVALID_OPTION unless `ids` is absent or holds one id per point. */
+export function checkIds(ids: ArrayLike<number> | undefined, n: number): void {
+  if (ids && ids.length !== n) {
+    throw new GmmError('INVALID_OPTION', `Need one id per point (got ${ids.length} ids for ${n} points).`, {
+      ids: ids.length,
+      n,
+    });
+  }
+}
+
 /**
  * Fits the mixture on prepared points with a given workspace (reused across the fits of a sweep). The
  * returned model owns copies of the parameters.
@@ -212,6 +224,7 @@ export function fitGmmFlat(
   }
   const covariance = options.covariance ?? 'full';
   checkCovariance(covariance);
+  checkIds(options.ids, points.n);
   const reg = effectiveRegCovar(points, regCovar, options.regCovarMode ?? 'absolute');
   const work = ws ?? createWorkspace(points.n, points.dim, k, points.data);
   try {
@@ -225,6 +238,7 @@ export function fitGmmFlat(
         reg,
         covariance,
         signal: options.signal,
+        ids: options.ids,
       },
       work,
     );

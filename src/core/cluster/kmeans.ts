@@ -4,7 +4,7 @@
  * (see gmm.ts), so its defaults are scikit-learn's.
  */
 import type { RandomFn } from '../random';
-import { randomInt } from '../random';
+import { counterBits, counterKey, counterMix, randomInt } from '../random';
 
 /** scikit-learn's `KMeans` max_iter default. */
 export const DEFAULT_KMEANS_MAX_ITER = 300;
@@ -22,6 +22,11 @@ export interface KMeansOptions {
    * Default 1e-4. Identical labels in two successive iterations also stop (strict convergence).
    */
   tol?: number;
+  /**
+   * A distinct id per point: the seeding's draws are keyed by them (see {@link kmeansPlusPlus}), so a point
+   * joining or leaving the set changes the seeding only where that point would have been drawn.
+   */
+  ids?: ArrayLike<number>;
 }
 
 /** A k-means solution. */
@@ -72,6 +77,9 @@ function searchCumulative(cumulative: Float64Array, n: number, value: number): n
   return Math.min(lo, n - 1);
 }
 
+/** 2³²: the range of a counter-based draw's bits. */
+const UINT32_RANGE = 4294967296;
+
 /**
  * Greedy k-means++ seeding (Arthur & Vassilvitskii 2007, with scikit-learn's 2 + ⌊ln k⌋ local trials per
  * centre, keeping the candidate that lowers the potential most).
@@ -83,15 +91,37 @@ export function kmeansPlusPlus(
   dim: number,
   k: number,
   random: RandomFn,
+  ids?: ArrayLike<number>,
 ): Float64Array {
   const centers = new Float64Array(k * dim);
+  // Keyed by ids: each draw is a race in which point i's time is −ln(u_i) / weight_i, u_i a counter-based draw
+  // keyed by its id (Efraimidis & Spirakis 2006): the winner is drawn with probability ∝ weight, as by the
+  // cumulative sums, but a point's entry does not depend on its position among the others.
+  const raceKey = ids ? counterKey(Math.floor(random() * UINT32_RANGE)) : 0;
+  const keys = ids ? Uint32Array.from({ length: n }, (_, i) => counterKey(raceKey, ids[i])) : undefined;
+  const race = (weights: Float64Array | undefined, draw: number): number => {
+    let best = 0;
+    let bestTime = Infinity;
+    const counter = counterMix(draw);
+    for (let i = 0; i < n; i++) {
+      const w = weights ? weights[i] : 1;
+      if (!(w > 0)) continue;
+      const u = (counterBits(keys![i], counter) + 1) / (UINT32_RANGE + 1);
+      const time = -Math.log(u) / w;
+      if (time < bestTime) {
+        bestTime = time;
+        best = i;
+      }
+    }
+    return best;
+  };
   const trials = BASE_LOCAL_TRIALS + Math.floor(Math.log(k));
   const closest = new Float64Array(n);
   const cumulative = new Float64Array(n);
   const candidateDist = new Float64Array(trials * n);
   const candidateIds = new Int32Array(trials);
 
-  const first = randomInt(random, n);
+  const first = ids ? race(undefined, 0) : randomInt(random, n);
   centers.set(data.subarray(first * dim, first * dim + dim), 0);
   let potential = 0;
   for (let i = 0; i < n; i++) {
@@ -104,7 +134,11 @@ export function kmeansPlusPlus(
       acc += closest[i];
       cumulative[i] = acc;
     }
-    for (let t = 0; t < trials; t++) candidateIds[t] = searchCumulative(cumulative, n, random() * potential);
+    for (let t = 0; t < trials; t++) {
+      candidateIds[t] = ids
+        ? race(closest, 1 + (c - 1) * trials + t)
+        : searchCumulative(cumulative, n, random() * potential);
+    }
     let best = 0;
     let bestPotential = Infinity;
     for (let t = 0; t < trials; t++) {
@@ -286,7 +320,7 @@ export function kmeans(
 ): KMeansResult {
   const maxIter = options.maxIter ?? DEFAULT_KMEANS_MAX_ITER;
   const tol = (options.tol ?? DEFAULT_KMEANS_TOL) * meanVariance(data, n, dim);
-  let centers: Float64Array = kmeansPlusPlus(data, n, dim, k, random);
+  let centers: Float64Array = kmeansPlusPlus(data, n, dim, k, random, options.ids);
   let next: Float64Array = new Float64Array(k * dim);
   const labels = new Int32Array(n).fill(-1);
   const distances = new Float64Array(n);

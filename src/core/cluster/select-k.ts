@@ -6,6 +6,7 @@ import type { AbortSignalLike } from '../abort';
 import type { CovarianceType, GaussianMixtureModel } from './gmm';
 import {
   checkCovariance,
+  checkIds,
   DEFAULT_GMM_MAX_ITER,
   DEFAULT_GMM_TOL,
   DEFAULT_REG_COVAR,
@@ -69,6 +70,11 @@ export interface SelectClusterCountOptions {
    * on all points at that k. Default: every fit on all points, as the reference.
    */
   fitSample?: number;
+  /**
+   * A distinct id per point: every fit's k-means start draws by them (`KMeansOptions.ids`), so a point joining or
+   * leaving the set moves no other point's draws. Default: none (draws by position, as the reference).
+   */
+  ids?: ArrayLike<number>;
   /** Cancels the sweep between EM iterations (throws AbortError). */
   signal?: AbortSignalLike;
   /** Called after each k with the number of fits done and the total. */
@@ -207,6 +213,8 @@ export interface SweepTask {
   stop?: Readonly<SweepStop>;
   /** Fit on at most this many evenly spaced points, score on all (`SelectClusterCountOptions.fitSample`). */
   fitSample?: number;
+  /** Ids keying the k-means starts (`SelectClusterCountOptions.ids`). */
+  ids?: Int32Array;
 }
 
 /** The criterion and admissibility of each k of a `SweepTask` (NaN/false where the fit failed). */
@@ -237,6 +245,7 @@ export function runSweepTask(
   const sample = task.fitSample && task.fitSample < n ? evenSample(data, n, dim, task.fitSample) : undefined;
   const fitData = sample ?? data;
   const fitN = sample ? sample.length / dim : n;
+  const ids = task.ids && sample ? evenSampleIds(task.ids, n, fitN) : task.ids;
   const ws = createWorkspace(fitN, dim, maxK, engine === 'js' ? undefined : fitData);
   const scored = sample ? { resp: new Float64Array(n * maxK), mass: new Float64Array(maxK) } : undefined;
   const emOptions = {
@@ -245,6 +254,7 @@ export function runSweepTask(
     reg: effectiveRegCovar({ data, n, dim }, task.regCovar, 'relative'),
     covariance,
     signal,
+    ids,
   };
   try {
     for (const k of ks) {
@@ -296,6 +306,11 @@ function evenSample(data: Float64Array, n: number, dim: number, count: number): 
   return out;
 }
 
+/** The ids of `evenSample`'s rows. */
+function evenSampleIds(ids: Int32Array, n: number, count: number): Int32Array {
+  return Int32Array.from({ length: count }, (_, j) => ids[Math.floor((j * n) / count)]);
+}
+
 /** Σ of each of the k columns of the n × k matrix `resp`, into `out`. */
 function columnSums(resp: Float64Array, n: number, k: number, out: Float64Array): void {
   out.fill(0, 0, k);
@@ -342,6 +357,7 @@ function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterC
       { fitSample, stop },
     );
   }
+  checkIds(options.ids, n);
   const maxK = Math.min(maxClusters, n) - 1;
   // k·(m − ½) > N means some rounded component size is below m (see `skipImpossible`).
   const possibleK =
@@ -361,6 +377,7 @@ function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterC
       maxIter: DEFAULT_GMM_MAX_ITER,
       tol: DEFAULT_GMM_TOL,
       signal: options.signal,
+      ids: options.ids,
     },
     task: {
       data: flat.data,
@@ -374,6 +391,7 @@ function planSweep(points: readonly ArrayLike<number>[], options: SelectClusterC
       criterion: options.criterion ?? 'bic',
       ...(stop ? { stop: { patience: stop.patience, nats: stop.nats } } : {}),
       ...(fitSample ? { fitSample } : {}),
+      ...(options.ids ? { ids: Int32Array.from(options.ids) } : {}),
     },
   };
 }

@@ -39,6 +39,12 @@ interface LayoutExports {
     scale: number,
     key: number,
     counters: number,
+    ringHash: number,
+    ringPoint: number,
+    ringBucket: number,
+    places: number,
+    ringShift: number,
+    weight: number,
     a: number,
     b: number,
     repulsionFloor: number,
@@ -143,8 +149,9 @@ export function createLayoutKernel(arrays: LayoutArrays, random: RandomFn): Layo
  * runs the JavaScript epochs (`stableEpoch`), which give the same numbers where `Math.pow` agrees.
  */
 export function createStableLayoutKernel(state: StableState): LayoutKernel | undefined {
-  const { n, dim, a, b } = state;
+  const { n, dim, a, b, ring } = state;
   const edges = state.head.length;
+  const places = ring.hash.length;
   const f64 = 8;
   const i32 = 4;
   const bytes = KernelArrays.bytes([
@@ -152,6 +159,10 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
     ...Array(4).fill(edges * i32),
     edges * f64,
     STABLE_NEGATIVE_SAMPLES * i32,
+    places * i32,
+    places * i32,
+    ring.bucket.length * i32,
+    n * f64,
   ]);
   const kernel = acquireKernel<LayoutExports>(UMAP_LAYOUT_WASM, bytes);
   if (!kernel) return undefined;
@@ -164,6 +175,15 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
   const [key, keyAt] = layout.int32(edges);
   const [scale, scaleAt] = layout.float64(edges);
   const [counters, countersAt] = layout.int32(STABLE_NEGATIVE_SAMPLES);
+  const [ringHash, ringHashAt] = layout.int32(places);
+  const [ringPoint, ringPointAt] = layout.int32(places);
+  const [ringBucket, ringBucketAt] = layout.int32(ring.bucket.length);
+  const [weight, weightAt] = layout.float64(n);
+  // The same 32 bits, read by the kernel as unsigned.
+  ringHash.set(ring.hash);
+  ringPoint.set(ring.point);
+  ringBucket.set(ring.bucket);
+  weight.set(ring.weight);
   y.set(state.y);
   head.set(state.head);
   tail.set(state.tail);
@@ -185,6 +205,12 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
         scaleAt,
         keyAt,
         countersAt,
+        ringHashAt,
+        ringPointAt,
+        ringBucketAt,
+        places,
+        ring.shift,
+        weightAt,
         a,
         b,
         REPULSION_FLOOR,

@@ -12,6 +12,7 @@
 import { findABParams } from 'umap-js/dist/umap';
 import type { KnnGraph } from './knn';
 import { createLayoutKernel, createStableLayoutKernel } from './umap-kernel';
+import { negativeRing, positionRing } from './negative-ring';
 import { deriveSeed, type RandomFn } from '../random';
 import {
   attractionCoefficient,
@@ -297,7 +298,16 @@ export interface LayoutOptions {
    * are keyed by ids, so the layout of a set with one point more or less keeps every other point's draws.
    */
   ids?: ArrayLike<number>;
+  /**
+   * Stable schedule: where the negative samples land. 'position' (default): umap-js's ⌊u · n⌋, for a set of
+   * points that is given (a whole layer). 'ring': on a ring of the points' ids (negative-ring.ts), so a set that
+   * gains or loses a point (a global group of a local layout) keeps every other draw.
+   */
+  negatives?: NegativeSampling;
 }
+
+/** Where the stable layout's negative samples land (see `LayoutOptions.negatives`). */
+export type NegativeSampling = 'position' | 'ring';
 
 /** How the layout's epochs sample edges and negatives (see `LayoutOptions.schedule`). */
 export type LayoutSchedule = 'stable' | 'umap-js';
@@ -353,6 +363,7 @@ function* stableEpochs(
     head,
     tail,
     schedule: stableSchedule(tail, head, weight, epochs, seed, ids),
+    ring: options.negatives === 'ring' ? negativeRing(ids, seed) : positionRing(n),
     a,
     b,
   };

@@ -11,12 +11,15 @@
  * Here each edge is sampled every P epochs, P the power of two with P·w ≤ max < 2P·w, its update scaled by
  * P·w / max ∈ (½, 1] (so its expected pull is umap-js's, and a weight changes its period only by crossing a
  * power of two); it starts at an offset of its own; its negative samples are counter-based draws keyed by its
- * two end points' ids, the epoch and the sample's number (random.ts `counterDraw`), so no edge's draws depend on
- * another's; points start at draws keyed by their ids in a box of ±START_BOX; the learning rate starts at
- * STABLE_LEARNING_RATE; and the repulsion's guard is REPULSION_FLOOR instead of 0.001. The same graph gives the
- * same layout; a graph a hair away gives a layout a hair away.
+ * two end points' ids, the epoch and the sample's number (random.ts `counterBits`), so no edge's draws depend on
+ * another's, landing where `StableState.ring` says (negative-ring.ts: in a local layout on a ring of the points'
+ * ids, so a point joining or leaving the set moves only the draws that land on it); points start at draws keyed
+ * by their ids in a box of ±START_BOX; the learning rate starts at STABLE_LEARNING_RATE; and the repulsion's
+ * guard is REPULSION_FLOOR instead of 0.001. The same graph gives the same layout; a graph a hair away gives a
+ * layout a hair away.
  */
-import { counterDraw, counterKey, counterMix, type RandomFn } from '../random';
+import { counterBits, counterDraw, counterKey, counterMix, type RandomFn } from '../random';
+import { ringPoint, type NegativeRing } from './negative-ring';
 
 /**
  * Learning rate of the first epochs (falling linearly to 0, as umap-js's 1 does). Measured (docs/clustering.md):
@@ -123,6 +126,11 @@ export interface StableState {
   head: Int32Array;
   tail: Int32Array;
   schedule: StableSchedule;
+  /**
+   * Where the negative samples land, and each point's push weight (negative-ring.ts): `negativeRing` of the ids,
+   * or `positionRing`, umap-js's ⌊u · n⌋.
+   */
+  ring: NegativeRing;
   a: number;
   b: number;
 }
@@ -157,12 +165,13 @@ export function repulsionCoefficient(d2: number, a: number, b: number, floor: nu
 
 /**
  * One epoch at learning rate `alpha` in JavaScript (kernels/umap-layout.ts `stableEpoch` is its twin): every
- * edge due this epoch pulls its two points together and pushes its head from STABLE_NEGATIVE_SAMPLES drawn
- * points (repulsion guarded by REPULSION_FLOOR), each update scaled by the edge's scale; coincident points are
- * handled as umap-js does.
+ * edge due this epoch pulls its two points together and pushes its head from STABLE_NEGATIVE_SAMPLES points
+ * drawn on the ring (negative-ring.ts; repulsion guarded by REPULSION_FLOOR), each push weighted by the drawn
+ * point's ring weight and every update scaled by the edge's scale; coincident points are handled as umap-js
+ * does.
  */
 export function stableEpoch(state: StableState, epoch: number, alpha: number): void {
-  const { n, dim, y, head, tail, a, b } = state;
+  const { dim, y, head, tail, a, b, ring } = state;
   const { periodLog2, scale, key } = state.schedule;
   const counters = negativeCounters(epoch);
   const edges = head.length;
@@ -179,7 +188,8 @@ export function stableEpoch(state: StableState, epoch: number, alpha: number): v
       y[k + d] += -g * step;
     }
     for (let p = 0; p < STABLE_NEGATIVE_SAMPLES; p++) {
-      const other = Math.floor(counterDraw(key[e], counters[p]) * n);
+      const other = ringPoint(ring, counterBits(key[e], counters[p]));
+      const push = step * ring.weight[other];
       const o = other * dim;
       const d2 = squaredDistance(y, j, o, dim);
       let c = 0;
@@ -188,7 +198,7 @@ export function stableEpoch(state: StableState, epoch: number, alpha: number): v
       for (let d = 0; d < dim; d++) {
         let g = 4;
         if (c > 0) g = clip(c * (y[j + d] - y[o + d]));
-        y[j + d] += g * step;
+        y[j + d] += g * push;
       }
     }
   }

@@ -36,6 +36,8 @@ export interface ReduceOptions {
   schedule?: LayoutOptions['schedule'];
   /** A distinct id per point for the stable schedule's draws (see `LayoutOptions.ids`). Default: positions. */
   ids?: LayoutOptions['ids'];
+  /** Where the stable layout's negative samples land (see `LayoutOptions.negatives`). Default 'position'. */
+  negatives?: LayoutOptions['negatives'];
 }
 
 /** The neighbour count `reduceDimensions` uses for `n` points: `nNeighbors` within [2, n − 1]. */
@@ -89,6 +91,7 @@ export function* reduceDimensions(
     engine: options.engine,
     schedule: options.schedule,
     ids: options.ids,
+    negatives: options.negatives,
   });
   let epoch = layout.next();
   while (!epoch.done) {

@@ -4,8 +4,7 @@
  * nodes as chosen), each node's text or the sentences of it that entered, after where it sits in the documents
  * ("(Chapter 34 · 54%) …") when that is known.
  */
-import { excerptText } from '../search/passages';
-import { placeOfNode, placeText } from '../search/places';
+import { excerptText, placeOfNode, placeText } from '../search';
 import { sentenceSpans } from '../text';
 import type { RaptorTree } from '../types';
 import type { QuestionModeResult } from './report';

@@ -10,7 +10,7 @@
  * the extractive summariser cut them with). Abstractive (LLM) summaries share no sentence with their leaves,
  * so on such trees nothing is ever left out.
  */
-import { sentenceSpans, type TextSpan } from '../text/sentences';
+import { sentenceSpans, type TextSpan } from '../text';
 import type { TreeNode } from '../types';
 
 /** The part of a node that enters the context. */

@@ -4,6 +4,7 @@
  * sentence in reading order, and where each node sits in its documents.
  */
 export * from './keywords';
+export { excerptText } from './passages';
 export * from './places';
 export * from './retrieve';
 export * from './retrieve-options';

@@ -5,7 +5,7 @@
  * leaf under it, in the document where most of them are. Nodes whose leaves have no source (trees made by the
  * official code) have no place. Headings are found once per tree, in the leaves' own text.
  */
-import { headingsIn } from '../text/headings';
+import { headingsIn } from '../text';
 import type { RaptorTree, TreeNode } from '../types';
 import { leavesUnder } from './distinct';
 

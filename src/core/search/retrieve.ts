@@ -5,37 +5,45 @@
  * (raptor/tree_retriever.py), checked against it on its own Cinderella tree by tests/core/search/retrieve.test.ts.
  * With the question's `text`, the candidates of every mode are ranked by `search` (keywords.ts, fusion.ts),
  * and `distinct` (distinct.ts) keeps any sentence from entering the context twice. `retrieveReranked` has a
- * cross-encoder reorder the best candidates before the budget is filled.
+ * cross-encoder reorder the best candidates before the budget is filled. Each mode's selection is one function
+ * here (`selectRanked`, `selectTraversal`), made of the steps in retrieve-steps.ts.
  *
  * Token budgets count each candidate's text with cl100k_base at retrieval time, as the official code does
  * (`len(tokenizer.encode(node.text))`), and never read `TreeNode.tokens`: a stored count can come from another
  * tokenizer (the official Cinderella tree's file carries o200k_base counts) or from a hand-edited file.
  */
-import { ContextSentences } from './distinct';
-import { choosePassages, type ChosenPassage } from './passages';
+import type { ChosenPassage } from './passages';
 import { inReadingOrder } from './reading-order';
 import { routeTo, walkDown } from './route';
-import { DimensionError } from '../errors';
-import { fusedOrder, keywordOrder } from './fusion';
-import { keywordIndex } from './keywords';
 import {
   DEFAULT_MAX_TOKENS,
   DEFAULT_RERANK_DEPTH,
-  DEFAULT_SEARCH,
   DEFAULT_TRAVERSAL_TOP_K,
   RetrievalError,
-  SEARCH_MODES,
+  type CollapsedOptions,
+  type LeavesOptions,
   type RetrievalErrorCode,
   type RetrievalResult,
   type RetrievedNode,
   type Reranker,
   type RetrieveOptions,
-  type SearchMode,
+  type TraversalOptions,
 } from './retrieve-options';
-import { bestOf, kernelFor, scoreCandidates, tokensOf, treeIndex, walkRanked } from './retrieve-index';
-import { countTokens } from '../text';
+import { bestOf, kernelFor, treeIndex, walkRanked } from './retrieve-index';
+import {
+  fill,
+  fullOrder,
+  keywordHead,
+  partOf,
+  rerankHead,
+  scoreByMeaning,
+  startSelection,
+  type RerankRequest,
+  type Reranking,
+  type Selecting,
+  type Taken,
+} from './retrieve-steps';
 import type { RaptorTree } from '../types';
-import { norm } from '../vector';
 
 export * from './retrieve-options';
 
@@ -87,58 +95,177 @@ function checkInteger(
   }
 }
 
-/** The query as float64 (no precision lost), after checking its length and values. */
-function readQuery(tree: RaptorTree, queryEmbedding: ArrayLike<number>): Float64Array {
-  const dim = tree.embedding.dim;
-  if (queryEmbedding.length !== dim) {
-    throw new DimensionError(
-      'DIMENSION_MISMATCH',
-      `The query embedding has ${queryEmbedding.length} dimensions but the tree's embeddings have ${dim}.`,
-      { query: queryEmbedding.length, tree: dim },
-    );
-  }
-  const query = Float64Array.from(queryEmbedding);
-  for (let k = 0; k < query.length; k++) {
-    if (!Number.isFinite(query[k])) {
-      throw new RetrievalError('INVALID_QUERY', `Query value ${k} is ${query[k]}, not a finite number.`, {
-        index: k,
-      });
-    }
-  }
-  return query;
-}
-
-/** Asks the driver for cross-encoder scores of these nodes (one per id, in order). */
-interface RerankRequest {
-  ids: number[];
-}
-
 type Selection = Generator<RerankRequest, RetrievalResult, ArrayLike<number>>;
 
-/** One node taken into the context. */
-interface Taken {
-  id: number;
-  /** Set when some of its sentences were left out (`distinct`, or passages by sentence). */
-  excerpt?: RetrievedNode['excerpt'];
-}
+/** What a mode chose: passages sentence by sentence (with the traversal's route), or nodes in the order taken. */
+type Chosen = { passages: ChosenPassage[]; route?: number[] } | { taken: Taken[]; total: number };
 
-/** Whether the context is filled sentence by sentence (passages.ts): a question ranked by its words, distinct on. */
-function bySentence(opts: RetrieveOptions, search: SearchMode): boolean {
-  return (
-    opts.text !== undefined &&
-    search !== 'meaning' &&
-    (opts.distinct ?? true) &&
-    (opts.passages ?? 'sentences') === 'sentences'
-  );
-}
-
-function searchOf(opts: RetrieveOptions): SearchMode {
-  if (opts.text === undefined) return 'meaning';
-  const search = opts.search ?? DEFAULT_SEARCH;
-  if (!SEARCH_MODES.includes(search)) {
-    throw new RetrievalError('INVALID_SEARCH', `Unknown search ${JSON.stringify(search)}.`, { search });
+/** Collapsed (every node) or leaves (layer 0): the best candidates that fit `maxTokens`. */
+function* selectRanked(s: Selecting, opts: CollapsedOptions | LeavesOptions): Reranking<Chosen> {
+  const { index, search, rerankDepth } = s;
+  const { maxTokens = DEFAULT_MAX_TOKENS, topK } = opts;
+  checkInteger(maxTokens, 'maxTokens', 'INVALID_MAX_TOKENS', 1, Number.MAX_SAFE_INTEGER);
+  checkInteger(topK, 'topK', 'INVALID_TOP_K', 1, Number.MAX_SAFE_INTEGER);
+  const candidates = opts.mode === 'leaves' ? (index.layers[0] ?? []) : undefined;
+  const count = candidates ? candidates.length : s.nodes.length;
+  const limit = Math.min(topK ?? count, count);
+  // By keywords alone, passages read only the best few nodes: neither meaning nor a full ranking is needed.
+  if (s.sentenceWise && search === 'keywords' && rerankDepth <= 0) {
+    return { passages: fill(s, keywordHead(s, candidates, count, limit), maxTokens) };
   }
-  return search;
+  scoreByMeaning(s, candidates);
+  if (s.sentenceWise) {
+    const order = yield* rerankHead(s, fullOrder(s, candidates, count).subarray(0, limit));
+    return { passages: fill(s, (n) => order.subarray(0, n), maxTokens) };
+  }
+  const chosen: Chosen = { taken: [], total: 0 };
+  // Stops at the first node that does not fit (the official rule); a node with nothing new is passed over.
+  const take = (id: number): boolean => {
+    const part = partOf(s, id);
+    if (!part) return true;
+    if (chosen.total + part.tokens > maxTokens) return false;
+    chosen.taken.push(part.taken);
+    chosen.total += part.tokens;
+    s.sentences?.add(id);
+    return true;
+  };
+  if (search === 'meaning' && rerankDepth <= 0) {
+    walkRanked(candidates, count, s.scores, limit, take);
+  } else {
+    const order = yield* rerankHead(s, fullOrder(s, candidates, count).subarray(0, limit));
+    for (const id of order) if (!take(id)) break;
+  }
+  return chosen;
+}
+
+/** The traversal's layers and budget, checked against the tree. */
+function traversalOptions(
+  s: Selecting,
+  opts: TraversalOptions,
+): {
+  topK: number;
+  startLayer: number;
+  numLayers: number;
+  maxTokens: number;
+} {
+  const topLayer = s.index.layers.length - 1;
+  const { topK = DEFAULT_TRAVERSAL_TOP_K, startLayer = topLayer } = opts;
+  checkInteger(topK, 'topK', 'INVALID_TOP_K', 1, Number.MAX_SAFE_INTEGER);
+  checkInteger(startLayer, 'startLayer', 'INVALID_START_LAYER', 0, topLayer);
+  const { numLayers = startLayer + 1, maxTokens = DEFAULT_MAX_TOKENS } = opts;
+  checkInteger(numLayers, 'numLayers', 'INVALID_NUM_LAYERS', 1, startLayer + 1);
+  checkInteger(maxTokens, 'maxTokens', 'INVALID_MAX_TOKENS', 1, Number.MAX_SAFE_INTEGER);
+  return { topK, startLayer, numLayers, maxTokens };
+}
+
+/**
+ * Traversal: the best `topK` of `startLayer`, then of their children, layer by layer. Sentence by sentence,
+ * the walk down (route.ts) enters the nodes whose passages then fill `maxTokens`.
+ */
+function* selectTraversal(s: Selecting, opts: TraversalOptions): Reranking<Chosen> {
+  const { nodes, index, search, rerankDepth } = s;
+  const { topK, startLayer, numLayers, maxTokens } = traversalOptions(s, opts);
+  if (s.sentenceWise) {
+    scoreByMeaning(s, undefined);
+    const entered = walkDown({
+      nodes,
+      layers: index.layers,
+      scores: s.keyword!,
+      cosines: s.scores,
+      startLayer,
+      numLayers,
+      topK,
+    });
+    const order = yield* rerankHead(s, fullOrder(s, entered, entered.length));
+    const passages = fill(s, (n) => order.subarray(0, n), maxTokens);
+    const route = routeTo(
+      nodes,
+      entered,
+      passages.map((p) => p.id),
+    );
+    return { passages, route };
+  }
+  const chosen: Chosen = { taken: [], total: 0 };
+  const official = search === 'meaning' && rerankDepth <= 0 && !s.sentences;
+  let candidates: number[] = index.layers[startLayer];
+  for (let step = 0; step < numLayers && candidates.length > 0; step++) {
+    scoreByMeaning(s, candidates);
+    const order = official
+      ? bestOf(candidates, candidates.length, s.scores, topK)
+      : yield* rerankHead(s, fullOrder(s, candidates, candidates.length));
+    // The best topK that add something new; traversal has no budget, the total only reports its size.
+    const layerChosen: number[] = [];
+    for (const id of order) {
+      if (layerChosen.length === topK) break;
+      const part = partOf(s, id);
+      if (!part) continue;
+      layerChosen.push(id);
+      chosen.taken.push(part.taken);
+      chosen.total += part.tokens;
+      s.sentences?.add(id);
+    }
+    const children = new Set<number>();
+    for (const id of layerChosen) for (const child of nodes[id].children) children.add(child);
+    candidates = [...children];
+  }
+  return chosen;
+}
+
+/** How a chosen node is reported: its layer, similarity, keyword and reranker scores, and excerpt. */
+function describe(s: Selecting, { id, excerpt }: Taken): RetrievedNode {
+  const node: RetrievedNode = { id, layer: s.nodes[id].layer, score: s.scores[id] };
+  if (s.keyword) node.keyword = s.keyword[id];
+  const rerank = s.reranked.get(id);
+  if (rerank !== undefined) node.rerank = rerank;
+  if (excerpt) node.excerpt = excerpt;
+  return node;
+}
+
+/** The passages in reading order, described, with their context and the traversal's route. */
+function passagesResult(
+  s: Selecting,
+  passages: ChosenPassage[],
+  route: number[] | undefined,
+): RetrievalResult {
+  // A leaf may have entered through its summary's copy of its sentence, without being ranked itself: its
+  // similarity is reported all the same.
+  scoreByMeaning(
+    s,
+    passages.map((p) => p.id),
+  );
+  const read = inReadingOrder(s.tree, passages);
+  const result: RetrievalResult = {
+    nodes: read.map((p) => ({
+      ...describe(
+        s,
+        p.whole
+          ? { id: p.id }
+          : {
+              id: p.id,
+              excerpt: { text: p.text, omitted: p.omitted, focused: true, sentences: p.sentences },
+            },
+      ),
+      rank: p.rank,
+    })),
+    context: formatContext(read.map((p) => p.text)),
+    tokens: read.reduce((sum, p) => sum + p.tokens, 0),
+  };
+  if (route) result.route = route;
+  return result;
+}
+
+/** The result of what a mode chose. */
+function resultOf(s: Selecting, chosen: Chosen): RetrievalResult {
+  const result: RetrievalResult =
+    'passages' in chosen
+      ? passagesResult(s, chosen.passages, chosen.route)
+      : {
+          nodes: chosen.taken.map((taken) => describe(s, taken)),
+          context: formatContext(chosen.taken.map(({ id, excerpt }) => excerpt?.text ?? s.nodes[id].text)),
+          tokens: chosen.total,
+        };
+  if (s.keywordMatches !== undefined) result.keywordMatches = s.keywordMatches;
+  return result;
 }
 
 /**
@@ -146,231 +273,23 @@ function searchOf(opts: RetrieveOptions): SearchMode {
  * reorders candidates (only when `rerankDepth` > 0) and returns the result. `retrieve` runs it without a
  * reranker (it never yields), `retrieveReranked` answers its requests.
  */
-// eslint-disable-next-line max-lines-per-function -- not yet cut along its seams into hooks or components (issue 46; docs/architecture.md lists the long functions)
 function* select(
   tree: RaptorTree,
   queryEmbedding: ArrayLike<number>,
   opts: RetrieveOptions,
   rerankDepth: number,
 ): Selection {
-  const nodes = tree.nodes;
-  if (nodes.length === 0) throw new RetrievalError('EMPTY_TREE', 'The tree has no nodes.');
-  const query = readQuery(tree, queryEmbedding);
-  const queryNorm = norm(query);
-  const index = treeIndex(nodes, tree.embedding.dim);
-  const scores = new Float64Array(nodes.length);
-  const search = searchOf(opts);
-  const distinct = opts.distinct ?? opts.text !== undefined;
-  const sentences = distinct ? new ContextSentences(nodes) : undefined;
-  let keyword: Float64Array | undefined;
-  let keywordMatches: number | undefined;
-  if (search !== 'meaning') {
-    keyword = new Float64Array(nodes.length);
-    keywordMatches = keywordIndex(nodes).score(opts.text ?? '', keyword);
-  }
-  const fused = search === 'both' ? new Float64Array(nodes.length) : undefined;
-  const reranked = new Map<number, number>();
-
-  /** Every candidate best first by `search` (scores already computed for them). */
-  const fullOrder = (candidates: ArrayLike<number> | undefined, count: number): Int32Array =>
-    search === 'keywords'
-      ? keywordOrder(candidates, count, keyword!, scores)
-      : search === 'both'
-        ? fusedOrder(candidates, count, keyword!, scores, fused!)
-        : bestOf(candidates, count, scores, count);
-
-  /**
-   * The first `n` of `candidates` (at most `limit`) in keyword order without ranking or scoring all of them:
-   * the best `n` by keyword score (a heap), scored by meaning for the ties, then sorted as `keywordOrder`
-   * sorts. Beyond the nodes that match a keyword, the whole keyword order.
-   */
-  const keywordHead =
-    (candidates: ArrayLike<number> | undefined, count: number, limit: number) =>
-    (n: number): Int32Array => {
-      const want = Math.min(n, limit);
-      let matched = 0;
-      for (let c = 0; c < count; c++) if (keyword![candidates ? candidates[c] : c] > 0) matched++;
-      if (want > matched) {
-        scoreCandidates(index, candidates, query, queryNorm, scores);
-        return keywordOrder(candidates, count, keyword!, scores).subarray(0, want);
-      }
-      const head = bestOf(candidates, count, keyword!, want);
-      scoreCandidates(index, head, query, queryNorm, scores);
-      return head.sort((a, b) => keyword![b] - keyword![a] || scores[b] - scores[a] || a - b);
-    };
-
-  /** `order` with its first `rerankDepth` reordered by the reranker's scores (stable for equal scores). */
-  function* rerankHead(order: Int32Array): Generator<RerankRequest, Int32Array, ArrayLike<number>> {
-    if (rerankDepth <= 0 || order.length === 0) return order;
-    const head = Array.from(order.subarray(0, rerankDepth));
-    const given = yield { ids: head };
-    if (given.length !== head.length || !Array.from(given).every(Number.isFinite)) {
-      throw new RetrievalError(
-        'INVALID_RERANK',
-        `The reranker returned ${given.length} scores for ${head.length} passages, or a score that is not a number.`,
-        { expected: head.length, got: given.length },
-      );
-    }
-    head.forEach((id, i) => reranked.set(id, given[i]));
-    const sorted = head.map((id, i) => ({ id, i })).sort((a, b) => given[b.i] - given[a.i] || a.i - b.i);
-    const out = order.slice();
-    sorted.forEach(({ id }, i) => (out[i] = id));
-    return out;
-  }
-
-  /** What node `id` adds to the context: undefined when `distinct` finds nothing new in it. */
-  const partOf = (id: number): { taken: Taken; tokens: number } | undefined => {
-    const part = sentences?.newPart(id);
-    if (!part || part.omitted === 0) return { taken: { id }, tokens: tokensOf(nodes, index, id) };
-    if (part.text === '') return undefined;
-    return { taken: { id, excerpt: part }, tokens: countTokens(part.text) };
-  };
-
-  const taken: Taken[] = [];
-  let total = 0;
-  const sentenceWise = bySentence(opts, search);
-  let passages: ChosenPassage[] | undefined;
-  let route: number[] | undefined;
-  const fill = (head: (count: number) => ArrayLike<number>, maxTokens: number): ChosenPassage[] =>
-    choosePassages({
-      nodes,
-      head,
-      nodeScores: keyword!,
-      weights: keywordIndex(nodes).termWeights(opts.text ?? ''),
-      maxTokens,
-      wholeTokens: (id) => tokensOf(nodes, index, id),
-    });
-
+  const s = startSelection(tree, queryEmbedding, opts, rerankDepth);
+  let chosen: Chosen;
   if (opts.mode === 'collapsed' || opts.mode === 'leaves') {
-    const { maxTokens = DEFAULT_MAX_TOKENS, topK } = opts;
-    checkInteger(maxTokens, 'maxTokens', 'INVALID_MAX_TOKENS', 1, Number.MAX_SAFE_INTEGER);
-    checkInteger(topK, 'topK', 'INVALID_TOP_K', 1, Number.MAX_SAFE_INTEGER);
-    const candidates = opts.mode === 'leaves' ? (index.layers[0] ?? []) : undefined;
-    const count = candidates ? candidates.length : nodes.length;
-    const limit = Math.min(topK ?? count, count);
-    // By keywords alone, passages read only the best few nodes: neither meaning nor a full ranking is needed.
-    const quick = sentenceWise && search === 'keywords' && rerankDepth <= 0;
-    if (!quick) scoreCandidates(index, candidates, query, queryNorm, scores);
-    // Stops at the first node that does not fit (the official rule); a node with nothing new is passed over.
-    const take = (id: number): boolean => {
-      const part = partOf(id);
-      if (!part) return true;
-      if (total + part.tokens > maxTokens) return false;
-      taken.push(part.taken);
-      total += part.tokens;
-      sentences?.add(id);
-      return true;
-    };
-    if (quick) {
-      passages = fill(keywordHead(candidates, count, limit), maxTokens);
-    } else if (sentenceWise) {
-      const order = yield* rerankHead(fullOrder(candidates, count).subarray(0, limit));
-      passages = fill((n) => order.subarray(0, n), maxTokens);
-    } else if (search === 'meaning' && rerankDepth <= 0) {
-      walkRanked(candidates, count, scores, limit, take);
-    } else {
-      const order = yield* rerankHead(fullOrder(candidates, count).subarray(0, limit));
-      for (const id of order) if (!take(id)) break;
-    }
+    chosen = yield* selectRanked(s, opts);
   } else if (opts.mode === 'traversal') {
-    const topLayer = index.layers.length - 1;
-    const { topK = DEFAULT_TRAVERSAL_TOP_K, startLayer = topLayer } = opts;
-    checkInteger(topK, 'topK', 'INVALID_TOP_K', 1, Number.MAX_SAFE_INTEGER);
-    checkInteger(startLayer, 'startLayer', 'INVALID_START_LAYER', 0, topLayer);
-    const { numLayers = startLayer + 1, maxTokens = DEFAULT_MAX_TOKENS } = opts;
-    checkInteger(numLayers, 'numLayers', 'INVALID_NUM_LAYERS', 1, startLayer + 1);
-    checkInteger(maxTokens, 'maxTokens', 'INVALID_MAX_TOKENS', 1, Number.MAX_SAFE_INTEGER);
-    let candidates: number[] = sentenceWise ? [] : index.layers[startLayer];
-    if (sentenceWise) {
-      scoreCandidates(index, undefined, query, queryNorm, scores);
-      const entered = walkDown({
-        nodes,
-        layers: index.layers,
-        scores: keyword!,
-        cosines: scores,
-        startLayer,
-        numLayers,
-        topK,
-      });
-      const order = yield* rerankHead(fullOrder(entered, entered.length));
-      passages = fill((n) => order.subarray(0, n), maxTokens);
-      route = routeTo(
-        nodes,
-        entered,
-        passages.map((p) => p.id),
-      );
-    }
-    for (let step = 0; step < numLayers && candidates.length > 0; step++) {
-      scoreCandidates(index, candidates, query, queryNorm, scores);
-      const official = search === 'meaning' && rerankDepth <= 0 && !sentences;
-      const order = official
-        ? bestOf(candidates, candidates.length, scores, topK)
-        : yield* rerankHead(fullOrder(candidates, candidates.length));
-      // The best topK that add something new; traversal has no budget, the total only reports its size.
-      const chosen: number[] = [];
-      for (const id of order) {
-        if (chosen.length === topK) break;
-        const part = partOf(id);
-        if (!part) continue;
-        chosen.push(id);
-        taken.push(part.taken);
-        total += part.tokens;
-        sentences?.add(id);
-      }
-      const children = new Set<number>();
-      for (const id of chosen) for (const child of nodes[id].children) children.add(child);
-      candidates = [...children];
-    }
+    chosen = yield* selectTraversal(s, opts);
   } else {
     const mode: unknown = (opts as { mode?: unknown }).mode;
     throw new RetrievalError('INVALID_MODE', `Unknown retrieval mode ${JSON.stringify(mode)}.`, { mode });
   }
-
-  const describe = ({ id, excerpt }: Taken): RetrievedNode => {
-    const node: RetrievedNode = { id, layer: nodes[id].layer, score: scores[id] };
-    if (keyword) node.keyword = keyword[id];
-    const rerank = reranked.get(id);
-    if (rerank !== undefined) node.rerank = rerank;
-    if (excerpt) node.excerpt = excerpt;
-    return node;
-  };
-  let result: RetrievalResult;
-  if (passages) {
-    // A leaf may have entered through its summary's copy of its sentence, without being ranked itself: its
-    // similarity is reported all the same.
-    scoreCandidates(
-      index,
-      passages.map((p) => p.id),
-      query,
-      queryNorm,
-      scores,
-    );
-    const read = inReadingOrder(tree, passages);
-    result = {
-      nodes: read.map((p) => ({
-        ...describe(
-          p.whole
-            ? { id: p.id }
-            : {
-                id: p.id,
-                excerpt: { text: p.text, omitted: p.omitted, focused: true, sentences: p.sentences },
-              },
-        ),
-        rank: p.rank,
-      })),
-      context: formatContext(read.map((p) => p.text)),
-      tokens: read.reduce((sum, p) => sum + p.tokens, 0),
-    };
-    if (route) result.route = route;
-  } else {
-    result = {
-      nodes: taken.map(describe),
-      context: formatContext(taken.map(({ id, excerpt }) => excerpt?.text ?? nodes[id].text)),
-      tokens: total,
-    };
-  }
-  if (keywordMatches !== undefined) result.keywordMatches = keywordMatches;
-  return result;
+  return resultOf(s, chosen);
 }
 
 /**

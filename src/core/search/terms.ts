@@ -11,7 +11,7 @@
  * (docs/retrieval.md).
  */
 import { stemmer } from 'stemmer';
-import { FUNCTION_WORD_SET } from '../text/stop-words';
+import { FUNCTION_WORD_SET } from '../text';
 
 /**
  * Function words that carry no topic (modern and archaic English, shared with the topic labels' list): left out

@@ -29,7 +29,13 @@ function layout(graph: KnnGraph, k: number, nComponents: number, seed: number, o
   return { y, nextDraw: random() };
 }
 
-const SCHEDULES = ['umap-js', 'stable'] as const;
+/** The layouts held to their JavaScript twin: umap-js's schedule, the stable one, and the stable one drawing its
+ * negative samples on the ring of the points' ids (negative-ring.ts, the local layouts'). */
+const VARIANTS: { label: string; options: LayoutOptions }[] = [
+  { label: 'umap-js', options: { schedule: 'umap-js' } },
+  { label: 'stable', options: { schedule: 'stable' } },
+  { label: 'stable on the ring', options: { schedule: 'stable', negatives: 'ring' } },
+];
 
 function mismatches(a: Float64Array, b: Float64Array): number {
   let count = 0;
@@ -42,16 +48,16 @@ describe('the WebAssembly layout kernel', () => {
   const { unit, n, dim } = unitRows(vectors);
   const graph = knn(unit, n, dim, 10);
 
-  for (const schedule of SCHEDULES) {
-    it(`${schedule}: equals the JavaScript epochs number for number where pow is exact (b = 1), draws included`, () => {
+  for (const { label, options: variant } of VARIANTS) {
+    it(`${label}: equals the JavaScript epochs number for number where pow is exact (b = 1), draws included`, () => {
       for (const [nComponents, seed, a] of [
         [10, 1, 1.5],
         [2, 2, 0.9],
         [3, 3, 2.25],
       ] as const) {
         const curve = { a, b: 1 };
-        const js = layout(graph, 10, nComponents, seed, { engine: 'js', curve, schedule });
-        const wasm = layout(graph, 10, nComponents, seed, { curve, schedule });
+        const js = layout(graph, 10, nComponents, seed, { ...variant, engine: 'js', curve });
+        const wasm = layout(graph, 10, nComponents, seed, { ...variant, curve });
         expect(wasm.y).toHaveLength(n * nComponents);
         expect(mismatches(wasm.y, js.y)).toBe(0);
         // As many numbers drawn from the same sfc32 stream (umap-js: the kernel handed the generator back).
@@ -59,23 +65,23 @@ describe('the WebAssembly layout kernel', () => {
       }
     });
 
-    it(`${schedule}: takes the same paths as JavaScript for coincident points and duplicate vectors (b = 1)`, () => {
+    it(`${label}: takes the same paths as JavaScript for coincident points and duplicate vectors (b = 1)`, () => {
       // Every point twice: neighbours at distance 0, and layouts where a pair starts in the same place.
       const doubled = new Float32Array(2 * n * dim);
       doubled.set(unit);
       doubled.set(unit, n * dim);
       const g = knn(doubled, 2 * n, dim, 6);
       const curve = { a: 1.2, b: 1 };
-      const js = layout(g, 6, 2, 5, { engine: 'js', curve, schedule });
-      const wasm = layout(g, 6, 2, 5, { curve, schedule });
+      const js = layout(g, 6, 2, 5, { ...variant, engine: 'js', curve });
+      const wasm = layout(g, 6, 2, 5, { ...variant, curve });
       expect(mismatches(wasm.y, js.y)).toBe(0);
       expect(wasm.nextDraw).toBe(js.nextDraw);
     });
 
-    it(`${schedule}: is deterministic with the real curve: the same seed gives the same layout, another seed another`, () => {
-      const a = layout(graph, 10, 10, 4, { schedule });
-      expect(mismatches(layout(graph, 10, 10, 4, { schedule }).y, a.y)).toBe(0);
-      expect(mismatches(layout(graph, 10, 10, 5, { schedule }).y, a.y)).toBeGreaterThan(0);
+    it(`${label}: is deterministic with the real curve: the same seed gives the same layout, another seed another`, () => {
+      const a = layout(graph, 10, 10, 4, variant);
+      expect(mismatches(layout(graph, 10, 10, 4, variant).y, a.y)).toBe(0);
+      expect(mismatches(layout(graph, 10, 10, 5, variant).y, a.y)).toBeGreaterThan(0);
     });
   }
 
