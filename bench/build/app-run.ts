@@ -7,7 +7,7 @@
  * model, as a new user without network does. Each stage starts when the progress view shows it as the current
  * step (a MutationObserver in the page stamps it), so the stage table is what the person sees.
  */
-import type { Browser } from '@playwright/test';
+import { errors, type Browser, type Page } from '@playwright/test';
 import type { BuildRunResult, StageMark } from '../browser/build-page';
 
 /** A stage as the progress view named it ("Loading model", "Clustering layer 1", …) and when it started. */
@@ -37,13 +37,47 @@ export interface AppRunResult {
 /** The stage after the progress view's last: the tree stored, opened and drawn. */
 export const STORE_AND_DRAW = 'store and first draw';
 
-/** How long a build in the app may take before the bench gives up (the KJV takes about a minute). */
+/** How long a build in the app may take before the bench gives up (the KJV takes two to four minutes here). */
 const APP_TIMEOUT_MS = 20 * 60 * 1000;
+
+/**
+ * How long the progress view may show the same text before the bench calls the build stalled and says where
+ * (the KJV's longest step, layer 1's global layout, moves its percentage every few seconds even at load 15).
+ */
+export const APP_STALL_MS = 5 * 60 * 1000;
+
+/** How often the bench looks at the page while it waits for the tree. */
+const WATCH_MS = 10 * 1000;
+
+/** What the page's progress view last showed, and when it last changed (`Date.now()`). */
+export interface ProgressWatch {
+  /** The current step's text (label and counts), or '' when no step is current. */
+  text: string;
+  changedAt: number;
+}
 
 declare global {
   interface Window {
     __aerieStages?: { stage: string; at: number }[];
+    __aerieProgress?: ProgressWatch;
   }
+}
+
+/**
+ * Why the build counts as stalled at `now`, or undefined while it is not: the progress view unchanged for
+ * `stallMs` since the click (or since its last change). The message says what it showed and for how long.
+ */
+export function stallOf(
+  watch: ProgressWatch,
+  clickedAt: number,
+  now: number,
+  stallMs = APP_STALL_MS,
+): string | undefined {
+  const since = Math.max(watch.changedAt, clickedAt);
+  if (now - since < stallMs) return undefined;
+  const s = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+  const shown = watch.text ? `"${watch.text}"` : 'no current step';
+  return `the progress view showed ${shown} unchanged for ${s(now - since)} (${s(now - clickedAt)} after "Build tree" was clicked)`;
 }
 
 /**
@@ -63,9 +97,13 @@ export async function runInApp(
     const marks: { stage: string; at: number }[] = [];
     window.__aerieStages = marks;
     let last = '';
+    const progress = { text: '', changedAt: Date.now() };
+    window.__aerieProgress = progress;
     const observer = new MutationObserver(() => {
-      const current = document.querySelector('.progress-stage[aria-current="step"] .progress-stage-label');
-      const label = current?.textContent ?? '';
+      const step = document.querySelector('.progress-stage[aria-current="step"]');
+      const text = step?.textContent?.trim() ?? '';
+      if (text !== progress.text) Object.assign(progress, { text, changedAt: Date.now() });
+      const label = step?.querySelector('.progress-stage-label')?.textContent ?? '';
       if (label !== last) {
         // No current step after one: the build has ended and the tree is being stored and opened.
         marks.push({ stage: label || 'store and first draw', at: Date.now() });
@@ -84,6 +122,9 @@ export async function runInApp(
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
   try {
     await page.goto(origin + '/');
     await page.locator('.ingest-file-input').setInputFiles({
@@ -99,7 +140,7 @@ export async function runInApp(
     await build.waitFor();
     const clicked = Date.now();
     await build.click();
-    await page.locator('canvas[aria-label="Tree view"][data-frames]').waitFor({ state: 'attached' });
+    await waitForTree(page, clicked);
     const drawn = Date.now();
     const marks = (await page.evaluate(() => window.__aerieStages ?? [])).filter((m) => m.at >= clicked);
     const facts = await page.evaluate(() => ({
@@ -121,6 +162,33 @@ export async function runInApp(
     throw new Error(`App build bench failed: ${(error as Error).message}${detail}`, { cause: error });
   } finally {
     await context.close();
+  }
+}
+
+/**
+ * Waits for the tree view's first frame, looking at the progress view every WATCH_MS: a build whose progress
+ * stops changing for APP_STALL_MS fails then, saying where it stood, instead of after APP_TIMEOUT_MS.
+ */
+async function waitForTree(page: Page, clickedAt: number): Promise<void> {
+  const tree = page.locator('canvas[aria-label="Tree view"][data-frames]');
+  for (;;) {
+    try {
+      await tree.waitFor({ state: 'attached', timeout: WATCH_MS });
+      return;
+    } catch (error) {
+      if (!(error instanceof errors.TimeoutError)) throw error;
+    }
+    const watch = await page.evaluate(() => window.__aerieProgress ?? { text: '', changedAt: 0 });
+    const stalled = stallOf(watch, clickedAt, Date.now());
+    if (stalled) {
+      const button = page.getByRole('button', { name: 'Build tree' });
+      const clickLost = (await button.count()) > 0 && (await button.isEnabled());
+      throw new Error(
+        `the build stalled: ${stalled}${clickLost ? '; "Build tree" is still enabled (the click started no build)' : ''}`,
+      );
+    }
+    if (Date.now() - clickedAt > APP_TIMEOUT_MS)
+      throw new Error(`no tree drawn ${APP_TIMEOUT_MS / 60000} minutes after the click`);
   }
 }
 
