@@ -20,15 +20,19 @@ export interface ImportOutcome {
   errors: QuestionSetError[];
 }
 
-/** The shared state of `useEvaluation`, given to each of its hooks. */
-export interface EvalShared {
+/** What `useEvaluation` evaluates and where it keeps it. */
+export interface EvaluationOptions {
   db: AerieDb | undefined;
-  /** The open tree's id, or undefined when none is open. */
+  /** The open tree's id, or undefined when no tree is open. */
   treeId: string | undefined;
   tree: RaptorTree | undefined;
   record: TreeRecord | undefined;
   settings: AppSettings;
   notify: (notice: NoticeInput) => void;
+}
+
+/** The shared state of `useEvaluation`, given to each of its hooks. */
+export interface EvalShared extends EvaluationOptions {
   /** Says an error under `title`. */
   report: (title: string, error: unknown) => void;
   /** Reads the open tree's sets and runs again. */

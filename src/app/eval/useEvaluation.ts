@@ -5,38 +5,33 @@
  * (closed or reloaded) shows as stopped.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { RaptorTree } from '../../core/types';
 import {
   listAllEvalRuns,
   listAllEvalSets,
   listEvalRuns,
   listEvalSets,
-  type AerieDb,
   type EvalRunRecord,
   type EvalSetRecord,
-  type TreeRecord,
 } from '../../storage';
-import type { AppSettings } from '../settings/app-settings';
 import { onDeletions } from '../state/deletions';
 import { errorMessage } from '../state/messages';
-import type { NoticeInput } from '../state/useNotices';
-import { deletedElsewhere, settled, type EvalActivity, type EvalShared } from './eval-shared';
+import {
+  deletedElsewhere,
+  settled,
+  type EvalActivity,
+  type EvalShared,
+  type EvaluationOptions,
+} from './eval-shared';
 import { useEvalRuns } from './useEvalRuns';
 import { useQuestionGeneration } from './useQuestionGeneration';
 import { useQuestionSets } from './useQuestionSets';
 
-export { deletedElsewhere, type EvalActivity, type ImportOutcome } from './eval-shared';
-
-/** What `useEvaluation` evaluates and where it keeps it. */
-export interface EvaluationOptions {
-  db: AerieDb | undefined;
-  /** The open tree's id, or undefined when no tree is open. */
-  treeId: string | undefined;
-  tree: RaptorTree | undefined;
-  record: TreeRecord | undefined;
-  settings: AppSettings;
-  notify: (notice: NoticeInput) => void;
-}
+export {
+  deletedElsewhere,
+  type EvalActivity,
+  type EvaluationOptions,
+  type ImportOutcome,
+} from './eval-shared';
 
 /** The Evaluate view's state for the open tree (`treeId`, its `record`). */
 export function useEvaluation({ db, treeId, tree, record, settings, notify }: EvaluationOptions) {
