@@ -238,41 +238,19 @@ export async function loadTarget(model: string, options: LoadOptions, what = 'em
 /**
  * Loads browser model `model` (see `loadTarget`) with each of its dtypes in turn until one's weights exist
  * (`loadFirstPresent`): `load` gets the name transformers.js looks it up by and the options of one dtype; a
- * failure is told as the user should read it (`classifyLoadError`, naming `what`). Loads in one worker run one
- * after another, each once the one before has settled.
+ * failure is told as the user should read it (`classifyLoadError`, naming `what`).
  */
-export function loadEachDtype<T>(
+export async function loadEachDtype<T>(
   model: string,
   options: LoadOptions,
   what: string,
   load: (name: string, pretrained: PretrainedOptions) => Promise<T>,
-): Promise<LoadedDtype<T>> {
-  // One load at a time in this worker: a load sets transformers.js's global local/remote switches
-  // (`loadTarget`), which every file it fetches reads. A hub model's load begun while the offline model was still
-  // loading (a build clicked during the warm-up: it tries the hub first) turned the offline model's remaining
-  // files into hub requests, and its load failed with "Failed to fetch" (issue #44).
-  const turn = loadQueue.then(() => loadNow(model, options, what, load));
-  loadQueue = turn.catch(() => undefined);
-  return turn;
-}
-
-/** What `loadEachDtype` loaded, with the dtype and device it settled on. */
-interface LoadedDtype<T> {
+): Promise<{
   loaded: T;
   dtype: EmbeddingDtype;
   device: Exclude<EmbeddingDevice, 'auto'>;
   placement: ModelPlacement;
-}
-
-/** The last load begun in this worker (settled or not): the next one waits for it. */
-let loadQueue: Promise<unknown> = Promise.resolve();
-
-async function loadNow<T>(
-  model: string,
-  options: LoadOptions,
-  what: string,
-  load: (name: string, pretrained: PretrainedOptions) => Promise<T>,
-): Promise<LoadedDtype<T>> {
+}> {
   const { name, device, dtypes, fromHub, progress_callback, placement, session_options } = await loadTarget(
     model,
     options,
