@@ -10,6 +10,7 @@
 // Memory is the caller's (imported). Pointers are byte addresses at or above `heapBase()`.
 
 import { counterBits } from './mix32';
+import { curvePow } from './curve-pow';
 import { next, setState, stateWord } from './sfc32';
 
 export { setState, stateWord };
@@ -117,7 +118,8 @@ const STABLE_NEGATIVES: i32 = 5;
  * scale, the repulsion guarded by `repulsionFloor` (umap-stable.ts REPULSION_FLOOR). Arrays: y (n × dim f64),
  * head and tail (edges i32), periodLog2 (edges i32), scale (edges f64), key (edges u32), counters
  * (STABLE_NEGATIVES u32: this epoch's mixed counters), ringHash (places u32, ascending), ringPoint (places
- * i32), ringBucket (2^(32 − ringShift) i32), weight (n f64).
+ * i32), ringBucket (2^(32 − ringShift) i32), weight (n f64), powTable (curve-pow.ts's tables, f64). Its
+ * powers are curve-pow.ts's, not `Math.pow`: the same bits as the twin's in every engine.
  */
 export function stableEpoch(
   n: i32,
@@ -136,6 +138,7 @@ export function stableEpoch(
   places: i32,
   ringShift: u32,
   weight: usize,
+  powTable: usize,
   a: f64,
   b: f64,
   repulsionFloor: f64,
@@ -157,8 +160,9 @@ export function stableEpoch(
     }
     let coeff: f64 = 0;
     if (dist2 > 0) {
-      coeff = -2 * a * b * Math.pow(dist2, b - 1);
-      coeff /= a * Math.pow(dist2, b) + 1;
+      const pb = curvePow(dist2, b, powTable);
+      coeff = (-2 * a * b * pb) / dist2;
+      coeff /= a * pb + 1;
     }
     for (let d = 0; d < dim; d++) {
       const yj = f64At(j, d);
@@ -183,7 +187,7 @@ export function stableEpoch(
       let c: f64 = 0;
       if (d2 > 0) {
         c = 2 * b;
-        c /= (repulsionFloor + d2) * (a * Math.pow(d2, b) + 1);
+        c /= (repulsionFloor + d2) * (a * curvePow(d2, b, powTable) + 1);
       } else if (h == other) continue;
       for (let d = 0; d < dim; d++) {
         const yj = f64At(j, d);
