@@ -74,10 +74,13 @@ describe('the WebAssembly layout kernel', () => {
       doubled.set(unit, n * dim);
       const g = knn(doubled, 2 * n, dim, 6);
       const curve = { a: 1.2, b: 1 };
-      const js = layout(g, 6, 2, 5, { ...variant, engine: 'js', curve });
-      const wasm = layout(g, 6, 2, 5, { ...variant, curve });
-      expect(mismatches(wasm.y, js.y)).toBe(0);
-      expect(wasm.nextDraw).toBe(js.nextDraw);
+      // 2-d takes the kernel's general loop; 10-d its paired one (the clustering's dimension).
+      for (const nComponents of [2, 10]) {
+        const js = layout(g, 6, nComponents, 5, { ...variant, engine: 'js', curve });
+        const wasm = layout(g, 6, nComponents, 5, { ...variant, curve });
+        expect(mismatches(wasm.y, js.y)).toBe(0);
+        expect(wasm.nextDraw).toBe(js.nextDraw);
+      }
     });
 
     it(`${label}: is deterministic with the real curve: the same seed gives the same layout, another seed another`, () => {
