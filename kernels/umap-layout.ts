@@ -5,7 +5,9 @@
 // the stable one (`stableEpoch`, umap-stable.ts's twin). Each differs from its twin only where `Math.pow` does: this
 // kernel's pow is AssemblyScript's (a WebAssembly port of musl's, the same bits in every engine), so the
 // epochs give the same layout of a graph in Node and in every browser. (Pairs of coordinates in SIMD lanes
-// measured no faster: paired runs of the 3,711-point layout, 1.00×.)
+// alone measured no faster: paired runs of the 3,711-point layout, 1.00×. What paid was keeping the head point
+// in registers through a sample, `sample10`: each of its six updates no longer waits for the last one's
+// stores; docs/build-time.md.)
 //
 // Memory is the caller's (imported). Pointers are byte addresses at or above `heapBase()`.
 
