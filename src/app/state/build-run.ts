@@ -23,6 +23,12 @@ export function isTreeGone(error: unknown, treeId: string): boolean {
   return e?.code === 'NOT_FOUND' && e.details?.treeId === treeId;
 }
 
+/** `message` ending as a sentence does, so the advice after it reads as the next one ("… Failed to fetch."). */
+export function asSentence(message: string): string {
+  const said = message.trim();
+  return /[.!?…]["”’)]*$/.test(said) ? said : `${said}.`;
+}
+
 /**
  * What the progress card and the notice say when a build stops: a pause, a failure of a recorded build (resume
  * once fixed), or a build that could not even be recorded (nothing to resume: build again). A full storage
@@ -42,8 +48,8 @@ export function stopMessage(
           'or paid for and your documents are still waiting. Free space by deleting trees you no longer need, ' +
           'or let the browser keep this site’s data on this device (it then grants more room), then build again.';
   }
+  const said = asSentence(errorMessage(error));
   return how.recorded
-    ? `${errorMessage(error)} Everything finished so far is kept: resume when the problem is fixed.`
-    : `${errorMessage(error)} The build was not saved, so there is nothing to resume: build again once this ` +
-        'is fixed.';
+    ? `${said} Everything finished so far is kept: resume when the problem is fixed.`
+    : `${said} The build was not saved, so there is nothing to resume: build again once this ` + 'is fixed.';
 }

@@ -7,7 +7,7 @@ import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from
 import { throwIfAborted, type AbortSignalLike } from '../../core/abort';
 import { yieldToEventLoop } from '../../core/yield';
 import { AerieError } from '../../core/errors';
-import { checkModelId, knownLengthFetch, type FetchLike } from '../files';
+import { checkModelId, knownLengthFetch, ModelSourceGate, type FetchLike } from '../files';
 import {
   locateModel,
   resolveEmbeddingDtype,
@@ -191,10 +191,18 @@ export async function loadFirstPresent<D extends string, T>(
 }
 
 /**
+ * transformers.js's local/remote switches for this realm, set for each load by its source (a local model must
+ * never fall back to the hub silently, and a hub model should not probe our origin), and held while it loads:
+ * loads from the app's folder and from the hub take turns (source-gate.ts).
+ */
+const modelSources = new ModelSourceGate((source) => {
+  env.allowLocalModels = source === 'local';
+  env.allowRemoteModels = source === 'hub';
+});
+
+/**
  * What loading browser model `model` takes: the name transformers.js looks it up by, the device and dtype it
- * settles on, whether it comes from the hub, and a progress callback forwarding per-file bytes. Sets
- * transformers.js's local/remote switches: a local model must never fall back to the hub silently, and a hub
- * model should not probe our origin.
+ * settles on, where its files come from (`source`), and a progress callback forwarding per-file bytes.
  * @throws EmbedderError UNSUPPORTED_MODEL for an endpoint model; ModelIdError INVALID_MODEL_ID for an id that
  *   is not a model id (model-id.ts).
  */
@@ -209,8 +217,6 @@ export async function loadTarget(model: string, options: LoadOptions, what = 'em
   checkModelId(model, what);
   const device = await pickDevice(options.device ?? 'auto');
   const dtypes = dtypeCandidates(options.dtype ?? 'q8', device);
-  env.allowLocalModels = location.kind === 'local';
-  env.allowRemoteModels = location.kind === 'hub';
   const progress_callback = (p: ProgressInfo) => {
     if (!options.onProgress || !('file' in p)) return;
     options.onProgress({
@@ -228,6 +234,7 @@ export async function loadTarget(model: string, options: LoadOptions, what = 'em
     name,
     device,
     dtypes,
+    source: location.kind,
     fromHub: location.kind === 'hub',
     progress_callback,
     placement,
@@ -238,7 +245,8 @@ export async function loadTarget(model: string, options: LoadOptions, what = 'em
 /**
  * Loads browser model `model` (see `loadTarget`) with each of its dtypes in turn until one's weights exist
  * (`loadFirstPresent`): `load` gets the name transformers.js looks it up by and the options of one dtype; a
- * failure is told as the user should read it (`classifyLoadError`, naming `what`).
+ * failure is told as the user should read it (`classifyLoadError`, naming `what`). It starts once no load from
+ * the other source runs in this realm (`modelSources`).
  */
 export async function loadEachDtype<T>(
   model: string,
@@ -251,24 +259,23 @@ export async function loadEachDtype<T>(
   device: Exclude<EmbeddingDevice, 'auto'>;
   placement: ModelPlacement;
 }> {
-  const { name, device, dtypes, fromHub, progress_callback, placement, session_options } = await loadTarget(
-    model,
-    options,
-    what,
+  const { name, device, dtypes, source, fromHub, progress_callback, placement, session_options } =
+    await loadTarget(model, options, what);
+  return modelSources.run(source, () =>
+    loadFirstPresent(dtypes, async (dtype) => {
+      try {
+        const pretrained = {
+          dtype,
+          device,
+          progress_callback,
+          ...(session_options ? { session_options } : {}),
+        };
+        return { loaded: await load(name, pretrained), dtype, device, placement };
+      } catch (error) {
+        throw classifyLoadError(error, model, fromHub, what);
+      }
+    }),
   );
-  return loadFirstPresent(dtypes, async (dtype) => {
-    try {
-      const pretrained = {
-        dtype,
-        device,
-        progress_callback,
-        ...(session_options ? { session_options } : {}),
-      };
-      return { loaded: await load(name, pretrained), dtype, device, placement };
-    } catch (error) {
-      throw classifyLoadError(error, model, fromHub, what);
-    }
-  });
 }
 
 /** The options of one dtype's load that transformers.js's `pipeline` and `from_pretrained` take. */
