@@ -100,13 +100,13 @@ test('a reload while the model downloads, while it loads, while chunking and whi
   await setParams(page, { 'Chunk tokens': '2000', 'Max cluster tokens': '1000000' });
   const sample = await (await page.request.get('/samples/cinderella.txt')).text();
   const documents = page.getByRole('region', { name: 'Documents' });
+  // 1. The model file downloads: hold it (from before the document is added: the model starts loading while
+  // it is read). The files that already arrived are kept in the browser's model cache.
+  await context.route('**/models/aerie-glove-100d/onnx/*.onnx', hold);
   await documents
     .getByLabel('Add documents')
     .setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: bigDocument(sample) });
   await expect(documents.getByText(/Ready/)).toBeVisible({ timeout: 60_000 });
-
-  // 1. The model file downloads: hold it. The files that already arrived are kept in the browser's model cache.
-  await context.route('**/models/aerie-glove-100d/onnx/*.onnx', hold);
   await page.getByRole('button', { name: 'Build tree' }).click();
   await expect.poll(() => held.length, { timeout: 60_000 }).toBeGreaterThan(0);
   await expect.poll(() => cachedModelFiles(page), { timeout: 60_000 }).toContain('config.json');

@@ -33,6 +33,7 @@ import { useViewTabs } from './state/useViewTabs';
 import { useTreeDeletions } from './state/useTreeDeletions';
 import { useCitationNavigation } from './state/useCitationNavigation';
 import { busyOf, useShellServices } from './state/useShellServices';
+import { documentsWaitingOf } from './state/useModelWarmup';
 import { answerModelOf } from './settings/app-settings';
 import './app.css';
 
@@ -122,7 +123,7 @@ export function App() {
       evaluating: !!evaluation.activity,
     }),
     pristine: !build.progress && docs.pending.length === 0 && !openId && !settingsOpen,
-    documentsWaiting: docs.ready.length > 0,
+    documentsWaiting: documentsWaitingOf({ readyCount: docs.ready.length, reading: docs.reading }),
     questionModel: () => (tree ? questionModelOf(tree, open.record, settings) : undefined),
   });
   const progressView = buildProgressView({ build, onKeepData: actions.persist });

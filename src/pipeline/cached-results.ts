@@ -12,6 +12,7 @@ import { hasVisibleText } from '../core/text/visible';
 import type { EmbedFn, SummarizeFn } from '../core/types';
 import { SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_TEMPLATE } from '../llm';
 import { embeddingModelId, type EmbeddingChoice, type SummarizerChoice } from '../protocol/build';
+import { gather } from './gather';
 import {
   embeddingHash,
   evalHash,
@@ -194,7 +195,8 @@ export interface SummaryCacheStats extends CacheStats {
 
 /**
  * Wraps a summariser with the cache: a cached summary answers without calling the model; a new one is stored
- * as soon as it returns (before the call resolves); a failed call stores nothing. Concurrent calls for the
+ * as soon as it returns (before the call resolves); a failed call stores nothing. Calls in flight together share
+ * their lookups' and their writes' IndexedDB transactions (`gather`). Concurrent calls for the
  * same cluster share one model call. Summaries the model wrote past their budget (see `options.isCut`) are
  * marked in their entries and counted in `stats.cut`.
  * @param key what determines a summary (see `summaryCacheKeyFor`).
@@ -211,9 +213,15 @@ export function cachedSummarizer(
   const stats: SummaryCacheStats = { hits: 0, misses: 0, cut: 0 };
   const { track, flush } = tracker();
   const inFlight = new Map<string, Promise<{ summary: string; cut: boolean }>>();
+  // The summaries written at once (`concurrency` of them) share their lookups' and their writes' transactions.
+  const lookupOne = gather((hashes: string[]) => lookup(db, hashes, treeId));
+  const saveOne = gather(async (entries: CacheEntry[]) => {
+    await save(db, entries);
+    return entries.map(() => undefined);
+  });
 
   async function fromCacheOrModel(hash: string, texts: string[], callOptions: Parameters<SummarizeFn>[1]) {
-    const [entry] = await lookup(db, [hash], treeId);
+    const entry = await lookupOne(hash);
     if (entry?.kind === 'summary') {
       stats.hits++;
       return { summary: entry.value, cut: entry.cut === true };
@@ -232,7 +240,7 @@ export function cachedSummarizer(
         createdAt: Date.now(),
       };
       if (cut) entry.cut = true;
-      await save(db, [entry]);
+      await saveOne(entry);
     }
     return { summary, cut };
   }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { questionModelOf } from '../../src/app/state/question-model';
-import { modelToWarm } from '../../src/app/state/useModelWarmup';
+import {
+  documentsWaitingOf,
+  modelToWarm,
+  WARMUP_DELAY_MS,
+  warmupDelayMs,
+} from '../../src/app/state/useModelWarmup';
 import { DEFAULT_SETTINGS, type AppSettings } from '../../src/app/settings/app-settings';
 import type { RaptorTree } from '../../src/core/types';
 import type { TreeRecord } from '../../src/storage';
@@ -67,5 +72,19 @@ describe('modelToWarm', () => {
     expect(
       modelToWarm({ building: false, documentsWaiting: true, build: endpoint as never, question }),
     ).toBeUndefined();
+  });
+});
+
+describe('when the warm-ups start', () => {
+  it('warms the first model a page needs at once, and waits before a change to another', () => {
+    // At once: a person who clicks "Build tree" the moment the document is ready came before a 400 ms wait ended.
+    expect(warmupDelayMs('')).toBe(0);
+    expect(warmupDelayMs('local:aerie-glove-100d|q8|auto')).toBe(WARMUP_DELAY_MS);
+  });
+
+  it('counts a document still being read as waiting to be built', () => {
+    expect(documentsWaitingOf({ readyCount: 0, reading: true })).toBe(true);
+    expect(documentsWaitingOf({ readyCount: 1, reading: false })).toBe(true);
+    expect(documentsWaitingOf({ readyCount: 0, reading: false })).toBe(false);
   });
 });

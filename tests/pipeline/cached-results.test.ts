@@ -172,6 +172,33 @@ describe('cachedSummarizer with a fake summariser (fake IndexedDB)', () => {
     expect(calls).toBe(8);
   });
 
+  it('summaries written at once share their lookups’ and writes’ transactions (fake IndexedDB)', async () => {
+    const { db } = await openFixture({ empty: true });
+    await recordTree(db, 'tree');
+    let transactions = 0;
+    const counted = new Proxy(db, {
+      get(target, name, receiver) {
+        if (name !== 'transaction') return Reflect.get(target, name, receiver) as unknown;
+        return (...args: Parameters<AerieDb['transaction']>) => {
+          transactions++;
+          return target.transaction(...args);
+        };
+      },
+    });
+    const fake: SummarizeFn = async (texts) => `summary of ${texts.join(' ')}`;
+    const summarize = cachedSummarizer(counted, fake, LLM_KEY, 'tree');
+    const clusters = Array.from({ length: 8 }, (_, c) => [`cluster ${c}`]);
+    const summaries = await Promise.all(clusters.map((texts) => summarize(texts, { maxTokens: 10 })));
+    expect(summaries).toEqual(clusters.map((texts) => `summary of ${texts[0]}`));
+    expect((await countRecords(db)).cache).toBe(8);
+    // One lookup and one write per summary made 16; gathered, the eight go in a few.
+    expect(transactions).toBeLessThanOrEqual(4);
+    // And they are found again, each from the cache.
+    const again = cachedSummarizer(db, async () => 'not called', LLM_KEY, 'tree');
+    expect(await Promise.all(clusters.map((texts) => again(texts, { maxTokens: 10 })))).toEqual(summaries);
+    expect(again.stats).toMatchObject({ hits: 8, misses: 0 });
+  });
+
   it('derives keys so that default and explicit prompts share entries and models differ', () => {
     const embedding = { kind: 'browser', model: 'Xenova/m' } as const;
     const implicit = summaryCacheKeyFor({ kind: 'llm', endpoint: FIXTURE_ENDPOINT }, embedding);

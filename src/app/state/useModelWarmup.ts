@@ -9,22 +9,44 @@ import { buildWorker } from '../../client/workers';
 import type { ModelChoice } from '../../models/embed';
 import type { EmbeddingChoice } from '../../protocol/build';
 
-/** Wait this long after the needed model changes before loading it (settings being edited, files still dropping). */
+/** Wait this long after the needed model changes to another before loading it (settings saved again and again). */
 export const WARMUP_DELAY_MS = 400;
 
-/** Starts loading `choice` (after WARMUP_DELAY_MS) whenever it changes to another model; undefined: nothing. */
+/**
+ * How long to wait before warming a model, given the model the page last asked to warm (`''`: none yet). The
+ * first model a page needs loads at once: the person who dropped a document clicks "Build tree" the moment it
+ * is ready, and 400 ms later was after that click, so the build loaded the whole model itself (issue #44).
+ * A change from one model to another still waits WARMUP_DELAY_MS, so a model chosen and changed at once is not
+ * loaded in between.
+ */
+export function warmupDelayMs(previousKey: string): number {
+  return previousKey === '' ? 0 : WARMUP_DELAY_MS;
+}
+
+/** Starts loading `choice` whenever it changes to another model (`warmupDelayMs` says when); undefined: nothing. */
 export function useModelWarmup(choice: ModelChoice | undefined): void {
   const key = choice ? `${choice.model}|${choice.dtype ?? 'q8'}|${choice.device ?? 'auto'}` : '';
   const latest = useRef(choice);
   latest.current = choice;
+  const warmed = useRef('');
   useEffect(() => {
     if (!key) return;
     const timer = setTimeout(() => {
       const wanted = latest.current;
-      if (wanted) void warmEmbedder(wanted).catch(() => undefined);
-    }, WARMUP_DELAY_MS);
+      if (!wanted) return;
+      warmed.current = key;
+      void warmEmbedder(wanted).catch(() => undefined);
+    }, warmupDelayMs(warmed.current));
     return () => clearTimeout(timer);
   }, [key]);
+}
+
+/**
+ * Whether documents wait to be built, for the warm-ups: one is ready, or one is still being read (the person
+ * who dropped it will build it, and the model and the build worker load while it is read).
+ */
+export function documentsWaitingOf(documents: { readyCount: number; reading: boolean }): boolean {
+  return documents.readyCount > 0 || documents.reading;
 }
 
 /**

@@ -8,7 +8,13 @@
  */
 import { UMAP_LAYOUT_WASM } from './generated/umap-layout-wasm';
 import { randomState, setRandomState, type RandomFn, type RandomState } from '../random';
-import { negativeCounters, REPULSION_FLOOR, STABLE_NEGATIVE_SAMPLES, type StableState } from './umap-stable';
+import {
+  CURVE_POW_TABLE,
+  negativeCounters,
+  REPULSION_FLOOR,
+  STABLE_NEGATIVE_SAMPLES,
+  type StableState,
+} from './umap-stable';
 import { acquireKernel, KernelArrays } from './wasm';
 
 interface LayoutExports {
@@ -45,6 +51,7 @@ interface LayoutExports {
     places: number,
     ringShift: number,
     weight: number,
+    powTable: number,
     a: number,
     b: number,
     repulsionFloor: number,
@@ -145,8 +152,8 @@ export function createLayoutKernel(arrays: LayoutArrays, random: RandomFn): Layo
 
 /**
  * Copies a layout of the stable schedule (umap-stable.ts) into a kernel's memory. Its draws are counter-based,
- * so no generator state crosses. Undefined where WebAssembly is missing or the memory cannot be had: the caller
- * runs the JavaScript epochs (`stableEpoch`), which give the same numbers where `Math.pow` agrees.
+ * so no generator state crosses, and its powers are curve-pow.ts's. Undefined where WebAssembly is missing or
+ * the memory cannot be had: the caller runs the JavaScript epochs (`stableEpoch`), which give the same numbers.
  */
 export function createStableLayoutKernel(state: StableState): LayoutKernel | undefined {
   const { n, dim, a, b, ring } = state;
@@ -163,6 +170,7 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
     places * i32,
     ring.bucket.length * i32,
     n * f64,
+    CURVE_POW_TABLE.length * f64,
   ]);
   const kernel = acquireKernel<LayoutExports>(UMAP_LAYOUT_WASM, bytes);
   if (!kernel) return undefined;
@@ -179,6 +187,8 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
   const [ringPoint, ringPointAt] = layout.int32(places);
   const [ringBucket, ringBucketAt] = layout.int32(ring.bucket.length);
   const [weight, weightAt] = layout.float64(n);
+  const [powTable, powTableAt] = layout.float64(CURVE_POW_TABLE.length);
+  powTable.set(CURVE_POW_TABLE);
   // The same 32 bits, read by the kernel as unsigned.
   ringHash.set(ring.hash);
   ringPoint.set(ring.point);
@@ -211,6 +221,7 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
         places,
         ring.shift,
         weightAt,
+        powTableAt,
         a,
         b,
         REPULSION_FLOOR,

@@ -20,6 +20,10 @@
  */
 import { counterBits, counterDraw, counterKey, counterMix, type RandomFn } from '../random';
 import { ringPoint, type NegativeRing } from './negative-ring';
+import { curvePow, curvePowTable } from './curve-pow';
+
+/** The tables of the layout's powers (curve-pow.ts), made once; the kernel gets a copy. */
+export const CURVE_POW_TABLE = curvePowTable();
 
 /**
  * Learning rate of the first epochs (falling linearly to 0, as umap-js's 1 does). Measured (docs/clustering.md):
@@ -156,6 +160,25 @@ export function attractionCoefficient(dist2: number, a: number, b: number): numb
   return coeff;
 }
 
+/**
+ * The stable schedule's attraction coefficient: umap-js's −2ab·d^(2(b−1)) / (a·d^(2b) + 1), with the power
+ * curve-pow.ts's and taken once (d^(2(b−1)) as d^(2b) / d²). 0 for coincident points.
+ */
+export function stableAttraction(dist2: number, a: number, b: number): number {
+  if (!(dist2 > 0)) return 0;
+  const pb = curvePow(dist2, b, CURVE_POW_TABLE);
+  let coeff = (-2 * a * b * pb) / dist2;
+  coeff /= a * pb + 1;
+  return coeff;
+}
+
+/** The stable schedule's repulsion coefficient at squared distance `d2` > 0 (curve-pow.ts's power). */
+export function stableRepulsion(d2: number, a: number, b: number): number {
+  let c = 2 * b;
+  c /= (REPULSION_FLOOR + d2) * (a * curvePow(d2, b, CURVE_POW_TABLE) + 1);
+  return c;
+}
+
 /** The repulsion's gradient coefficient at squared distance `d2` > 0, its denominator guarded by `floor`. */
 export function repulsionCoefficient(d2: number, a: number, b: number, floor: number): number {
   let c = 2 * b;
@@ -181,7 +204,7 @@ export function stableEpoch(state: StableState, epoch: number, alpha: number): v
     const step = scale[e] * alpha;
     const j = head[e] * dim;
     const k = tail[e] * dim;
-    const coeff = attractionCoefficient(squaredDistance(y, j, k, dim), a, b);
+    const coeff = stableAttraction(squaredDistance(y, j, k, dim), a, b);
     for (let d = 0; d < dim; d++) {
       const g = clip(coeff * (y[j + d] - y[k + d]));
       y[j + d] += g * step;
@@ -193,7 +216,7 @@ export function stableEpoch(state: StableState, epoch: number, alpha: number): v
       const o = other * dim;
       const d2 = squaredDistance(y, j, o, dim);
       let c = 0;
-      if (d2 > 0) c = repulsionCoefficient(d2, a, b, REPULSION_FLOOR);
+      if (d2 > 0) c = stableRepulsion(d2, a, b);
       else if (head[e] === other) continue;
       for (let d = 0; d < dim; d++) {
         let g = 4;
