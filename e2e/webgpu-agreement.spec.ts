@@ -165,7 +165,9 @@ function generateHarness(page: Page): Promise<GenerateHarness> {
  * software fallback); q4 as `auto` chooses it on a GPU without `shader-f16` (the adapter said to be hardware, as
  * in webgpu-journey.spec.ts), which the reply's label must say.
  */
-test(`the test decoder: WebGPU writes WASM's greedy tokens (fp32; q4 as auto picks it without shader-f16) where every step leads by ≥ ${GREEDY.requiredMargin}`, async ({ page }) => {
+test(`the test decoder: WebGPU writes WASM's greedy tokens (fp32; q4 as auto picks it without shader-f16) where every step leads by ≥ ${GREEDY.requiredMargin}`, async ({
+  page,
+}) => {
   test.setTimeout(420_000);
   // The adapter said to be hardware, so that `auto` puts the model on WebGPU (fp32 is put there explicitly).
   await injectGpuFault(page, { kind: 'hardware-adapter' });
@@ -223,7 +225,9 @@ test(`the test decoder: WebGPU writes WASM's greedy tokens (fp32; q4 as auto pic
  * lacks it) `auto` asks for q4f16 first, which the test decoder does not ship; the generator loads its q4 file
  * instead, still on WebGPU, writes the q4 greedy tokens (those WASM writes, as the test above checks) and says why.
  */
-test("auto on a GPU with shader-f16 and a model without q4f16 weights: its q4 file on WebGPU, WASM's q4 tokens, and why", async ({ page }) => {
+test("auto on a GPU with shader-f16 and a model without q4f16 weights: its q4 file on WebGPU, WASM's q4 tokens, and why", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await injectGpuFault(page, { kind: 'claims-shader-f16' });
   const harness = await generateHarness(page);

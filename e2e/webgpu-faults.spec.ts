@@ -82,7 +82,9 @@ const CASES: { fault: GpuFaultInjection; kind: string; message: RegExp; onGpu: n
   },
 ];
 
-test('each WebGPU fault moves the embeddings to WASM, says why, and embeds every text once', async ({ page }) => {
+test('each WebGPU fault moves the embeddings to WASM, says why, and embeds every text once', async ({
+  page,
+}) => {
   test.setTimeout(900_000);
   // The first worker has no fault: it computes the WASM reference. Each case then gets a fresh worker.
   await injectGpuFault(page, [null, ...CASES.map((c) => c.fault)]);
@@ -116,7 +118,9 @@ test('each WebGPU fault moves the embeddings to WASM, says why, and embeds every
   }
 });
 
-test('the GPU lost mid-answer: the reply goes on on WASM from the token where it was, the same reply', async ({ page }) => {
+test('the GPU lost mid-answer: the reply goes on on WASM from the token where it was, the same reply', async ({
+  page,
+}) => {
   test.setTimeout(600_000);
   const expected = JSON.parse(
     readFileSync(new URL('../tests/fixtures/models/aerie-tiny-qwen2.expected.json', import.meta.url), 'utf8'),

@@ -69,7 +69,9 @@ export async function injectGpuFault(
       await cdp.send('Fetch.fulfillRequest', {
         requestId: event.requestId,
         responseCode: 200,
-        responseHeaders: (event.responseHeaders ?? []).filter((h) => !/^content-(length|encoding)$/i.test(h.name)),
+        responseHeaders: (event.responseHeaders ?? []).filter(
+          (h) => !/^content-(length|encoding)$/i.test(h.name),
+        ),
         body: Buffer.from(fault ? prelude(fault) + script : script).toString('base64'),
       });
     })().catch((error: unknown) => {
