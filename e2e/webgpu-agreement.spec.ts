@@ -167,11 +167,10 @@ function generateHarness(page: Page): Promise<GenerateHarness> {
  */
 test(`the test decoder: WebGPU writes WASM's greedy tokens (fp32; q4 as auto picks it without shader-f16) where every step leads by ≥ ${GREEDY.requiredMargin}`, async ({
   page,
-  context,
 }) => {
   test.setTimeout(420_000);
   // The adapter said to be hardware, so that `auto` puts the model on WebGPU (fp32 is put there explicitly).
-  await injectGpuFault(context, { kind: 'hardware-adapter' });
+  await injectGpuFault(page, { kind: 'hardware-adapter' });
   const harness = await generateHarness(page);
   for (const dtype of ['fp32', 'q4'] as const) {
     const expected = GREEDY.paths[dtype].greedyIds;
@@ -228,10 +227,9 @@ test(`the test decoder: WebGPU writes WASM's greedy tokens (fp32; q4 as auto pic
  */
 test("auto on a GPU with shader-f16 and a model without q4f16 weights: its q4 file on WebGPU, WASM's q4 tokens, and why", async ({
   page,
-  context,
 }) => {
   test.setTimeout(240_000);
-  await injectGpuFault(context, { kind: 'claims-shader-f16' });
+  await injectGpuFault(page, { kind: 'claims-shader-f16' });
   const harness = await generateHarness(page);
   const expected = GREEDY.paths.q4.greedyIds;
   const gpu = await harness.generate(

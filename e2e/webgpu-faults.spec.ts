@@ -84,11 +84,10 @@ const CASES: { fault: GpuFaultInjection; kind: string; message: RegExp; onGpu: n
 
 test('each WebGPU fault moves the embeddings to WASM, says why, and embeds every text once', async ({
   page,
-  context,
 }) => {
   test.setTimeout(900_000);
   // The first worker has no fault: it computes the WASM reference. Each case then gets a fresh worker.
-  await injectGpuFault(context, [null, ...CASES.map((c) => c.fault)]);
+  await injectGpuFault(page, [null, ...CASES.map((c) => c.fault)]);
   await page.goto('/dev/models.html');
   await page.waitForFunction(() => 'aerieModels' in globalThis);
   const reference = await embed(page, 'wasm');
@@ -121,14 +120,13 @@ test('each WebGPU fault moves the embeddings to WASM, says why, and embeds every
 
 test('the GPU lost mid-answer: the reply goes on on WASM from the token where it was, the same reply', async ({
   page,
-  context,
 }) => {
   test.setTimeout(600_000);
   const expected = JSON.parse(
     readFileSync(new URL('../tests/fixtures/models/aerie-tiny-qwen2.expected.json', import.meta.url), 'utf8'),
   ) as { messages: { role: string; content: string }[] };
   // The known-input check reads back twice, the prompt once, then a token per step: lost after a few tokens.
-  await injectGpuFault(context, { kind: 'lose-device', afterReadbacks: 2 + 1 + 4 });
+  await injectGpuFault(page, { kind: 'lose-device', afterReadbacks: 2 + 1 + 4 });
   await page.goto('/dev/generate.html');
   await page.waitForFunction(() => 'aerieGenerate' in globalThis);
   const write = (device: string) =>

@@ -30,7 +30,7 @@ test('device auto on a WebGPU browser: the sample builds on WebGPU, said everywh
 }) => {
   test.setTimeout(600_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await injectGpuFault(context, { kind: 'hardware-adapter' });
+  await injectGpuFault(page, { kind: 'hardware-adapter' });
   const urls = recordRequests(context);
   await page.goto('/');
   await configure(page, llm);

@@ -77,10 +77,9 @@ test('llama.cpp asked for WebGPU on an adapter without shader-f16 writes the ref
 
 test("llama.cpp's WebGPU backend finding no device is read from its load log: WASM, and why (injected: the app's adapter claims shader-f16)", async ({
   page,
-  context,
 }) => {
   test.setTimeout(120_000);
-  await injectGpuFault(context, { kind: 'claims-shader-f16' });
+  await injectGpuFault(page, { kind: 'claims-shader-f16' });
   const result = await generateOnWebGpu(page);
   expectReferenceOnWasm(result);
   expect(result.info.fallback).toEqual({

@@ -33,7 +33,10 @@ TESTS=(tests/models/generate/local-decoder.test.ts tests/models/embed/local-mode
 SCRATCH="$PWD/.scratch/cpus"
 ROOT="$SCRATCH/arm64-root"
 # Under emulation a test takes 10–50 times its native time (the reranker's longest: 46 s on a busy machine).
-VITEST=(node_modules/vitest/vitest.mjs run "${TESTS[@]}" --pool=threads --testTimeout=900000
+# One test file at a time in each emulation (vitest.config.ts runs a file per core: two here): `all` runs two
+# emulations side by side, one per core, and more emulated workers than cores (three, once) slowed a worker's
+# start past Vitest's fixed 60 s (run_all).
+VITEST=(node_modules/vitest/vitest.mjs run "${TESTS[@]}" --pool=threads --maxWorkers=1 --testTimeout=900000
   --hookTimeout=900000)
 
 need() { command -v "$1" >/dev/null || { echo "test-cpus: $1 is missing (Debian: apt-get install qemu-user)" >&2; exit 1; }; }

@@ -1,6 +1,6 @@
 /**
  * WebGPU faults injected into the app's real workers, for the browser tests of the fallbacks: the workers'
- * scripts are served with a prelude (webgpu-fault-prelude.js, by a route of the browser context) that wraps
+ * scripts are served with a prelude (webgpu-fault-prelude.js, by a CDP `Fetch` interception of the page) that wraps
  * Chromium's real WebGPU objects before any app code runs. Nothing in the app knows about it.
  *
  * - `request-device`: `GPUAdapter.requestDevice` rejects (as when a driver refuses a device).
@@ -18,7 +18,7 @@
  *   only: a library that asks the real adapter in a worker of its own (llama.cpp's) finds none.
  */
 import { readFileSync } from 'node:fs';
-import type { BrowserContext } from '@playwright/test';
+import type { Page } from '@playwright/test';
 
 /** One injected fault. */
 export type GpuFaultInjection =
@@ -43,20 +43,46 @@ function prelude(fault: GpuFaultInjection): string {
 }
 
 /**
- * Serves every model worker's script with the fault's prelude in `context` (workers started afterwards; one
- * already running keeps its script). With a list, the n-th worker started gets the n-th fault (`null`: none),
- * the last one every worker after it. Routing turns the browser's HTTP cache off, so every worker start asks.
+ * Serves every model worker's script with the fault's prelude in `page`'s workers (workers started afterwards;
+ * one already running keeps its script). With a list, the n-th worker started gets the n-th fault (`null`:
+ * none), the last one every worker after it. The scripts are caught by Chromium's own request interception (a
+ * CDP `Fetch` session of the page, at the response, for the worker scripts' URLs only), not by a Playwright
+ * route: a route turns the browser's HTTP cache off for the whole context, and every worker start then fetched
+ * and compiled ONNX Runtime's 27 MB WebAssembly anew.
  */
 export async function injectGpuFault(
-  context: BrowserContext,
+  page: Page,
   faults: GpuFaultInjection | readonly (GpuFaultInjection | null)[],
 ): Promise<void> {
   const list = Array.isArray(faults) ? faults : [faults as GpuFaultInjection];
   let started = 0;
-  await context.route(WORKER_SCRIPTS, async (route) => {
-    const fault = list[Math.min(started++, list.length - 1)];
-    const response = await route.fetch();
-    const script = await response.text();
-    await route.fulfill({ response, body: fault ? prelude(fault) + script : script });
+  const cdp = await page.context().newCDPSession(page);
+  cdp.on('Fetch.requestPaused', (event) => {
+    void (async () => {
+      if (!WORKER_SCRIPTS.test(event.request.url) || event.responseStatusCode !== 200) {
+        await cdp.send('Fetch.continueRequest', { requestId: event.requestId });
+        return;
+      }
+      const fault = list[Math.min(started++, list.length - 1)];
+      const { body, base64Encoded } = await cdp.send('Fetch.getResponseBody', { requestId: event.requestId });
+      const script = base64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+      await cdp.send('Fetch.fulfillRequest', {
+        requestId: event.requestId,
+        responseCode: 200,
+        responseHeaders: (event.responseHeaders ?? []).filter(
+          (h) => !/^content-(length|encoding)$/i.test(h.name),
+        ),
+        body: Buffer.from(fault ? prelude(fault) + script : script).toString('base64'),
+      });
+    })().catch((error: unknown) => {
+      // The page may close while a script is paused; anything else is the harness's own failure.
+      if (!page.isClosed()) throw error;
+    });
+  });
+  await cdp.send('Fetch.enable', {
+    patterns: ['*/workers/*.worker.ts*', '*/assets/*.worker-*.js*'].map((urlPattern) => ({
+      urlPattern,
+      requestStage: 'Response' as const,
+    })),
   });
 }
