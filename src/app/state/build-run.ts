@@ -51,5 +51,5 @@ export function stopMessage(
   const said = asSentence(errorMessage(error));
   return how.recorded
     ? `${said} Everything finished so far is kept: resume when the problem is fixed.`
-    : `${said} The build was not saved, so there is nothing to resume: build again once this ` + 'is fixed.';
+    : `${said} The build was not saved, so there is nothing to resume: build again once this is fixed.`;
 }

@@ -7,7 +7,10 @@
  * switches for its hub model, and failed ("Failed to fetch") — the very model the build then fell back to.
  *
  * The gate lets loads of one kind run together (they want the same switches) and makes a load of the other kind
- * wait until every load of the running kind has settled; the switches are set as each load starts.
+ * wait until every load of the running kind has settled; the switches are set as each load starts. The price:
+ * a load waits for the other source's loads to end, e.g. the offline model asked for while a hub model is still
+ * downloading waits for that download (before, it started at once and made the download fail). Loads from the
+ * app's folder, the common wait, take a second or two.
  */
 
 /** Where a model's files come from: the app's own models folder or the model hub. */
