@@ -36,6 +36,7 @@ import {
   type KnnRowsResult,
   type KnnRowsTask,
 } from './knn';
+import { principalProjection } from './pca';
 import { effectiveNeighbors, reduceDimensions, type ReduceProgress } from './umap';
 import type { LayoutSchedule, NegativeSampling } from './umap-layout';
 import { distinctPoints } from './same-points';
@@ -76,6 +77,14 @@ export const LOCAL_MIN_CLUSTER_SIZE = 3;
 export const SWEEP_FIT_SAMPLE = 3000;
 
 /** Labels of the global and the local steps' seeds (`deriveSeed(seed, depth, label)`). */
+/**
+ * The global step (its k-NN graph and layout) sees a layer of more than this many nodes, of more dimensions than
+ * this, as its centred vectors projected on this many leading principal directions (pca.ts), each scaled to unit
+ * length; the local steps keep the original vectors. It keeps the tree steady under a hair of noise in the
+ * embeddings (issue #44; docs/clustering.md, "The global step on 50 principal components").
+ */
+export const GLOBAL_COMPONENTS = 50;
+
 const GLOBAL_SEED_LABEL = 0;
 const LOCAL_SEED_LABEL = 1;
 
@@ -446,11 +455,12 @@ function* clusterOnce(
   if (n <= 2) return [ids.slice()];
   const sub = subset(unit, dim, ids);
   const globalNeighbors = Math.floor(Math.sqrt(n - 1));
+  const projected = n > GLOBAL_COMPONENTS && dim > GLOBAL_COMPONENTS;
   const global = yield* reduceAndCluster(
-    sub,
+    projected ? principalProjection(sub, n, dim, GLOBAL_COMPONENTS) : sub,
     ids,
     n,
-    dim,
+    projected ? GLOBAL_COMPONENTS : dim,
     globalNeighbors,
     deriveSeed(o.seed, depth, GLOBAL_SEED_LABEL),
     o,
