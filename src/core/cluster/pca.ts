@@ -32,7 +32,12 @@ const MAX_QL_ITERATIONS = 60;
  * @param components number of leading directions kept; at most min(n, dim).
  * @throws RangeError when the sizes do not fit.
  */
-export function principalProjection(rows: Float32Array, n: number, dim: number, components: number): Float32Array {
+export function principalProjection(
+  rows: Float32Array,
+  n: number,
+  dim: number,
+  components: number,
+): Float32Array {
   if (!Number.isInteger(n) || !Number.isInteger(dim) || n < 1 || dim < 1 || rows.length < n * dim) {
     throw new RangeError(`principalProjection: ${rows.length} values cannot hold ${n} rows of ${dim}.`);
   }
