@@ -32,7 +32,7 @@ function cell(s: LayerStability): string {
   const { mean, min } = meanMin(s.ari);
   const identical = s.ari.filter((a) => a === 1).length;
   return (
-    `${fixed(mean)} (worst ${fixed(min)}, ${identical}/${s.ari.length} identical), ` +
+    `${fixed(mean)} (worst ${fixed(min)}, ${identical}/${s.ari.length} identical; runs ${s.ari.map((a) => fixed(a)).join(', ')}), ` +
     `${s.clusters} clusters of ${fixed(s.meanChildren, 2)} (noisy ${Math.min(...s.clusterCounts)}–${Math.max(...s.clusterCounts)}), ${fixed(s.seconds, 1)} s`
   );
 }
