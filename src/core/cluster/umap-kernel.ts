@@ -88,6 +88,14 @@ export interface LayoutKernel {
   finish(): void;
 }
 
+/** A stable layout in WebAssembly memory whose epochs can run over a range of its edges (umap-split.ts). */
+export interface StableLayoutKernel extends LayoutKernel {
+  /** One epoch over edges `from` … `to` − 1 only (the twin of `stableEpoch`'s range). */
+  epoch(epoch: number, alpha: number, from?: number, to?: number): void;
+  /** The coordinates in the kernel's memory (a view: read or overwrite them between epochs). */
+  readonly y: Float64Array;
+}
+
 /**
  * Copies a layout into a kernel's memory, the generator's stream with it. Undefined where WebAssembly is
  * missing, the memory cannot be had, or `random` is not a generator of random.ts (its state is then unknown):
@@ -155,7 +163,7 @@ export function createLayoutKernel(arrays: LayoutArrays, random: RandomFn): Layo
  * so no generator state crosses, and its powers are curve-pow.ts's. Undefined where WebAssembly is missing or
  * the memory cannot be had: the caller runs the JavaScript epochs (`stableEpoch`), which give the same numbers.
  */
-export function createStableLayoutKernel(state: StableState): LayoutKernel | undefined {
+export function createStableLayoutKernel(state: StableState): StableLayoutKernel | undefined {
   const { n, dim, a, b, ring } = state;
   const edges = state.head.length;
   const places = ring.hash.length;
@@ -201,19 +209,22 @@ export function createStableLayoutKernel(state: StableState): LayoutKernel | und
   // The same 32 bits, read by the kernel as unsigned.
   key.set(state.schedule.key);
   scale.set(state.schedule.scale);
+  const i32At = (at: number, e: number) => at + e * i32;
   return {
-    epoch(epoch, alpha) {
+    y,
+    epoch(epoch, alpha, from = 0, to = edges) {
       counters.set(negativeCounters(epoch));
+      // A range is the same arrays from its first edge on.
       exports.stableEpoch(
         n,
         dim,
-        edges,
+        to - from,
         yAt,
-        headAt,
-        tailAt,
-        periodAt,
-        scaleAt,
-        keyAt,
+        i32At(headAt, from),
+        i32At(tailAt, from),
+        i32At(periodAt, from),
+        scaleAt + from * f64,
+        i32At(keyAt, from),
         countersAt,
         ringHashAt,
         ringPointAt,
