@@ -16,14 +16,7 @@ import {
   type FarLayout,
   type FarLayoutSetup,
 } from '../../../src/core/cluster/umap-split';
-import {
-  stableEpoch,
-  stableSchedule,
-  stableStart,
-  type StableState,
-} from '../../../src/core/cluster/umap-stable';
-import { createStableLayoutKernel } from '../../../src/core/cluster/umap-kernel';
-import { positionRing } from '../../../src/core/cluster/negative-ring';
+import { stableSchedule } from '../../../src/core/cluster/umap-stable';
 import { runAsync, runSync } from '../../../src/core/yield';
 
 function unitRows(n: number, dim: number, seed: number): Float32Array {
@@ -91,11 +84,7 @@ describe('the split layout', () => {
           }
           // The edge's own place in the graph: its key and ends, found once, after the last one.
           const at = Array.from(head.keys()).find(
-            (i) =>
-              i > last &&
-              head[i] === part.head[e] &&
-              tail[i] === part.tail[e] &&
-              schedule.key[i] === part.key[e],
+            (i) => i > last && head[i] === part.head[e] && tail[i] === part.tail[e] && schedule.key[i] === part.key[e],
           )!;
           expect(at).toBeGreaterThan(last);
           expect(part.scale[e]).toBe(schedule.scale[at]);
@@ -142,45 +131,6 @@ describe('the split layout', () => {
     // The second layout got the first one's worker back: freed, not leaked.
     expect(started.length).toBe(1);
     expect(started[0].length).toBe(2 * 500 * SPLIT_ROUNDS);
-  });
-
-  it('runs a range of the edges in the kernel as stableEpoch does in JavaScript, bit for bit', () => {
-    const n = 50;
-    const dim = 10;
-    const random = seededRandom(8);
-    const edges = 600;
-    const head = Int32Array.from({ length: edges }, () => Math.floor(random() * n));
-    const tail = Int32Array.from({ length: edges }, () => Math.floor(random() * n));
-    const weight = Float64Array.from({ length: edges }, () => 0.05 + random());
-    const ids = Array.from({ length: n }, (_, i) => i);
-    const state = (): StableState => ({
-      n,
-      dim,
-      y: stableStart(ids, dim, 4),
-      head,
-      tail,
-      schedule: stableSchedule(tail, head, weight, 50, 11, ids),
-      ring: positionRing(n),
-      a: 1.58,
-      b: 0.9,
-    });
-    const js = state();
-    const wasm = state();
-    const kernel = createStableLayoutKernel(wasm)!;
-    expect(kernel).toBeDefined();
-    for (let epoch = 0; epoch < 20; epoch++) {
-      for (const [from, to] of [
-        [0, 170],
-        [170, 171],
-        [171, 600],
-      ]) {
-        stableEpoch(js, epoch, 0.05, from, to);
-        kernel.epoch(epoch, 0.05, from, to);
-      }
-    }
-    kernel.finish();
-    expect(Array.from(wasm.y)).toEqual(Array.from(js.y));
-    expect(wasm.y).not.toEqual(stableStart(ids, dim, 4));
   });
 
   it('fails clearly on a worker that cannot run a layout, and frees it', async () => {
