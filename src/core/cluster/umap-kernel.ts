@@ -88,14 +88,6 @@ export interface LayoutKernel {
   finish(): void;
 }
 
-/** A stable layout in WebAssembly memory whose epochs can run over a range of its edges (umap-split.ts). */
-export interface StableLayoutKernel extends LayoutKernel {
-  /** One epoch over edges `from` … `to` − 1 only (the twin of `stableEpoch`'s range). */
-  epoch(epoch: number, alpha: number, from?: number, to?: number): void;
-  /** The coordinates in the kernel's memory (a view: read or overwrite them between epochs). */
-  readonly y: Float64Array;
-}
-
 /**
  * Copies a layout into a kernel's memory, the generator's stream with it. Undefined where WebAssembly is
  * missing, the memory cannot be had, or `random` is not a generator of random.ts (its state is then unknown):
@@ -163,7 +155,7 @@ export function createLayoutKernel(arrays: LayoutArrays, random: RandomFn): Layo
  * so no generator state crosses, and its powers are curve-pow.ts's. Undefined where WebAssembly is missing or
  * the memory cannot be had: the caller runs the JavaScript epochs (`stableEpoch`), which give the same numbers.
  */
-export function createStableLayoutKernel(state: StableState): StableLayoutKernel | undefined {
+export function createStableLayoutKernel(state: StableState): LayoutKernel | undefined {
   const { n, dim, a, b, ring } = state;
   const edges = state.head.length;
   const places = ring.hash.length;
@@ -209,22 +201,19 @@ export function createStableLayoutKernel(state: StableState): StableLayoutKernel
   // The same 32 bits, read by the kernel as unsigned.
   key.set(state.schedule.key);
   scale.set(state.schedule.scale);
-  const i32At = (at: number, e: number) => at + e * i32;
   return {
-    y,
-    epoch(epoch, alpha, from = 0, to = edges) {
+    epoch(epoch, alpha) {
       counters.set(negativeCounters(epoch));
-      // A range is the same arrays from its first edge on.
       exports.stableEpoch(
         n,
         dim,
-        to - from,
+        edges,
         yAt,
-        i32At(headAt, from),
-        i32At(tailAt, from),
-        i32At(periodAt, from),
-        scaleAt + from * f64,
-        i32At(keyAt, from),
+        headAt,
+        tailAt,
+        periodAt,
+        scaleAt,
+        keyAt,
         countersAt,
         ringHashAt,
         ringPointAt,

@@ -191,19 +191,14 @@ export function repulsionCoefficient(d2: number, a: number, b: number, floor: nu
  * edge due this epoch pulls its two points together and pushes its head from STABLE_NEGATIVE_SAMPLES points
  * drawn on the ring (negative-ring.ts; repulsion guarded by REPULSION_FLOOR), each push weighted by the drawn
  * point's ring weight and every update scaled by the edge's scale; coincident points are handled as umap-js
- * does. Only edges `from` … `to` − 1 when given (umap-split.ts runs an epoch in parts).
+ * does.
  */
-export function stableEpoch(
-  state: StableState,
-  epoch: number,
-  alpha: number,
-  from = 0,
-  to = state.head.length,
-): void {
+export function stableEpoch(state: StableState, epoch: number, alpha: number): void {
   const { dim, y, head, tail, a, b, ring } = state;
   const { periodLog2, scale, key } = state.schedule;
   const counters = negativeCounters(epoch);
-  for (let e = from; e < to; e++) {
+  const edges = head.length;
+  for (let e = 0; e < edges; e++) {
     const mask = (1 << periodLog2[e]) - 1;
     if (((epoch + key[e]) & mask) !== 0) continue;
     const step = scale[e] * alpha;
