@@ -5,7 +5,7 @@
  * in a worker and with fakes in tests.
  */
 import { throwIfAborted, type AbortSignalLike } from './abort';
-import { chunkTextAsync, countTokens, hasVisibleText } from './text';
+import { chunkTextAsync, countTokens, hasVisibleText, type AsyncChunkOptions, type Chunk } from './text';
 import {
   clusterNodesAsync,
   DEFAULT_MAX_CLUSTERS,
@@ -86,6 +86,11 @@ export interface BuildOptions extends Partial<BuildParams> {
    * or without one, whatever its size. Default: one after another, here.
    */
   clusterPool?: ClusterPool;
+  /**
+   * Chunks one document: `chunkTextAsync` (the default) or anything that returns its chunks, e.g. chunks the
+   * caller began while the model loaded (pipeline/early-chunks.ts).
+   */
+  chunker?: (text: string, options: AsyncChunkOptions) => Promise<Chunk[]>;
 }
 
 /** Progress of a build, stage by stage, with counts. */
@@ -374,9 +379,10 @@ function resolveParams(options: BuildOptions): { params: BuildParams; concurrenc
 async function chunkDocuments(
   docs: readonly NormalizedDocument[],
   chunkTokens: number,
-  signal: AbortSignalLike | undefined,
+  options: BuildOptions,
   onProgress: ((progress: BuildProgress) => void) | undefined,
 ): Promise<TreeNode[]> {
+  const { signal, chunker = chunkTextAsync } = options;
   const nodes: TreeNode[] = [];
   // Chunking a long text takes a while (a minute for 15 MB of unbroken text): report it in characters, every
   // CHUNK_PROGRESS_STEP of the whole, and let a cancel through.
@@ -386,7 +392,7 @@ async function chunkDocuments(
   let reported = 0;
   onProgress?.({ stage: 'chunk', done: 0, total: totalChars });
   for (const doc of docs) {
-    const chunks = await chunkTextAsync(doc.text, {
+    const chunks = await chunker(doc.text, {
       maxTokens: chunkTokens,
       signal,
       onProgress: (done) => {
@@ -562,7 +568,7 @@ export async function buildTree(
 
   const docs = normalizeInput(input);
   const documents: TreeDocument[] = docs.map((d) => ({ id: d.id, name: d.name, chars: d.text.length }));
-  const nodes = await chunkDocuments(docs, params.chunkTokens, signal, onProgress);
+  const nodes = await chunkDocuments(docs, params.chunkTokens, options, onProgress);
   const dim = await embedLeaves(nodes, models, signal, onProgress);
   const { layers, stopReason } = await addSummaryLayers(nodes, dim, {
     models,

@@ -6,7 +6,7 @@
 import type { AbortSignalLike } from './abort';
 import type { SentenceVectorSource } from './sentence-vectors';
 import type { EmbedFn, SummarizeFn } from './types';
-import { sentenceSpans, countTokens, truncateToTokens } from './text';
+import { sentenceSpans, countSentenceTokens, countTokens, truncateToTokens } from './text';
 import { AerieError } from './errors';
 
 /** Identifies the extractive summariser in a tree's `summarizer` field. */
@@ -67,7 +67,8 @@ export function createExtractiveSummarizer(embed: EmbedFn, source?: SentenceVect
         texts: texts.length,
       });
     }
-    const tokens = sentences.map(countTokens);
+    // Counted by the chunker already, or by an earlier summary (a layer's sentences are its children's).
+    const tokens = sentences.map(countSentenceTokens);
     const vectors = sentences.length === 1 ? [] : await sentenceVectors(texts, perText, signal);
     const scores = centrality(vectors, sentences.length);
     const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);

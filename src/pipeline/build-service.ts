@@ -33,6 +33,7 @@ import {
   type FileInfo,
 } from '../storage';
 import { cachedEmbedder, cachedSummarizer, embeddingCacheKeyFor, summaryCacheKeyFor } from './cached-results';
+import { startChunking } from './early-chunks';
 import {
   builtinConcurrency,
   prepareBuiltin,
@@ -188,9 +189,20 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
 
     let embed: ReturnType<typeof cachedEmbedder> | undefined;
     let summarize: ReturnType<typeof cachedSummarizer> | undefined;
+    let ended = false;
     const clusterPool = deps.clusterPool?.();
     try {
       devices.onFallback = (notice) => report(notice);
+      // Chunked while the model loads (in the embedding workers); stopped when the build ends or is cancelled.
+      const chunker = startChunking(
+        requested.documents.map((d) => d.text),
+        requested.params.chunkTokens ?? DEFAULT_BUILD_PARAMS.chunkTokens,
+        {
+          get aborted() {
+            return ended || controller.signal.aborted;
+          },
+        },
+      );
       await enter({ stage: 'model-load', file: '', loaded: 0, total: 0, status: 'initiate' });
       let request = await loadEmbeddingModel(embedService, requested, store, report, devices);
       if (controller.signal.aborted) throw new AbortError('The build was cancelled.');
@@ -257,6 +269,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
           summarizer: summarizer.info,
           signal: controller.signal,
           clusterPool,
+          chunker,
         },
         report,
       );
@@ -290,6 +303,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       }
       throw error;
     } finally {
+      ended = true;
       clusterPool?.close();
     }
   }

@@ -3,6 +3,7 @@
  * determines it (the keys below), with the trees that use it. The wrappers that put models behind it live in
  * src/pipeline/cached-results.ts.
  */
+import { unwrap } from 'idb';
 import type { EvalChat } from '../core/eval';
 import type { LlmProtocol } from '../llm';
 import { requireTree } from './errors';
@@ -102,17 +103,46 @@ export function lookupCache(
 /**
  * Writes new entries in one transaction, merging the users of any another tab wrote meanwhile. Every tree an
  * entry names must exist: nothing is cached for a tree deleted meanwhile (in this tab or another).
+ *
+ * An entry is added without reading its key first: the callers write what their lookup just missed, so the key
+ * is almost always new, and reading each one before writing it (to merge the users of an entry another tab
+ * wrote meanwhile) was two requests an entry, one waiting for the other — most of the build worker's time while
+ * it embeds a book's leaves (docs/build-time.md). Only a key that exists (the add's ConstraintError) is read and
+ * merged.
  * @throws StorageError NOT_FOUND (a tree was deleted), QUOTA_EXCEEDED.
  */
 export function saveCache(db: AerieDb, entries: readonly CacheEntry[]): Promise<void> {
   return runTransaction(db, ['trees', 'cache'], 'readwrite', 'save to the cache', async (tx) => {
     const users = [...new Set(entries.flatMap((e) => e.treeIds))];
     await forEachRequest(users, (treeId) => requireTree(tx.objectStore('trees'), treeId));
-    await forEachRequest(entries, async (entry) => {
-      const existing = await tx.objectStore('cache').get(entry.key);
-      const treeIds = existing ? [...new Set([...existing.treeIds, ...entry.treeIds])] : entry.treeIds;
-      await tx.objectStore('cache').put({ ...entry, treeIds });
-    });
+    const cache = unwrap(tx.objectStore('cache'));
+    await forEachRequest(entries, (entry) => addOrMerge(cache, entry));
+  });
+}
+
+/**
+ * Adds `entry`, or, when its key exists, puts it with the users of both. A raw request, because the add's
+ * ConstraintError must be handled inside its own error event (cancelled there, and kept from the
+ * transaction, whose error event idb would take for a failure): an idb promise settles too late for that.
+ */
+function addOrMerge(cache: IDBObjectStore, entry: CacheEntry): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (request: IDBRequest, then: () => void) => {
+      request.onsuccess = then;
+      request.onerror = () => reject(request.error);
+    };
+    const added = cache.add(entry);
+    settle(added, () => resolve());
+    added.onerror = (event) => {
+      if (added.error?.name !== 'ConstraintError') return reject(added.error);
+      event.preventDefault();
+      event.stopPropagation();
+      const read = cache.get(entry.key) as IDBRequest<CacheEntry | undefined>;
+      settle(read, () => {
+        const treeIds = [...new Set([...(read.result?.treeIds ?? []), ...entry.treeIds])];
+        settle(cache.put({ ...entry, treeIds }), () => resolve());
+      });
+    };
   });
 }
 

@@ -175,47 +175,53 @@ export async function recordTree(db: AerieDb, id: string): Promise<void> {
   if (!(await getTree(db, id))) await createTree(db, makeRequest(id));
 }
 
-/** A FAKE full disk: the n-th `put` from now on fails with QuotaExceededError. */
+/** A FAKE full disk: the n-th write (`put` or `add`) from now on fails with QuotaExceededError. */
 export interface FakeQuota {
-  /** Puts seen so far. */
+  /** Writes seen so far. */
   readonly puts: number;
-  /** Puts behave normally again. */
+  /** Writes behave normally again. */
   restore(): void;
 }
 
 /**
- * Makes the n-th put (1-based, counted from this call) fail with a QuotaExceededError, the way browsers
- * report a full quota: `abort` (default) aborts the transaction with that error, as Chromium does at commit;
- * `throw` throws it from `put` synchronously. Always `restore()` (in `finally`).
+ * Makes the n-th write (`put` or `add`, 1-based, counted from this call) fail with a QuotaExceededError, the
+ * way browsers report a full quota: `abort` (default) aborts the transaction with that error, as Chromium does
+ * at commit; `throw` throws it from the call synchronously. Always `restore()` (in `finally`).
  */
 export function failNthPut(n: number, mode: 'abort' | 'throw' = 'abort'): FakeQuota {
   return failPuts((put) => put === n, mode);
 }
 
-/** A FAKE full disk from now on: every put fails with a QuotaExceededError until `restore()`. */
+/** A FAKE full disk from now on: every write fails with a QuotaExceededError until `restore()`. */
 export function fillDisk(): FakeQuota {
   return failPuts(() => true, 'abort');
 }
 
+type WriteMethod = (...args: unknown[]) => unknown;
+
 function failPuts(fails: (put: number) => boolean, mode: 'abort' | 'throw'): FakeQuota {
-  const proto = IDBObjectStore.prototype as unknown as { put: (...args: unknown[]) => unknown };
-  const original = proto.put;
+  const proto = IDBObjectStore.prototype as unknown as { put: WriteMethod; add: WriteMethod };
+  const originals = { put: proto.put, add: proto.add };
   let puts = 0;
-  proto.put = function (this: IDBObjectStore, ...args: unknown[]) {
-    puts++;
-    if (!fails(puts)) return original.apply(this, args);
-    if (mode === 'throw') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-    const request = original.apply(this, args);
-    // fake-indexeddb's own abort path (used for constraint errors), with the quota error as the cause.
-    (this.transaction as unknown as { _abort(name: string): void })._abort('QuotaExceededError');
-    return request;
-  };
+  const failing = (original: WriteMethod): WriteMethod =>
+    function (this: IDBObjectStore, ...args: unknown[]) {
+      puts++;
+      if (!fails(puts)) return original.apply(this, args);
+      if (mode === 'throw') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      const request = original.apply(this, args);
+      // fake-indexeddb's own abort path (used for constraint errors), with the quota error as the cause.
+      (this.transaction as unknown as { _abort(name: string): void })._abort('QuotaExceededError');
+      return request;
+    };
+  proto.put = failing(originals.put);
+  proto.add = failing(originals.add);
   return {
     get puts() {
       return puts;
     },
     restore() {
-      proto.put = original;
+      proto.put = originals.put;
+      proto.add = originals.add;
     },
   };
 }

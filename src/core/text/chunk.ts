@@ -15,7 +15,7 @@ import { throwIfAborted, type AbortSignalLike } from '../abort';
 import { AerieError } from '../errors';
 import { isWhitespaceCode, skipWhitespace, trimEnd } from './code-units';
 import { pushTrimmed, splitSentences, type TextSpan } from './sentences';
-import { countTokens, countTokensUpTo, tokenPrefixEnd } from './tokens';
+import { countSentenceTokensUpTo, countTokens, countTokensUpTo, tokenPrefixEnd } from './tokens';
 import { DEFAULT_BUILD_PARAMS } from '../types';
 import { runAsync, runSync } from '../yield';
 
@@ -124,7 +124,7 @@ function* addSentence(
   units: Units,
   at: (offset: number) => void,
 ): Generator<undefined, void, unknown> {
-  const tokens = countTokensUpTo(text.slice(s.start, s.end), maxTokens);
+  const tokens = countSentenceTokensUpTo(text.slice(s.start, s.end), maxTokens);
   if (tokens <= maxTokens) {
     units.push(s.start, s.end, tokens, false);
     at(s.end);

@@ -63,6 +63,39 @@ export function countTokens(text: string): number {
 }
 
 /**
+ * Whole sentences' counts remembered (by their exact text) between clears. The chunker counts every sentence
+ * of a document, and the extractive summariser counts the sentences of every cluster again (their whitespace
+ * made single spaces: for prose without line breaks inside a sentence, the same string), and of every layer
+ * above again: ~25 % of the summaries' stage on a 78k-token book (docs/build-time.md). A count remembered is
+ * the count of the same string, so nothing it decides can differ. About 2,600 sentences make 78k tokens.
+ */
+export const SENTENCE_COUNT_MEMORY = 50_000;
+const sentenceCounts = new Map<string, number>();
+
+/**
+ * `countTokens(sentence)`, remembered for the next call with the same text (see SENTENCE_COUNT_MEMORY): for
+ * texts counted again and again, like sentences; not for one-off texts (a cut's probes), which would only
+ * crowd the memory.
+ */
+export function countSentenceTokens(sentence: string): number {
+  let count = sentenceCounts.get(sentence);
+  if (count === undefined) {
+    count = countTokens(sentence);
+    if (sentenceCounts.size >= SENTENCE_COUNT_MEMORY) sentenceCounts.clear();
+    sentenceCounts.set(sentence, count);
+  }
+  return count;
+}
+
+/**
+ * `countTokensUpTo` for a whole sentence: a sentence it counts is remembered (`countSentenceTokens`).
+ * @param limit the largest count of interest, ≥ 0.
+ */
+export function countSentenceTokensUpTo(sentence: string, limit: number): number {
+  return countUpTo(sentence, limit, countSentenceTokens);
+}
+
+/**
  * The cl100k count of `text` when it is at most `limit`; otherwise some number greater than `limit`, found
  * without tokenizing when a byte count already proves it. Byte-pair merging takes time quadratic in the length
  * of an unbroken run of letters (a 100 kB "word", CJK text without punctuation), so deciding "too long" for
@@ -70,9 +103,13 @@ export function countTokens(text: string): number {
  * @param limit the largest count of interest, ≥ 0.
  */
 export function countTokensUpTo(text: string, limit: number): number {
-  if (text.length <= limit * COUNT_OUTRIGHT_CHARS_PER_TOKEN) return countTokens(text);
+  return countUpTo(text, limit, countTokens);
+}
+
+function countUpTo(text: string, limit: number, count: (text: string) => number): number {
+  if (text.length <= limit * COUNT_OUTRIGHT_CHARS_PER_TOKEN) return count(text);
   const bound = tokenLowerBound(text);
-  return bound > limit ? bound : countTokens(text);
+  return bound > limit ? bound : count(text);
 }
 
 /** A lower bound on the token count from UTF-8 byte counts alone (see MAX_TOKEN_BYTES). */
