@@ -49,8 +49,7 @@ export function principalProjection(
   const centred = centre(rows, n, dim);
   const out = new Float64Array(n * components);
   if (n >= dim) {
-    const { values, vectors } = leadingEigen(covariance(centred, n, dim), dim, components);
-    void values;
+    const { vectors } = leadingEigen(covariance(centred, n, dim), dim, components);
     for (let i = 0; i < n; i++) {
       const row = i * dim;
       for (let j = 0; j < components; j++) {
