@@ -292,12 +292,20 @@ class RotationLog {
 function qlEigenvalues(diag: Float64Array, off: Float64Array): Rotations {
   const size = diag.length;
   const log = new RotationLog();
+  // Rounding level of the whole matrix: a rank-deficient covariance (passages repeated, fewer distinct vectors
+  // than dimensions) has a null block whose entries are all rounding noise, where the relative test below
+  // never holds (its scale is noise too) and the iteration would not converge. There it splits at the
+  // rounding level of the matrix instead; a block of real eigenvalues never meets this clause.
+  let norm = 0;
+  for (let i = 0; i < size; i++) norm = Math.max(norm, Math.abs(diag[i]) + Math.abs(off[i]));
+  const noise = Number.EPSILON * norm;
   for (let l = 0; l < size; l++) {
     for (let iteration = 0; ; iteration++) {
       let m = l;
       for (; m < size - 1; m++) {
         const scale = Math.abs(diag[m]) + Math.abs(diag[m + 1]);
         if (Math.abs(off[m]) + scale === scale) break;
+        if (scale <= noise && Math.abs(off[m]) <= noise) break;
       }
       if (m === l) break;
       if (iteration === MAX_QL_ITERATIONS) {

@@ -87,6 +87,32 @@ describe('principalProjection', () => {
     }
   });
 
+  it('projects rows of repeated passages (a covariance of low rank) without failing', () => {
+    // 1,224 rows of 23 distinct vectors (a document that repeats itself): the covariance's null block is all
+    // rounding noise, where the QL iteration's relative test never held ("did not converge on eigenvalue 0").
+    const random = seededRandom(11);
+    for (const [distinct, n] of [
+      [23, 1224],
+      [5, 300],
+    ]) {
+      const dim = 100;
+      const bases = Array.from({ length: distinct }, () =>
+        Float32Array.from({ length: dim }, () => random() - 0.5),
+      );
+      const rows = new Float32Array(n * dim);
+      for (let i = 0; i < n; i++) rows.set(bases[i % distinct], i * dim);
+      const projected = principalProjection(rows, n, dim, 50);
+      const row = (i: number) => Array.from(projected.subarray(i * 50, (i + 1) * 50));
+      const dot = (a: number[], b: number[]) => a.reduce((sum, v, t) => sum + v * b[t], 0);
+      for (let i = 0; i + distinct < n; i++) {
+        expect(dot(row(i), row(i))).toBeCloseTo(1, 6);
+        // Rows of one passage project alike; rows of two passages do not.
+        expect(row(i + distinct)).toEqual(row(i));
+        expect(dot(row(i), row(i + 1))).toBeLessThan(0.99);
+      }
+    }
+  });
+
   it('is deterministic and says what sizes do not fit', () => {
     const rows = randomRows(60, 60, 1);
     expect(principalProjection(rows, 60, 60, 50)).toEqual(principalProjection(rows, 60, 60, 50));
