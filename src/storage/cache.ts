@@ -106,9 +106,9 @@ export function lookupCache(
  *
  * An entry is added without reading its key first: the callers write what their lookup just missed, so the key
  * is almost always new, and reading each one before writing it (to merge the users of an entry another tab
- * wrote meanwhile) was two requests an entry, one waiting for the other — most of the build worker's time while
- * it embeds a book's leaves (docs/build-time.md). Only a key that exists (the add's ConstraintError) is read and
- * merged.
+ * wrote meanwhile) was two requests an entry, one waiting for the other (docs/build-time.md: it did not hold up
+ * the embedding stage, whose embed workers are the slower side, but the store stage's writes are fewer). Only a
+ * key that exists (the add's ConstraintError) is read and merged.
  * @throws StorageError NOT_FOUND (a tree was deleted), QUOTA_EXCEEDED.
  */
 export function saveCache(db: AerieDb, entries: readonly CacheEntry[]): Promise<void> {

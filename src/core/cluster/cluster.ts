@@ -76,7 +76,6 @@ export const LOCAL_MIN_CLUSTER_SIZE = 3;
  */
 export const SWEEP_FIT_SAMPLE = 3000;
 
-/** Labels of the global and the local steps' seeds (`deriveSeed(seed, depth, label)`). */
 /**
  * The global step (its k-NN graph and layout) sees a layer of more than this many nodes, of more dimensions than
  * this, as its centred vectors projected on this many leading principal directions (pca.ts), each scaled to unit
@@ -85,6 +84,7 @@ export const SWEEP_FIT_SAMPLE = 3000;
  */
 export const GLOBAL_COMPONENTS = 50;
 
+/** Labels of the global and the local steps' seeds (`deriveSeed(seed, depth, label)`). */
 const GLOBAL_SEED_LABEL = 0;
 const LOCAL_SEED_LABEL = 1;
 
