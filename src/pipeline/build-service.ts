@@ -33,6 +33,7 @@ import {
   type FileInfo,
 } from '../storage';
 import { cachedEmbedder, cachedSummarizer, embeddingCacheKeyFor, summaryCacheKeyFor } from './cached-results';
+import { forgetSentenceCounts } from '../core/text';
 import { startChunking } from './early-chunks';
 import {
   builtinConcurrency,
@@ -304,6 +305,7 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
       throw error;
     } finally {
       ended = true;
+      forgetSentenceCounts();
       clusterPool?.close();
     }
   }

@@ -88,6 +88,14 @@ export function countSentenceTokens(sentence: string): number {
 }
 
 /**
+ * Forgets every remembered sentence count (see SENTENCE_COUNT_MEMORY): called when a build ends, so no
+ * document's sentences stay in the worker's memory after its build (its tree may be deleted next).
+ */
+export function forgetSentenceCounts(): void {
+  sentenceCounts.clear();
+}
+
+/**
  * `countTokensUpTo` for a whole sentence: a sentence it counts is remembered (`countSentenceTokens`).
  * @param limit the largest count of interest, ≥ 0.
  */

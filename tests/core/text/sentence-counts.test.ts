@@ -67,4 +67,16 @@ describe('sentence counts shared by the chunker and the extractive summariser (S
     expect(tokenizer.calls.filter((t) => sentences.has(t)).length).toBeGreaterThan(leaves.length);
     expect(afresh).toEqual(reused);
   });
+
+  it('forgets every count when told (a build that ends keeps no sentence of its document)', async () => {
+    const { countSentenceTokens, forgetSentenceCounts } = await import('../../../src/core/text');
+    const sentence = 'The pigeons flew down to the hearth and picked every lentil from the ashes.';
+    countSentenceTokens(sentence);
+    tokenizer.calls.length = 0;
+    countSentenceTokens(sentence);
+    expect(tokenizer.calls).toEqual([]);
+    forgetSentenceCounts();
+    expect(countSentenceTokens(sentence)).toBeGreaterThan(10);
+    expect(tokenizer.calls).toEqual([sentence]);
+  });
 });
