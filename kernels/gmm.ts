@@ -206,3 +206,98 @@ export function accumulateScatter(
     }
   }
 }
+
+/** See diagonalLogDensities in src/core/cluster/gmm-kernels.ts. */
+export function diagonalLogDensities(
+  data: usize,
+  n: i32,
+  dim: i32,
+  precs: usize,
+  po: i32,
+  shifts: usize,
+  so: i32,
+  norm: f64,
+  out: usize,
+  stride: i32,
+  column: i32,
+): void {
+  const blocked = n - (n % 4);
+  for (let i = 0; i < blocked; i++) {
+    const x = i * dim;
+    let m: f64 = 0;
+    let r = 0;
+    let p = po;
+    for (; r + 1 < dim; r += 2) {
+      const q = p + r + 1;
+      const a = f64At(precs, p + r) * f64At(data, x + r) - f64At(shifts, so + r);
+      const b = f64At(precs, q + r + 1) * f64At(data, x + r + 1) - f64At(shifts, so + r + 1);
+      m += a * a + b * b;
+      p = q + r + 2;
+    }
+    if (r < dim) {
+      const s = f64At(precs, p + r) * f64At(data, x + r) - f64At(shifts, so + r);
+      m += s * s;
+    }
+    setF64(out, i * stride + column, norm - 0.5 * m);
+  }
+  for (let i = blocked; i < n; i++) {
+    const x = i * dim;
+    let m: f64 = 0;
+    let p = po;
+    for (let r = 0; r < dim; r++) {
+      const s = f64At(precs, p + r) * f64At(data, x + r) - f64At(shifts, so + r);
+      m += s * s;
+      p += r + 1;
+    }
+    setF64(out, i * stride + column, norm - 0.5 * m);
+  }
+}
+
+/** See accumulateDiagonalScatter in src/core/cluster/gmm-kernels.ts. */
+export function accumulateDiagonalScatter(
+  data: usize,
+  dim: i32,
+  members: usize,
+  count: i32,
+  resp: usize,
+  stride: i32,
+  column: i32,
+  means: usize,
+  mo: i32,
+  acc: usize,
+): void {
+  const blocked = count - (count % 4);
+  for (let m = 0; m < blocked; m += 4) {
+    const j0 = load<i32>(members + (<usize>m << 2));
+    const j1 = load<i32>(members + (<usize>(m + 1) << 2));
+    const j2 = load<i32>(members + (<usize>(m + 2) << 2));
+    const j3 = load<i32>(members + (<usize>(m + 3) << 2));
+    const r0 = f64At(resp, j0 * stride + column);
+    const r1 = f64At(resp, j1 * stride + column);
+    const r2 = f64At(resp, j2 * stride + column);
+    const r3 = f64At(resp, j3 * stride + column);
+    const i0 = j0 * dim;
+    const i1 = j1 * dim;
+    const i2 = j2 * dim;
+    const i3 = j3 * dim;
+    for (let a = 0; a < dim; a++) {
+      const mean = f64At(means, mo + a);
+      const v0 = f64At(data, i0 + a) - mean;
+      const v1 = f64At(data, i1 + a) - mean;
+      const v2 = f64At(data, i2 + a) - mean;
+      const v3 = f64At(data, i3 + a) - mean;
+      const at = a * dim + a;
+      setF64(acc, at, f64At(acc, at) + (r0 * v0 * v0 + r1 * v1 * v1 + r2 * v2 * v2 + r3 * v3 * v3));
+    }
+  }
+  for (let m = blocked; m < count; m++) {
+    const j = load<i32>(members + (<usize>m << 2));
+    const r = f64At(resp, j * stride + column);
+    const xo = j * dim;
+    for (let a = 0; a < dim; a++) {
+      const v = f64At(data, xo + a) - f64At(means, mo + a);
+      const at = a * dim + a;
+      setF64(acc, at, f64At(acc, at) + r * v * v);
+    }
+  }
+}

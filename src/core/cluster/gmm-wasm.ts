@@ -1,6 +1,6 @@
 /**
- * The mixture's two innermost loops in WebAssembly (kernels/gmm.ts): `componentLogDensities` and
- * `accumulateScatter` of gmm-kernels.ts, the same operations in the same order, so the same numbers bit for bit
+ * The mixture's innermost loops in WebAssembly (kernels/gmm.ts): `componentLogDensities`,
+ * `accumulateScatter` and their diagonal forms of gmm-kernels.ts, the same operations in the same order, so the same numbers bit for bit
  * (tests/core/cluster/gmm-wasm.test.ts), about twice as fast in V8. A workspace made for one data set
  * (`createWorkspace(n, dim, maxK, data)`) keeps that data and the arrays the loops read and write in the
  * kernel's memory; EM then calls the kernel for that data and JavaScript for any other.
@@ -21,6 +21,31 @@ interface GmmExports {
     out: number,
     stride: number,
     column: number,
+  ): void;
+  diagonalLogDensities(
+    data: number,
+    n: number,
+    dim: number,
+    precs: number,
+    po: number,
+    shifts: number,
+    so: number,
+    norm: number,
+    out: number,
+    stride: number,
+    column: number,
+  ): void;
+  accumulateDiagonalScatter(
+    data: number,
+    dim: number,
+    members: number,
+    count: number,
+    resp: number,
+    stride: number,
+    column: number,
+    means: number,
+    mo: number,
+    acc: number,
   ): void;
   accumulateScatter(
     data: number,
@@ -54,10 +79,23 @@ export interface GmmKernel {
   /** The caller's data array this kernel holds a copy of (the loops run in WebAssembly only for it). */
   readonly source: Float64Array;
   readonly arrays: GmmKernelArrays;
-  /** `componentLogDensities` over the kernel's data into its `resp` (offsets as in gmm-kernels.ts). */
-  logDensities(n: number, po: number, so: number, norm: number, stride: number, column: number): void;
+  /**
+   * `componentLogDensities` over the kernel's data into its `resp` (offsets as in gmm-kernels.ts), or
+   * `diagonalLogDensities` (the same numbers) when the component's factor is `diagonal`.
+   */
+  logDensities(
+    n: number,
+    po: number,
+    so: number,
+    norm: number,
+    stride: number,
+    column: number,
+    diagonal?: boolean,
+  ): void;
   /** `accumulateScatter` of the kernel's data, members, resp, means, acc and block. */
   scatter(count: number, stride: number, column: number, mo: number): void;
+  /** `accumulateDiagonalScatter` of the kernel's data, members, resp, means and acc. */
+  diagonalScatter(count: number, stride: number, column: number, mo: number): void;
   /** Gives the kernel back: its arrays belong to the next workspace from now on. */
   release(): void;
 }
@@ -92,8 +130,8 @@ export function createGmmKernel(
   return {
     source: data,
     arrays: { data: copy, resp, precs, shifts, means, acc, members, block },
-    logDensities(count, po, so, norm, stride, column) {
-      exports.componentLogDensities(
+    logDensities(count, po, so, norm, stride, column, diagonal) {
+      (diagonal ? exports.diagonalLogDensities : exports.componentLogDensities)(
         dataAt,
         count,
         dim,
@@ -121,6 +159,9 @@ export function createGmmKernel(
         accAt,
         blockAt,
       );
+    },
+    diagonalScatter(count, stride, column, mo) {
+      exports.accumulateDiagonalScatter(dataAt, dim, membersAt, count, respAt, stride, column, meansAt, mo, accAt);
     },
     release: () => kernel.release(),
   };

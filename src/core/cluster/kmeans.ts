@@ -27,6 +27,12 @@ export interface KMeansOptions {
    * joining or leaving the set changes the seeding only where that point would have been drawn.
    */
   ids?: ArrayLike<number>;
+  /**
+   * The seeding to take the first k centres from (made for these data, these ids and `localTrials(k)`), in
+   * place of a new one drawn from `random`: the same centres as that new one when its generator starts where
+   * `random` does. A BIC sweep shares one across its ks (see `KMeansPlusPlusSeeding`).
+   */
+  seeding?: KMeansPlusPlusSeeding;
 }
 
 /** A k-means solution. */
@@ -80,6 +86,11 @@ function searchCumulative(cumulative: Float64Array, n: number, value: number): n
 /** 2³²: the range of a counter-based draw's bits. */
 const UINT32_RANGE = 4294967296;
 
+/** Candidates drawn per centre by a greedy k-means++ seeding of `k` centres: 2 + ⌊ln k⌋ (scikit-learn's rule). */
+export function localTrials(k: number): number {
+  return BASE_LOCAL_TRIALS + Math.floor(Math.log(k));
+}
+
 /**
  * Greedy k-means++ seeding (Arthur & Vassilvitskii 2007, with scikit-learn's 2 + ⌊ln k⌋ local trials per
  * centre, keeping the candidate that lowers the potential most).
@@ -93,13 +104,60 @@ export function kmeansPlusPlus(
   random: RandomFn,
   ids?: ArrayLike<number>,
 ): Float64Array {
-  const centers = new Float64Array(k * dim);
-  // Keyed by ids: each draw is a race in which point i's time is −ln(u_i) / weight_i, u_i a counter-based draw
-  // keyed by its id (Efraimidis & Spirakis 2006): the winner is drawn with probability ∝ weight, as by the
-  // cumulative sums, but a point's entry does not depend on its position among the others.
-  const raceKey = ids ? counterKey(Math.floor(random() * UINT32_RANGE)) : 0;
-  const keys = ids ? Uint32Array.from({ length: n }, (_, i) => counterKey(raceKey, ids[i])) : undefined;
-  const race = (weights: Float64Array | undefined, draw: number): number => {
+  return new KMeansPlusPlusSeeding(data, n, dim, localTrials(k), random, ids).centers(k);
+}
+
+/**
+ * A greedy k-means++ seeding that can be taken further: its first k centres are `kmeansPlusPlus`'s for every k
+ * whose `localTrials(k)` is `trials`, from a generator in the same state. Each centre's draws come after the
+ * last one's, so the seeding of k + 1 centres begins with that of k; a BIC sweep that fits k = 21 … 49 (all of
+ * 5 trials) from one seed then picks 49 centres once instead of 21 + 22 + … + 49.
+ */
+export class KMeansPlusPlusSeeding {
+  private readonly picked: Float64Array[] = [];
+  private readonly closest: Float64Array;
+  private readonly cumulative: Float64Array;
+  private readonly candidateDist: Float64Array;
+  private readonly candidateIds: Int32Array;
+  private readonly keys?: Uint32Array;
+  private potential = 0;
+
+  /**
+   * @param trials candidates per centre (`localTrials(k)` of the ks this seeding serves).
+   * @param random the generator, used by this seeding alone from now on.
+   * @param ids a distinct id per point: each draw is then a race keyed by them (see `KMeansOptions.ids`).
+   */
+  constructor(
+    private readonly data: Float64Array,
+    private readonly n: number,
+    private readonly dim: number,
+    readonly trials: number,
+    private readonly random: RandomFn,
+    ids?: ArrayLike<number>,
+  ) {
+    // Keyed by ids: each draw is a race in which point i's time is −ln(u_i) / weight_i, u_i a counter-based draw
+    // keyed by its id (Efraimidis & Spirakis 2006): the winner is drawn with probability ∝ weight, as by the
+    // cumulative sums, but a point's entry does not depend on its position among the others.
+    if (ids) {
+      const raceKey = counterKey(Math.floor(random() * UINT32_RANGE));
+      this.keys = Uint32Array.from({ length: n }, (_, i) => counterKey(raceKey, ids[i]));
+    }
+    this.closest = new Float64Array(n);
+    this.cumulative = new Float64Array(n);
+    this.candidateDist = new Float64Array(trials * n);
+    this.candidateIds = new Int32Array(trials);
+  }
+
+  /** The first `k` centres, k × dim, row-major (a new array). */
+  centers(k: number): Float64Array {
+    while (this.picked.length < k) this.pickNext();
+    const out = new Float64Array(k * this.dim);
+    for (let c = 0; c < k; c++) out.set(this.picked[c], c * this.dim);
+    return out;
+  }
+
+  private race(weights: Float64Array | undefined, draw: number): number {
+    const { n, keys } = this;
     let best = 0;
     let bestTime = Infinity;
     const counter = counterMix(draw);
@@ -114,30 +172,31 @@ export function kmeansPlusPlus(
       }
     }
     return best;
-  };
-  const trials = BASE_LOCAL_TRIALS + Math.floor(Math.log(k));
-  const closest = new Float64Array(n);
-  const cumulative = new Float64Array(n);
-  const candidateDist = new Float64Array(trials * n);
-  const candidateIds = new Int32Array(trials);
-
-  const first = ids ? race(undefined, 0) : randomInt(random, n);
-  centers.set(data.subarray(first * dim, first * dim + dim), 0);
-  let potential = 0;
-  for (let i = 0; i < n; i++) {
-    closest[i] = squaredDistance(data, i * dim, data, first * dim, dim);
-    potential += closest[i];
   }
-  for (let c = 1; c < k; c++) {
+
+  private pickNext(): void {
+    const { data, n, dim, trials, closest, cumulative, candidateDist, candidateIds } = this;
+    const c = this.picked.length;
+    if (c === 0) {
+      const first = this.keys ? this.race(undefined, 0) : randomInt(this.random, n);
+      this.picked.push(data.slice(first * dim, first * dim + dim));
+      let potential = 0;
+      for (let i = 0; i < n; i++) {
+        closest[i] = squaredDistance(data, i * dim, data, first * dim, dim);
+        potential += closest[i];
+      }
+      this.potential = potential;
+      return;
+    }
     let acc = 0;
     for (let i = 0; i < n; i++) {
       acc += closest[i];
       cumulative[i] = acc;
     }
     for (let t = 0; t < trials; t++) {
-      candidateIds[t] = ids
-        ? race(closest, 1 + (c - 1) * trials + t)
-        : searchCumulative(cumulative, n, random() * potential);
+      candidateIds[t] = this.keys
+        ? this.race(closest, 1 + (c - 1) * trials + t)
+        : searchCumulative(cumulative, n, this.random() * this.potential);
     }
     let best = 0;
     let bestPotential = Infinity;
@@ -155,12 +214,11 @@ export function kmeansPlusPlus(
         best = t;
       }
     }
-    potential = bestPotential;
+    this.potential = bestPotential;
     closest.set(candidateDist.subarray(best * n, best * n + n));
     const chosen = candidateIds[best] * dim;
-    centers.set(data.subarray(chosen, chosen + dim), c * dim);
+    this.picked.push(data.slice(chosen, chosen + dim));
   }
-  return centers;
 }
 
 /** Records the nearest centre of point i; returns whether its label changed. */
@@ -320,7 +378,13 @@ export function kmeans(
 ): KMeansResult {
   const maxIter = options.maxIter ?? DEFAULT_KMEANS_MAX_ITER;
   const tol = (options.tol ?? DEFAULT_KMEANS_TOL) * meanVariance(data, n, dim);
-  let centers: Float64Array = kmeansPlusPlus(data, n, dim, k, random, options.ids);
+  const seeding = options.seeding;
+  if (seeding && seeding.trials !== localTrials(k)) {
+    throw new RangeError(`A seeding of ${seeding.trials} trials cannot start k-means of ${k} centres.`);
+  }
+  let centers: Float64Array = seeding
+    ? seeding.centers(k)
+    : kmeansPlusPlus(data, n, dim, k, random, options.ids);
   let next: Float64Array = new Float64Array(k * dim);
   const labels = new Int32Array(n).fill(-1);
   const distances = new Float64Array(n);

@@ -17,6 +17,7 @@ import {
   gmmParameterCount,
 } from './gmm';
 import { createWorkspace, eStep, runEm } from './gmm-em';
+import { KMeansPlusPlusSeeding, localTrials } from './kmeans';
 import { seededRandom } from '../random';
 import { stopAfter, type SweepStop } from './sweep-stop';
 import { DEFAULT_BUILD_PARAMS } from '../types';
@@ -248,6 +249,18 @@ export function runSweepTask(
   const ids = task.ids && sample ? evenSampleIds(task.ids, n, fitN) : task.ids;
   const ws = createWorkspace(fitN, dim, maxK, engine === 'js' ? undefined : fitData);
   const scored = sample ? { resp: new Float64Array(n * maxK), mass: new Float64Array(maxK) } : undefined;
+  // Every fit starts from the same seed, so the k-means++ seeding of k centres begins with that of k − 1 when
+  // both draw as many candidates per centre: one seeding per count of candidates serves every k (kmeans.ts).
+  const seedings = new Map<number, KMeansPlusPlusSeeding>();
+  const seeding = (k: number): KMeansPlusPlusSeeding => {
+    const trials = localTrials(k);
+    let shared = seedings.get(trials);
+    if (!shared) {
+      shared = new KMeansPlusPlusSeeding(fitData, fitN, dim, trials, seededRandom(task.seed), ids);
+      seedings.set(trials, shared);
+    }
+    return shared;
+  };
   const emOptions = {
     maxIter: DEFAULT_GMM_MAX_ITER,
     tol: DEFAULT_GMM_TOL,
@@ -255,6 +268,7 @@ export function runSweepTask(
     covariance,
     signal,
     ids,
+    seeding,
   };
   try {
     for (const k of ks) {
