@@ -14,6 +14,8 @@ import type { KnnGraph } from './knn';
 import { createLayoutKernel, createStableLayoutKernel } from './umap-kernel';
 import { negativeRing, positionRing } from './negative-ring';
 import { deriveSeed, type RandomFn } from '../random';
+import type { Awaiting } from '../yield';
+import { splitEpochs, SPLIT_LAYOUT_MIN_POINTS, type FarLayoutStarter } from './umap-split';
 import {
   attractionCoefficient,
   clip,
@@ -304,6 +306,14 @@ export interface LayoutOptions {
    * gains or loses a point (a global group of a local layout) keeps every other draw.
    */
   negatives?: NegativeSampling;
+  /**
+   * Stable schedule: whether the epochs run in umap-split.ts's order (two halves of the points, each side over
+   * the edges that touch its half, meeting every SPLIT_EPOCHS_PER_ROUND epochs). Default: for
+   * SPLIT_LAYOUT_MIN_POINTS points or more.
+   */
+  split?: boolean;
+  /** Where the split order's far side runs (e.g. `ClusterPool.layout`); default this thread (the same bits). */
+  far?: FarLayoutStarter;
 }
 
 /** Where the stable layout's negative samples land (see `LayoutOptions.negatives`). */
@@ -324,7 +334,7 @@ export function* optimizeLayout(
   nComponents: number,
   random: RandomFn,
   options: LayoutOptions = {},
-): Generator<number, Float64Array> {
+): Generator<number | Awaiting, Float64Array, unknown> {
   const { a, b } = options.curve ?? curveParameters();
   if (options.schedule === 'umap-js') {
     const y = new Float64Array(graph.n * nComponents);
@@ -354,7 +364,7 @@ function* stableEpochs(
   a: number,
   b: number,
   options: LayoutOptions,
-): Generator<number, void> {
+): Generator<number | Awaiting, void, unknown> {
   const { n, head, tail, weight, epochs } = graph;
   const state: StableState = {
     n,
@@ -367,9 +377,14 @@ function* stableEpochs(
     a,
     b,
   };
+  const alphaOf = (epoch: number) => STABLE_LEARNING_RATE * (1 - Math.max(0, epoch - 1) / epochs);
+  if (options.split ?? n >= SPLIT_LAYOUT_MIN_POINTS) {
+    yield* splitEpochs(state, epochs, alphaOf, options.far, options.engine === 'js');
+    return;
+  }
   const kernel = options.engine === 'js' ? undefined : createStableLayoutKernel(state);
   for (let epoch = 0; epoch < epochs; epoch++) {
-    const alpha = STABLE_LEARNING_RATE * (1 - Math.max(0, epoch - 1) / epochs);
+    const alpha = alphaOf(epoch);
     if (kernel) kernel.epoch(epoch, alpha);
     else stableEpoch(state, epoch, alpha);
     yield epoch + 1;
