@@ -264,7 +264,8 @@ function logDensities(data: Float64Array, n: number, k: number, ws: EmWorkspace,
   for (let j = 0; j < k; j++) {
     const diagonal = isDiagonal(precs, j * packed, dim);
     if (inKernel) kernel.logDensities(n, j * packed, j * dim, logNorm[j], k, j, diagonal);
-    else if (diagonal) diagonalLogDensities(data, n, dim, precs, j * packed, shifts, j * dim, logNorm[j], out, k, j);
+    else if (diagonal)
+      diagonalLogDensities(data, n, dim, precs, j * packed, shifts, j * dim, logNorm[j], out, k, j);
     else componentLogDensities(data, n, dim, precs, j * packed, shifts, j * dim, logNorm[j], out, k, j);
   }
 }

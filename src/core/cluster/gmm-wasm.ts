@@ -161,7 +161,18 @@ export function createGmmKernel(
       );
     },
     diagonalScatter(count, stride, column, mo) {
-      exports.accumulateDiagonalScatter(dataAt, dim, membersAt, count, respAt, stride, column, meansAt, mo, accAt);
+      exports.accumulateDiagonalScatter(
+        dataAt,
+        dim,
+        membersAt,
+        count,
+        respAt,
+        stride,
+        column,
+        meansAt,
+        mo,
+        accAt,
+      );
     },
     release: () => kernel.release(),
   };

@@ -76,7 +76,19 @@ describe('the diagonal mixtures’ loops', () => {
         const r = seededRandom(count);
         for (let m = 0; m < count; m++) members[m] = Math.floor(r() * n);
         const full = new Float64Array(dim * dim);
-        accumulateScatter(data, dim, members, count, resp, maxK, 1, means, dim, full, new Float64Array(8 * dim));
+        accumulateScatter(
+          data,
+          dim,
+          members,
+          count,
+          resp,
+          maxK,
+          1,
+          means,
+          dim,
+          full,
+          new Float64Array(8 * dim),
+        );
         const diagonal = new Float64Array(dim * dim);
         accumulateDiagonalScatter(data, dim, members, count, resp, maxK, 1, means, dim, diagonal);
         acc.fill(0);

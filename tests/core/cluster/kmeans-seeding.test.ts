@@ -23,12 +23,14 @@ describe('KMeansPlusPlusSeeding', () => {
       const shared = new KMeansPlusPlusSeeding(DATA, N, DIM, 4, seededRandom(3), ids);
       // Asked for in a scrambled order: taken further, or a prefix of what it has.
       for (const k of [12, 8, 20, 15, 9]) {
-        expect(Array.from(shared.centers(k))).toEqual(Array.from(kmeansPlusPlus(DATA, N, DIM, k, seededRandom(3), ids)));
+        expect(Array.from(shared.centers(k))).toEqual(
+          Array.from(kmeansPlusPlus(DATA, N, DIM, k, seededRandom(3), ids)),
+        );
       }
       // Another trial count is another seeding: the centres differ.
-      expect(Array.from(kmeansPlusPlus(DATA, N, DIM, 21, seededRandom(3), ids).subarray(0, 20 * DIM))).not.toEqual(
-        Array.from(shared.centers(20)),
-      );
+      expect(
+        Array.from(kmeansPlusPlus(DATA, N, DIM, 21, seededRandom(3), ids).subarray(0, 20 * DIM)),
+      ).not.toEqual(Array.from(shared.centers(20)));
     });
   }
 
@@ -38,6 +40,8 @@ describe('KMeansPlusPlusSeeding', () => {
     const taken = kmeans(DATA, N, DIM, 10, seededRandom(99), { ids: IDS, seeding: shared });
     expect(Array.from(taken.labels)).toEqual(Array.from(own.labels));
     expect(Array.from(taken.centers)).toEqual(Array.from(own.centers));
-    expect(() => kmeans(DATA, N, DIM, 30, seededRandom(4), { seeding: shared })).toThrow(/4 trials.*30 centres/);
+    expect(() => kmeans(DATA, N, DIM, 30, seededRandom(4), { seeding: shared })).toThrow(
+      /4 trials.*30 centres/,
+    );
   });
 });
