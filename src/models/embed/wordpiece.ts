@@ -50,7 +50,10 @@ interface TokenizerJson {
   };
   post_processor?: {
     type?: string;
-    single?: Array<{ SpecialToken?: { id: string; type_id: number }; Sequence?: { id: string; type_id: number } }>;
+    single?: Array<{
+      SpecialToken?: { id: string; type_id: number };
+      Sequence?: { id: string; type_id: number };
+    }>;
     cls?: [string, number];
     sep?: [string, number];
   } | null;
@@ -143,7 +146,8 @@ export class WordPieceEncoder {
     const { normalizer, pre_tokenizer: pre, model, post_processor: post } = t;
     if (normalizer?.type !== 'BertNormalizer' || pre?.type !== 'BertPreTokenizer') return undefined;
     if (model?.type !== 'WordPiece' || !model.vocab || model.fuse_unk) return undefined;
-    if (typeof model.unk_token !== 'string' || typeof model.continuing_subword_prefix !== 'string') return undefined;
+    if (typeof model.unk_token !== 'string' || typeof model.continuing_subword_prefix !== 'string')
+      return undefined;
     const flags: NormalizerFlags = {
       cleanText: !!normalizer.clean_text,
       cjk: !!normalizer.handle_chinese_chars,
@@ -229,7 +233,7 @@ export class WordPieceEncoder {
     if (whole !== undefined) return whole;
     const at = (i: number) => (starts ? starts[i] : i);
     const out: number[] = [];
-    for (let start = 0; start < chars; ) {
+    for (let start = 0; start < chars;) {
       let end = chars;
       let id: number | undefined;
       for (; start < end; end--) {
