@@ -77,10 +77,10 @@ export const WORD_MEMORY = 200_000;
 
 /** Code points clean_text drops: NUL, U+FFFD, and Cc/Cf/Co/Cs except tab, LF and CR. */
 const CONTROL = /[\0\uFFFD]|(?![\t\n\r])[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
-/** JavaScript's whitespace, each UTF-16 unit (clean_text turns each into a space). */
-const WHITESPACE = /\s/g;
 /** The UTF-16 units of the CJK ideograph blocks that fit in one unit (the only ones transformers.js spaces). */
 const CJK = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF]/g;
+/** JavaScript's whitespace, each UTF-16 unit (clean_text turns each into a space). */
+const WHITESPACE = /\s/g;
 /** Nonspacing marks, which strip_accents drops after NFD. */
 const NONSPACING = /\p{Mn}/gu;
 /** BERT's punctuation: Unicode P, and every ASCII character that is neither a letter, a digit nor a space. */
@@ -101,7 +101,10 @@ interface NormalizerFlags {
   stripAccents: boolean | null;
 }
 
-/** BertNormalizer's `normalize`, in whole-string steps (the same results, unit for unit). */
+/**
+ * BertNormalizer's `normalize`, in whole-string steps: the same text, unit for unit (the whitespace step changes
+ * no word, but an added token's normalised content may hold whitespace).
+ */
 function normalize(text: string, flags: NormalizerFlags): string {
   let out = text;
   if (flags.cleanText) out = out.replace(CONTROL, '').replace(WHITESPACE, ' ');
@@ -170,15 +173,16 @@ export class WordPieceEncoder {
       } else rawAdded.push(token.content);
     }
     const idOf = (token: string) => added.get(token) ?? vocab.get(token) ?? unkBefore;
-    const pieces = new Map<string, number>();
-    for (const key of vocab.keys()) pieces.set(key, idOf(key)!);
+    // A piece's id as transformers.js ends up giving it: an added token's (also under its normalised
+    // content) wins over the vocabulary's.
+    for (const [content, id] of added) if (vocab.has(content)) vocab.set(content, id);
     const unkId = idOf(model.unk_token);
     if (unkId === undefined) return undefined;
     const template = specialsOf(post, idOf);
     if (!template) return undefined;
     return new WordPieceEncoder(
       flags,
-      pieces,
+      vocab,
       unkId,
       model.continuing_subword_prefix,
       model.max_input_chars_per_word ?? DEFAULT_MAX_WORD_CHARS,
