@@ -24,7 +24,9 @@ export class TextTokens {
   readonly encoder: WordPieceEncoder | undefined;
 
   constructor(private readonly tokenizer: PreTrainedTokenizer) {
-    this.encoder = WordPieceEncoder.fromTokenizerJson(tokenizer._tokenizerJSON, tokenizer.config);
+    // transformers.js's own map of the pieces (already built as it loaded the tokenizer) serves ours too.
+    const vocab = tokenizer._tokenizer?.model?.tokens_to_ids;
+    this.encoder = WordPieceEncoder.fromTokenizerJson(tokenizer._tokenizerJSON, tokenizer.config, vocab);
   }
 
   /** A text's length in the model's tokens, special tokens included. */

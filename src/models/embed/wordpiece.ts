@@ -115,56 +115,70 @@ function normalize(text: string, flags: NormalizerFlags): string {
   return out;
 }
 
+/** What an encoder is made of (see `WordPieceEncoder.fromTokenizerJson`). */
+interface EncoderParts {
+  flags: NormalizerFlags;
+  /** The model's pieces and their ids, added tokens' contents set on them (transformers.js's `tokens_to_ids`). */
+  vocab: ReadonlyMap<string, number>;
+  /** Pieces whose final id is not `vocab`'s: an added token's, under its normalised content. */
+  overrides: ReadonlyMap<string, number>;
+  unkId: number;
+  prefix: string;
+  maxWordChars: number;
+  /** Texts holding one of these are left to transformers.js (it splits added tokens out first). */
+  rawAdded: readonly string[];
+  /** The same for added tokens matched after normalisation. */
+  normalizedAdded: readonly string[];
+  template: Template;
+}
+
+/** The special tokens' ids and types before and after a single text, and the text's type. */
+interface Template {
+  before: number[];
+  after: number[];
+  beforeTypes: number[];
+  afterTypes: number[];
+  textType: number;
+}
+
 /** A BERT-style WordPiece encoder built from a tokenizer.json (see the module comment). */
 export class WordPieceEncoder {
   /** Remembered pieces of each word: one id, or several. */
   private readonly words = new Map<string, number | number[]>();
 
-  private constructor(
-    private readonly flags: NormalizerFlags,
-    /** Each vocabulary piece's id as transformers.js ends up giving it (added tokens' ids win). */
-    private readonly pieces: ReadonlyMap<string, number>,
-    private readonly unkId: number,
-    private readonly prefix: string,
-    private readonly maxWordChars: number,
-    /** Texts holding one of these are left to transformers.js (it splits added tokens out first). */
-    private readonly rawAdded: readonly string[],
-    /** The same for added tokens matched after normalisation. */
-    private readonly normalizedAdded: readonly string[],
-    private readonly before: readonly number[],
-    private readonly after: readonly number[],
-    private readonly beforeTypes: readonly number[],
-    private readonly afterTypes: readonly number[],
-    private readonly textType: number,
-  ) {}
+  private constructor(private readonly parts: EncoderParts) {}
 
   /**
    * The encoder for `json` (a parsed tokenizer.json) and `config` (its tokenizer_config.json), or undefined when
-   * any step is one this encoder does not write (the caller keeps transformers.js's path).
+   * any step is one this encoder does not write (the caller keeps transformers.js's path). `vocab`, when given,
+   * is transformers.js's own map of the same tokenizer (`tokens_to_ids`, the added tokens set on it), used as
+   * it is rather than built again from the JSON (45k entries: ~0.15 s of a worker's model load).
    */
-  static fromTokenizerJson(json: unknown, config: TokenizerConfig = {}): WordPieceEncoder | undefined {
+  static fromTokenizerJson(
+    json: unknown,
+    config: TokenizerConfig = {},
+    vocab?: ReadonlyMap<string, number>,
+  ): WordPieceEncoder | undefined {
     const t = json as TokenizerJson | null;
     if (!t || typeof t !== 'object' || config.remove_space === true || config.do_lowercase_and_remove_accent)
       return undefined;
     const { normalizer, pre_tokenizer: pre, model, post_processor: post } = t;
     if (normalizer?.type !== 'BertNormalizer' || pre?.type !== 'BertPreTokenizer') return undefined;
     if (model?.type !== 'WordPiece' || !model.vocab || model.fuse_unk) return undefined;
-    if (typeof model.unk_token !== 'string' || typeof model.continuing_subword_prefix !== 'string')
-      return undefined;
+    const { unk_token: unk, continuing_subword_prefix: prefix } = model;
+    if (typeof unk !== 'string' || typeof prefix !== 'string') return undefined;
     const flags: NormalizerFlags = {
       cleanText: !!normalizer.clean_text,
       cjk: !!normalizer.handle_chinese_chars,
       lowercase: !!normalizer.lowercase,
       stripAccents: normalizer.strip_accents ?? null,
     };
-    // The model's map, then each added token's content set on it (as transformers.js's Tokenizer does).
-    const vocab = new Map<string, number>(Object.entries(model.vocab));
-    const unkBefore = vocab.get(model.unk_token);
+    // The unknown token's id before the added tokens are set (transformers.js's WordPiece keeps that one).
+    const unkBefore = Object.hasOwn(model.vocab, unk) ? model.vocab[unk] : undefined;
     const added = new Map<string, number>();
     const rawAdded: string[] = [];
     const normalizedAdded: string[] = [];
     for (const token of t.added_tokens ?? []) {
-      vocab.set(token.content, token.id);
       added.set(token.content, token.id);
       if (token.normalized ?? !token.special) {
         const content = normalize(token.content, flags);
@@ -172,24 +186,25 @@ export class WordPieceEncoder {
         normalizedAdded.push(content);
       } else rawAdded.push(token.content);
     }
-    const idOf = (token: string) => added.get(token) ?? vocab.get(token) ?? unkBefore;
-    // A piece's id as transformers.js ends up giving it: an added token's (also under its normalised
-    // content) wins over the vocabulary's.
-    for (const [content, id] of added) if (vocab.has(content)) vocab.set(content, id);
-    const unkId = idOf(model.unk_token);
-    if (unkId === undefined) return undefined;
-    const template = specialsOf(post, idOf);
-    if (!template) return undefined;
-    return new WordPieceEncoder(
+    const pieces = vocab ?? vocabOf(model.vocab, t.added_tokens ?? []);
+    const idOf = (token: string) => added.get(token) ?? pieces.get(token) ?? unkBefore;
+    const overrides = new Map<string, number>();
+    for (const [content, id] of added)
+      if (pieces.has(content) && pieces.get(content) !== id) overrides.set(content, id);
+    const unkId = idOf(unk);
+    const template = templateOf(post, idOf);
+    if (unkId === undefined || !template) return undefined;
+    return new WordPieceEncoder({
       flags,
-      vocab,
+      vocab: pieces,
+      overrides,
       unkId,
-      model.continuing_subword_prefix,
-      model.max_input_chars_per_word ?? DEFAULT_MAX_WORD_CHARS,
-      rawAdded.filter((s) => s.length > 0),
-      normalizedAdded.filter((s) => s.length > 0),
-      ...template,
-    );
+      prefix,
+      maxWordChars: model.max_input_chars_per_word ?? DEFAULT_MAX_WORD_CHARS,
+      rawAdded: rawAdded.filter((s) => s.length > 0),
+      normalizedAdded: normalizedAdded.filter((s) => s.length > 0),
+      template,
+    });
   }
 
   /**
@@ -197,23 +212,25 @@ export class WordPieceEncoder {
    * tokenizer gives them; undefined for a text that holds an added token (left to transformers.js).
    */
   encode(text: string, addSpecialTokens = true): Int32Array | undefined {
-    for (const token of this.rawAdded) if (text.includes(token)) return undefined;
-    const normalized = normalize(text, this.flags);
-    for (const token of this.normalizedAdded) if (normalized.includes(token)) return undefined;
-    const ids: number[] = addSpecialTokens ? [...this.before] : [];
+    const { rawAdded, normalizedAdded, flags, template } = this.parts;
+    for (const token of rawAdded) if (text.includes(token)) return undefined;
+    const normalized = normalize(text, flags);
+    for (const token of normalizedAdded) if (normalized.includes(token)) return undefined;
+    const ids: number[] = addSpecialTokens ? [...template.before] : [];
     for (const word of normalized.trim().match(WORDS) ?? []) {
       const known = this.wordIds(word);
       if (typeof known === 'number') ids.push(known);
       else for (const id of known) ids.push(id);
     }
-    if (addSpecialTokens) ids.push(...this.after);
+    if (addSpecialTokens) ids.push(...template.after);
     return Int32Array.from(ids);
   }
 
   /** The token types of an encoding of `length` ids made with the special tokens (`encode(text)`). */
   typeIds(length: number): number[] {
-    const inner = length - this.before.length - this.after.length;
-    return [...this.beforeTypes, ...new Array<number>(inner).fill(this.textType), ...this.afterTypes];
+    const { before, after, beforeTypes, afterTypes, textType } = this.parts.template;
+    const inner = length - before.length - after.length;
+    return [...beforeTypes, ...new Array<number>(inner).fill(textType), ...afterTypes];
   }
 
   /** A word's pieces, remembered. */
@@ -229,11 +246,12 @@ export class WordPieceEncoder {
 
   /** WordPiece's greedy longest-match-first split of one word (step 3 of the module comment). */
   private pieceWord(word: string): number | number[] {
-    const whole = this.pieces.get(word);
+    const { unkId, maxWordChars, prefix } = this.parts;
+    const whole = this.pieceId(word);
     // Every code point counts once; a word with a surrogate pair is cut only between code points.
     const starts = SURROGATE.test(word) ? codePointStarts(word) : undefined;
     const chars = starts ? starts.length - 1 : word.length;
-    if (chars > this.maxWordChars) return this.unkId;
+    if (chars > maxWordChars) return unkId;
     if (whole !== undefined) return whole;
     const at = (i: number) => (starts ? starts[i] : i);
     const out: number[] = [];
@@ -242,15 +260,31 @@ export class WordPieceEncoder {
       let id: number | undefined;
       for (; start < end; end--) {
         const piece = word.slice(at(start), at(end));
-        id = this.pieces.get(start > 0 ? this.prefix + piece : piece);
+        id = this.pieceId(start > 0 ? prefix + piece : piece);
         if (id !== undefined) break;
       }
-      if (id === undefined) return this.unkId;
+      if (id === undefined) return unkId;
       out.push(id);
       start = end;
     }
     return out.length === 1 ? out[0] : out;
   }
+
+  /** A vocabulary piece's id as transformers.js gives it, or undefined for a string that is no piece. */
+  private pieceId(piece: string): number | undefined {
+    const { vocab, overrides } = this.parts;
+    return overrides.size > 0 ? (overrides.get(piece) ?? vocab.get(piece)) : vocab.get(piece);
+  }
+}
+
+/** transformers.js's map of pieces: the model's vocabulary, then each added token's content set on it. */
+function vocabOf(
+  pieces: Record<string, number>,
+  addedTokens: NonNullable<TokenizerJson['added_tokens']>,
+): Map<string, number> {
+  const vocab = new Map<string, number>(Object.entries(pieces));
+  for (const token of addedTokens) vocab.set(token.content, token.id);
+  return vocab;
 }
 
 /** Where each code point of `word` starts (UTF-16 offsets), and its length last. */
@@ -266,41 +300,39 @@ function codePointStarts(word: string): number[] {
 }
 
 /**
- * The special tokens' ids and types before and after a single text, and the text's type, for the post-processors
- * written here; undefined for any other (or a template that names a second sequence for a single text).
+ * The template of the post-processors written here, or undefined for any other (or a template that names a
+ * second sequence for a single text, or a special token with no id).
  */
-function specialsOf(
+function templateOf(
   post: TokenizerJson['post_processor'],
   idOf: (token: string) => number | undefined,
-): [number[], number[], number[], number[], number] | undefined {
+): Template | undefined {
   if (!post) return undefined;
-  const before: number[] = [];
-  const after: number[] = [];
-  const beforeTypes: number[] = [];
-  const afterTypes: number[] = [];
-  let textType: number | undefined;
+  const template: Template = { before: [], after: [], beforeTypes: [], afterTypes: [], textType: -1 };
+  let inText = false;
   const push = (token: string, type: number) => {
     const id = idOf(token);
     if (id === undefined) return false;
-    (textType === undefined ? before : after).push(id);
-    (textType === undefined ? beforeTypes : afterTypes).push(type);
+    (inText ? template.after : template.before).push(id);
+    (inText ? template.afterTypes : template.beforeTypes).push(type);
     return true;
   };
   if (post.type === 'TemplateProcessing' && Array.isArray(post.single)) {
     for (const item of post.single) {
       if (item.SpecialToken) {
         if (!push(item.SpecialToken.id, item.SpecialToken.type_id)) return undefined;
-      } else if (item.Sequence?.id === 'A' && textType === undefined) textType = item.Sequence.type_id;
-      else return undefined;
+      } else if (item.Sequence?.id === 'A' && !inText) {
+        template.textType = item.Sequence.type_id;
+        inText = true;
+      } else return undefined;
     }
-    if (textType === undefined) return undefined;
-    return [before, after, beforeTypes, afterTypes, textType];
+    return inText ? template : undefined;
   }
   if ((post.type === 'BertProcessing' || post.type === 'RobertaProcessing') && post.cls && post.sep) {
     if (!push(post.cls[0], 0)) return undefined;
-    textType = 0;
-    if (!push(post.sep[0], 0)) return undefined;
-    return [before, after, beforeTypes, afterTypes, textType];
+    template.textType = 0;
+    inText = true;
+    return push(post.sep[0], 0) ? template : undefined;
   }
   return undefined;
 }

@@ -170,6 +170,14 @@ describe('WordPieceEncoder against transformers.js (the same ids)', () => {
     }
   });
 
+  it('built on transformers.js’s own map of the pieces, gives the same ids as built from the JSON', () => {
+    const theirs = new PreTrainedTokenizer(glove.json, glove.config);
+    const map = theirs._tokenizer.model!.tokens_to_ids;
+    const onMap = WordPieceEncoder.fromTokenizerJson(glove.json, glove.config, map)!;
+    const both = { theirs, ours: onMap };
+    expect(firstDifference(both, [...EDGE_TEXTS, ...paragraphs('persuasion')])).toBeUndefined();
+  });
+
   it('declines exactly the texts that hold an added token, which transformers.js splits out first', () => {
     const { ours } = bothOf(glove.json, glove.config);
     expect(ours.encode('before [CLS] after')).toBeUndefined();
