@@ -5,9 +5,6 @@
  * second time (which cost as much as embedding the document again).
  */
 
-/** poolRows's sums, one double per dimension (kept between calls). */
-let sums = new Float64Array(0);
-
 /**
  * Writes the L2-normalised mean of token rows `[from, to)` of `states` (row-major, `dim` wide, starting at
  * `base`) into `out` at `at`. Sums in token order and divides as transformers.js's `mean_pooling` and
@@ -23,15 +20,11 @@ export function poolRows(
   at: number,
 ): void {
   const count = to - from;
-  // Row by row (the states' own order, not a stride of `dim` per number), each dimension's sum in a double in
-  // token order as before: the same sums, in a third of the time.
-  if (sums.length < dim) sums = new Float64Array(dim);
-  sums.fill(0, 0, dim);
-  for (let j = from; j < to; j++) {
-    const row = base + j * dim;
-    for (let k = 0; k < dim; k++) sums[k] += states[row + k];
+  for (let k = 0; k < dim; k++) {
+    let sum = 0;
+    for (let j = from; j < to; j++) sum += states[base + j * dim + k];
+    out[at + k] = sum / count;
   }
-  for (let k = 0; k < dim; k++) out[at + k] = sums[k] / count;
   // As transformers.js's Tensor.norm: squares summed into a float32, the root taken as `** (1 / 2)`.
   let squares = 0;
   for (let k = 0; k < dim; k++) squares = Math.fround(squares + out[at + k] ** 2);
