@@ -23,8 +23,7 @@
 # times slower than native, so the tests' time limit is raised.
 #
 # Usage: scripts/test-cpus.sh [avx2|arm64|arm64-neon|all|prepare]   (default: all; `prepare` only downloads what
-# the arm64 runs need, as .ci/run does while the checks and unit tests run; .ci/run then starts `all` beside the
-# browser tests, niced, to take the CPU they leave idle). Needs qemu-user (apt-get install qemu-user) on an
+# the arm64 runs need, as .ci/run does while `npm test` runs). Needs qemu-user (apt-get install qemu-user) on an
 # x86-64 Debian machine, apt-get and the npm registry for arm64.
 set -euo pipefail
 cd "$(dirname "$0")/.."
