@@ -98,6 +98,7 @@ export function configureRuntime(config: RuntimeConfig): void {
     env.fetch = wrapped as typeof env.fetch;
   }
   if (config.useBrowserCache !== undefined) env.useBrowserCache = config.useBrowserCache;
+  if (config.useWasmCache !== undefined) env.useWasmCache = config.useWasmCache;
   const wasm = env.backends.onnx.wasm;
   if (wasm) {
     if (config.wasmPaths) wasm.wasmPaths = { ...config.wasmPaths };
