@@ -18,6 +18,12 @@ export interface RuntimeConfig {
   numThreads?: number;
   /** Use Cache Storage for downloaded files (browsers). Default: the library's (true in browsers). */
   useBrowserCache?: boolean;
+  /**
+   * Whether transformers.js fetches ONNX Runtime's WASM itself, whole, and keeps a copy in Cache Storage before
+   * ONNX Runtime compiles it from memory (the library's default, true in browsers). False: ONNX Runtime compiles
+   * it while it downloads (`WebAssembly.instantiateStreaming`), and the browser's own caches keep it.
+   */
+  useWasmCache?: boolean;
   /** URL of llama.cpp's WebAssembly (wllama.wasm) on the app's origin, for GGUF models (browsers only). */
   llamaCppWasmUrl?: string;
   /**
@@ -58,6 +64,11 @@ export function browserRuntime(baseUrl: string, options: { webgpu?: boolean } = 
       wasm: new URL(`${ORT_PATH}${file}.wasm`, root).href,
     },
     numThreads: threads,
+    // The plain build streams: the app's service worker keeps ORT's files offline already (build/pwa.ts), and a
+    // second copy in Cache Storage cost each model worker a 14 MB download whole and write before its compile
+    // could start (docs/build-time.md). The asyncify build keeps the library's way: streamed, the WebGPU harness
+    // pages' loads hung (2026-11-30, not taken apart).
+    ...(options.webgpu === false ? { useWasmCache: false } : {}),
     llamaCppWasmUrl: new URL(LLAMA_CPP_WASM, root).href,
   };
 }

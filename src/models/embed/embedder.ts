@@ -3,7 +3,13 @@
  * SBERT recipe the paper uses. Runs in a Web Worker (ONNX Runtime Web: WebGPU or WASM) and in Node
  * (onnxruntime-node) with the same code.
  */
-import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from '@huggingface/transformers';
+import {
+  env,
+  pipeline,
+  type FeatureExtractionPipeline,
+  type ProgressInfo,
+  type Tensor,
+} from '@huggingface/transformers';
 import { throwIfAborted, type AbortSignalLike } from '../../core/abort';
 import { yieldToEventLoop } from '../../core/yield';
 import { AerieError } from '../../core/errors';
@@ -17,6 +23,8 @@ import {
 import { poolRows, sentenceRanges } from '../../core/pooling';
 import { sentenceSpans } from '../../core/text/sentences';
 import type { EmbeddingBatch } from './rows';
+import { TextTokens } from './text-tokens';
+import { meanOfStates } from './model-inputs';
 import { GpuDevice, type GpuHandle, autoUsesGpu, probeWebGpu } from '../device';
 import type { DeviceFallback, ModelPlacement, RuntimeConfig } from '../device';
 import type { ModelLoadProgress } from '../files';
@@ -26,12 +34,6 @@ import type { ModelLoadProgress } from '../files';
  * +6% over 32, which pads more after sorting, and no slower than 8 or 24).
  */
 export const DEFAULT_BATCH_SIZE = 16;
-
-/**
- * Texts whose token counts an embedder remembers (a book's leaves: the KJV has ~12,000); past this many the
- * memory starts again, so a long-lived worker does not keep every text it ever saw.
- */
-export const TOKEN_COUNT_MEMORY = 20_000;
 
 /**
  * The order TransformersEmbedder embeds texts in: indices by `lengths` (tokens) longest first, ties in input
@@ -96,6 +98,7 @@ export function configureRuntime(config: RuntimeConfig): void {
     env.fetch = wrapped as typeof env.fetch;
   }
   if (config.useBrowserCache !== undefined) env.useBrowserCache = config.useBrowserCache;
+  if (config.useWasmCache !== undefined) env.useWasmCache = config.useWasmCache;
   const wasm = env.backends.onnx.wasm;
   if (wasm) {
     if (config.wasmPaths) wasm.wasmPaths = { ...config.wasmPaths };
@@ -291,30 +294,38 @@ export interface PretrainedOptions {
  */
 export class TransformersEmbedder {
   /**
-   * Token counts already made, by text (see `tokenCount`): a build's call is counted for its order
-   * (`tokenCounts`), again for its batches (`batches`) and again by `embed` — the same texts three times.
+   * Each text's token ids, made once (text-tokens.ts): a build's call is counted for its order (`tokenCounts`),
+   * for its batches (`batches`) and padded into its pass (`embed`) — the same texts three times. Tokenising in
+   * JavaScript was most of what embedding cost with a light model (a trace of `npm run bench build`, issue #44):
+   * with the BERT-style tokenizers the ids come from our own encoder (wordpiece.ts), the same ids in a
+   * twentieth of transformers.js's time.
    */
-  private readonly counted = new Map<string, number>();
+  private readonly tokens: TextTokens;
 
   private constructor(
     private readonly extractor: FeatureExtractionPipeline,
     readonly info: EmbedderInfo,
-  ) {}
+  ) {
+    this.tokens = new TextTokens(extractor.tokenizer);
+  }
+
+  /** Whether this model's texts are tokenised by our own encoder (else by transformers.js's tokenizer). */
+  get ownTokenizer(): boolean {
+    return this.tokens.encoder !== undefined;
+  }
 
   /**
-   * A text's length in this model's tokens, counted once. Tokenising in JavaScript is most of what embedding
-   * costs with a light model: with the offline GloVe model, counting a 78k-token book's leaves three times was
-   * half the embedding worker's time (a trace of `npm run bench build`, issue #44). The memory is emptied past
-   * TOKEN_COUNT_MEMORY texts.
+   * The model's output for a batch of texts: token states (`none`), or their mean, L2-normalised (`mean`), as
+   * transformers.js's feature-extraction pipeline gives them; the model's inputs are built from the remembered
+   * ids when our encoder made them (the same tensors as the pipeline's tokenizer call), else by the pipeline.
    */
-  private tokenCount(text: string): number {
-    let count = this.counted.get(text);
-    if (count === undefined) {
-      count = this.extractor.tokenizer.encode(text).length;
-      if (this.counted.size >= TOKEN_COUNT_MEMORY) this.counted.clear();
-      this.counted.set(text, count);
-    }
-    return count;
+  private async forward(texts: string[], pooling: 'none' | 'mean'): Promise<Tensor> {
+    const inputs = this.tokens.inputs(texts);
+    if (!inputs) return this.extractor(texts, { pooling, normalize: pooling === 'mean' });
+    const outputs = (await this.extractor.model(inputs)) as Record<string, Tensor | undefined>;
+    const states = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
+    if (!states) throw new Error('The model gave no token states.');
+    return pooling === 'none' ? states : meanOfStates(states, inputs.attention_mask).normalize(2, -1);
   }
 
   /**
@@ -348,7 +359,7 @@ export class TransformersEmbedder {
 
   /** Each text's length in this model's tokens (special tokens included), as `embed` counts them. */
   tokenCounts(texts: readonly string[]): number[] {
-    return texts.map((text) => this.tokenCount(text));
+    return texts.map((text) => this.tokens.count(text));
   }
 
   /**
@@ -357,7 +368,7 @@ export class TransformersEmbedder {
    * vectors `embed(texts)` gives them (embed-pool.ts spreads the batches over workers this way).
    */
   batches(texts: readonly string[], batchSize = DEFAULT_BATCH_SIZE): number[][] {
-    const order = longestFirst(texts.map((text) => this.tokenCount(text)));
+    const order = longestFirst(texts.map((text) => this.tokens.count(text)));
     const out: number[][] = [];
     for (let start = 0; start < order.length; start += batchSize)
       out.push(order.slice(start, start + batchSize));
@@ -384,7 +395,7 @@ export class TransformersEmbedder {
     const out = new Float32Array(texts.length * dim);
     // Token counts, not characters: a batch is padded to its longest text in tokens (bench: 9% padding at
     // batch 32 when sorted by characters, 1–3% by tokens).
-    const lengths = texts.map((text) => this.tokenCount(text));
+    const lengths = texts.map((text) => this.tokens.count(text));
     const order = longestFirst(lengths);
     const plan = options.sentences ? this.sentencePlan(texts, lengths) : undefined;
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
@@ -398,7 +409,7 @@ export class TransformersEmbedder {
         const batchTexts = ids.map((i) => texts[i]);
         if (plan) {
           // Token states (padded on the right to the batch's longest), pooled here per text and per sentence.
-          const states = await this.extractor(batchTexts, { pooling: 'none', normalize: false });
+          const states = await this.forward(batchTexts, 'none');
           const data = states.data as Float32Array;
           const width = states.dims[1];
           ids.forEach((textIndex, row) => {
@@ -410,7 +421,7 @@ export class TransformersEmbedder {
           });
           states.dispose?.();
         } else {
-          const tensor = await this.extractor(batchTexts, { pooling: 'mean', normalize: true });
+          const tensor = await this.forward(batchTexts, 'mean');
           const data = tensor.data as Float32Array;
           ids.forEach((textIndex, row) =>
             out.set(data.subarray(row * dim, (row + 1) * dim), textIndex * dim),
@@ -443,9 +454,7 @@ export class TransformersEmbedder {
     let rows = 0;
     texts.forEach((text, i) => {
       const spans = sentenceSpans(text);
-      const sentenceTokens = spans.map(
-        (span) => tokenizer.encode(text.slice(span.start, span.end), { add_special_tokens: false }).length,
-      );
+      const sentenceTokens = spans.map((span) => this.tokens.countWithin(text.slice(span.start, span.end)));
       const found =
         tokenizer.padding_side === 'right' && spans.length > 0
           ? sentenceRanges(lengths[i], sentenceTokens, leading, trailing)

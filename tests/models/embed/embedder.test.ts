@@ -2,6 +2,7 @@
  * The app's embedder and embedding service in Node, with the committed tiny random BERT (fp32): batching and
  * sorting never change a text's vector or its place, cancellation, and the errors a user sees.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -20,10 +21,12 @@ import {
 } from '../../../src/models/embed';
 import { resolveEmbeddingDtype } from '../../../src/models/embed/embedding-presets';
 import { splitRows, splitSentenceRows } from '../../../src/models/embed/rows';
+import { WordPieceEncoder } from '../../../src/models/embed/wordpiece';
 
 const MODELS = fileURLToPath(new URL('../../../public/models/', import.meta.url));
 configureRuntime({ localModelPath: MODELS });
 const TINY = 'local:aerie-tiny-random';
+const GENESIS = fileURLToPath(new URL('../../fixtures/books/genesis.txt', import.meta.url));
 
 const TEXTS = [
   'Short.',
@@ -71,16 +74,20 @@ describe('TransformersEmbedder (tiny random BERT, fp32)', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  it('counts a text’s tokens once: its order, its batches and its pass reuse the count (the tokenizer is a SPY)', async () => {
+  it('tokenises a text once, with our encoder: its order, its batches and its pass reuse its ids (SPIES on both tokenizers)', async () => {
     const embedder = await TransformersEmbedder.load(TINY, { dtype: 'fp32' });
-    const encode = vi.spyOn(PreTrainedTokenizer.prototype, 'encode');
+    expect(embedder.ownTokenizer).toBe(true);
+    const ours = vi.spyOn(WordPieceEncoder.prototype, 'encode');
+    const theirs = vi.spyOn(PreTrainedTokenizer.prototype, 'encode');
     try {
-      const wholeTexts = () => encode.mock.calls.filter(([text]) => TEXTS.includes(text as string)).length;
+      const wholeTexts = (spy: typeof ours | typeof theirs) =>
+        spy.mock.calls.filter(([text]) => TEXTS.includes(text as string)).length;
       const counts = embedder.tokenCounts(TEXTS);
-      expect(wholeTexts()).toBe(TEXTS.length);
+      expect(wholeTexts(ours)).toBe(TEXTS.length);
       expect(embedder.batches(TEXTS, 2).flat().sort()).toEqual([0, 1, 2, 3, 4]);
       const rows = splitRows(await embedder.embed(TEXTS, { batchSize: 2 }));
-      expect(wholeTexts()).toBe(TEXTS.length);
+      expect(wholeTexts(ours)).toBe(TEXTS.length);
+      expect(wholeTexts(theirs)).toBe(0);
       // The counts and the vectors are those of a fresh embedder.
       const fresh = await TransformersEmbedder.load(TINY, { dtype: 'fp32' });
       expect(fresh.tokenCounts(TEXTS)).toEqual(counts);
@@ -88,7 +95,43 @@ describe('TransformersEmbedder (tiny random BERT, fp32)', () => {
         row.forEach((x, d) => expect(x).toBeCloseTo(rows[i][d], 6)),
       );
     } finally {
-      encode.mockRestore();
+      ours.mockRestore();
+      theirs.mockRestore();
+    }
+  });
+
+  it('gives the pipeline’s own vectors, bit for bit, on a book’s chapters (tiny fp32, GloVe q8)', async () => {
+    const chapters = readFileSync(GENESIS, 'utf8')
+      .split(/\n\s*\n/)
+      .filter((p) => p.trim().length > 0);
+    // One text holds an added token: transformers.js tokenises its batch itself, and the vector is the same.
+    const texts = [...chapters.slice(0, 24), ...TEXTS, 'A text with [SEP] inside it, and more words after.'];
+    for (const [model, dtype] of [
+      ['aerie-tiny-random', 'fp32'],
+      ['aerie-glove-100d', 'q8'],
+    ] as const) {
+      const embedder = await TransformersEmbedder.load(`local:${model}`, { dtype });
+      expect(embedder.ownTokenizer).toBe(true);
+      const ours = await embedder.embed(texts);
+      env.allowLocalModels = true;
+      const extractor = (await pipeline('feature-extraction', model, {
+        dtype,
+        device: 'cpu',
+      })) as FeatureExtractionPipeline;
+      for (const batch of embedder.batches(texts)) {
+        const theirs = await extractor(
+          batch.map((i) => texts[i]),
+          { pooling: 'mean', normalize: true },
+        );
+        const data = theirs.data as Float32Array;
+        batch.forEach((textIndex, row) =>
+          expect(ours.data.subarray(textIndex * ours.dim, (textIndex + 1) * ours.dim)).toEqual(
+            data.subarray(row * ours.dim, (row + 1) * ours.dim),
+          ),
+        );
+      }
+      await extractor.dispose();
+      await embedder.dispose();
     }
   });
 
