@@ -25,11 +25,6 @@ function startWorker(): ClusterWorker {
     sweep: (task) => Promise.race([api.sweep(task), died]),
     // Likewise every block of k-NN rows gets all the vectors; its rows come back transferred.
     knn: (task) => Promise.race([api.knn(task), died]),
-    // A split layout's far side: set up once, then each round's coordinates move there and back.
-    layoutStart: (setup) => Promise.race([api.layoutStart(setup), died]),
-    layoutRound: (y, firstEpoch, alphas) =>
-      Promise.race([api.layoutRound(transfer(y, [y.buffer]), firstEpoch, alphas), died]),
-    layoutEnd: () => Promise.race([api.layoutEnd(), died]),
     terminate() {
       api[releaseProxy]();
       worker.terminate();

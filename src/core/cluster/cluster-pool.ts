@@ -7,7 +7,6 @@
 import type { ClusterPool, LocalClusterResult, LocalClusterTask } from './cluster';
 import type { KnnRowsResult, KnnRowsTask } from './knn';
 import type { SweepResult, SweepTask } from './select-k';
-import type { FarLayout, FarLayoutSetup } from './umap-split';
 
 /** One worker as the pool sees it. */
 export interface ClusterWorker {
@@ -16,12 +15,6 @@ export interface ClusterWorker {
   sweep?(task: SweepTask): Promise<SweepResult>;
   /** Computes rows of an exact k-NN graph (`runKnnRowsTask`); a worker without it cannot. */
   knn?(task: KnnRowsTask): Promise<KnnRowsResult>;
-  /** Starts the far side of a split layout (`startFarLayout`), replacing one it holds. */
-  layoutStart?(setup: FarLayoutSetup): Promise<void>;
-  /** Runs one round of the started far side (its `FarLayout.round`). */
-  layoutRound?(y: Float64Array, firstEpoch: number, alphas: Float64Array): Promise<Float64Array>;
-  /** Closes the started far side. */
-  layoutEnd?(): Promise<void>;
   terminate(): void;
 }
 
@@ -82,34 +75,6 @@ export function createClusterPool(size: number, start: () => ClusterWorker): Clo
         if (!worker.knn) throw new TypeError('This clustering worker cannot compute k-NN rows.');
         return worker.knn(task);
       }),
-    async layout(setup) {
-      const worker = await acquire();
-      const { layoutStart, layoutRound, layoutEnd } = worker;
-      if (!layoutStart || !layoutRound || !layoutEnd) {
-        release(worker);
-        throw new TypeError('This clustering worker cannot run a layout.');
-      }
-      try {
-        await layoutStart.call(worker, setup);
-      } catch (error) {
-        release(worker);
-        throw error;
-      }
-      // The worker stays this layout's until it is closed: its rounds need the edges it was given.
-      let open = true;
-      const side: FarLayout = {
-        round: (y, firstEpoch, alphas) => layoutRound.call(worker, y, firstEpoch, alphas),
-        close() {
-          if (!open) return;
-          open = false;
-          layoutEnd
-            .call(worker)
-            .catch(() => undefined)
-            .finally(() => release(worker));
-        },
-      };
-      return side;
-    },
     close() {
       for (const worker of all.splice(0)) worker.terminate();
       idle.length = 0;

@@ -39,7 +39,6 @@ import {
 import { principalProjection } from './pca';
 import { effectiveNeighbors, reduceDimensions, type ReduceProgress } from './umap';
 import type { LayoutSchedule, NegativeSampling } from './umap-layout';
-import type { FarLayout, FarLayoutSetup } from './umap-split';
 import { distinctPoints } from './same-points';
 import { SWEEP_STOP } from './sweep-stop';
 import { Awaiting, runAsync, runSync } from '../yield';
@@ -163,12 +162,6 @@ export interface ClusterPool {
    * given, the global step's k-NN scan of a layer of ≥ POOLED_KNN_MIN_POINTS nodes is split over the pool.
    */
   knn?(task: KnnRowsTask): Promise<KnnRowsResult>;
-  /**
-   * Starts the far side of a split global layout (umap-split.ts) on one worker, held until the returned side is
-   * closed; its rounds must return exactly what `startFarLayout`'s do. When given (and the pool has two
-   * workers or more), a layer of ≥ SPLIT_LAYOUT_MIN_POINTS nodes is laid out on two cores.
-   */
-  layout?(setup: FarLayoutSetup): Promise<FarLayout>;
 }
 
 /**
@@ -384,15 +377,9 @@ function* reduceAndCluster(
     ids,
     schedule: spec.schedule,
     negatives: spec.negatives,
-    // A large layer's layout takes both cores: its far side on a worker of the pool (umap-split.ts).
-    far: pool?.layout && pool.size > 1 ? pool.layout.bind(pool) : undefined,
   });
   let r = reduce.next();
   while (!r.done) {
-    if (r.value instanceof Awaiting) {
-      r = reduce.next(yield r.value);
-      continue;
-    }
     const p: ReduceProgress = r.value;
     report('umap', p.phase === 'knn' ? 0.3 * (p.done / p.total) : 0.3 + 0.7 * (p.done / p.total));
     yield;

@@ -12,4 +12,3 @@ export * from './umap';
 export { exactCosineKnn, runKnnRowsTask, type KnnGraph, type KnnRowsTask, type KnnRowsResult } from './knn';
 export { distinctPoints } from './same-points';
 export { fuzzySimplicialSet, optimizeLayout, type LayoutSchedule } from './umap-layout';
-export { SPLIT_LAYOUT_MIN_POINTS, startFarLayout, type FarLayout, type FarLayoutSetup } from './umap-split';

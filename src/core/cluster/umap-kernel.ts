@@ -88,12 +88,6 @@ export interface LayoutKernel {
   finish(): void;
 }
 
-/** A stable layout in WebAssembly memory whose coordinates can be read and set between epochs (umap-split.ts). */
-export interface StableLayoutKernel extends LayoutKernel {
-  /** The coordinates in the kernel's memory (a view: read or overwrite them between epochs). */
-  readonly y: Float64Array;
-}
-
 /**
  * Copies a layout into a kernel's memory, the generator's stream with it. Undefined where WebAssembly is
  * missing, the memory cannot be had, or `random` is not a generator of random.ts (its state is then unknown):
@@ -161,7 +155,7 @@ export function createLayoutKernel(arrays: LayoutArrays, random: RandomFn): Layo
  * so no generator state crosses, and its powers are curve-pow.ts's. Undefined where WebAssembly is missing or
  * the memory cannot be had: the caller runs the JavaScript epochs (`stableEpoch`), which give the same numbers.
  */
-export function createStableLayoutKernel(state: StableState): StableLayoutKernel | undefined {
+export function createStableLayoutKernel(state: StableState): LayoutKernel | undefined {
   const { n, dim, a, b, ring } = state;
   const edges = state.head.length;
   const places = ring.hash.length;
@@ -208,7 +202,6 @@ export function createStableLayoutKernel(state: StableState): StableLayoutKernel
   key.set(state.schedule.key);
   scale.set(state.schedule.scale);
   return {
-    y,
     epoch(epoch, alpha) {
       counters.set(negativeCounters(epoch));
       exports.stableEpoch(

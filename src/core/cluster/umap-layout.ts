@@ -14,8 +14,6 @@ import type { KnnGraph } from './knn';
 import { createLayoutKernel, createStableLayoutKernel } from './umap-kernel';
 import { negativeRing, positionRing } from './negative-ring';
 import { deriveSeed, type RandomFn } from '../random';
-import type { Awaiting } from '../yield';
-import { splitEpochs, SPLIT_LAYOUT_MIN_POINTS, type FarLayoutStarter } from './umap-split';
 import {
   attractionCoefficient,
   clip,
@@ -306,14 +304,6 @@ export interface LayoutOptions {
    * gains or loses a point (a global group of a local layout) keeps every other draw.
    */
   negatives?: NegativeSampling;
-  /**
-   * Stable schedule: whether the epochs run in umap-split.ts's order (two halves of the points, each side over
-   * the edges that touch its half, meeting every SPLIT_EPOCHS_PER_ROUND epochs). Default: for
-   * SPLIT_LAYOUT_MIN_POINTS points or more.
-   */
-  split?: boolean;
-  /** Where the split order's far side runs (e.g. `ClusterPool.layout`); default this thread (the same bits). */
-  far?: FarLayoutStarter;
 }
 
 /** Where the stable layout's negative samples land (see `LayoutOptions.negatives`). */
@@ -334,7 +324,7 @@ export function* optimizeLayout(
   nComponents: number,
   random: RandomFn,
   options: LayoutOptions = {},
-): Generator<number | Awaiting, Float64Array, unknown> {
+): Generator<number, Float64Array> {
   const { a, b } = options.curve ?? curveParameters();
   if (options.schedule === 'umap-js') {
     const y = new Float64Array(graph.n * nComponents);
@@ -364,7 +354,7 @@ function* stableEpochs(
   a: number,
   b: number,
   options: LayoutOptions,
-): Generator<number | Awaiting, void, unknown> {
+): Generator<number, void> {
   const { n, head, tail, weight, epochs } = graph;
   const state: StableState = {
     n,
@@ -377,14 +367,9 @@ function* stableEpochs(
     a,
     b,
   };
-  const alphaOf = (epoch: number) => STABLE_LEARNING_RATE * (1 - Math.max(0, epoch - 1) / epochs);
-  if (options.split ?? n >= SPLIT_LAYOUT_MIN_POINTS) {
-    yield* splitEpochs(state, epochs, alphaOf, options.far, options.engine === 'js');
-    return;
-  }
   const kernel = options.engine === 'js' ? undefined : createStableLayoutKernel(state);
   for (let epoch = 0; epoch < epochs; epoch++) {
-    const alpha = alphaOf(epoch);
+    const alpha = STABLE_LEARNING_RATE * (1 - Math.max(0, epoch - 1) / epochs);
     if (kernel) kernel.epoch(epoch, alpha);
     else stableEpoch(state, epoch, alpha);
     yield epoch + 1;

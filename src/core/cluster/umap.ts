@@ -5,7 +5,6 @@
  */
 import { cosineKnn, EXACT_KNN_MAX_WORK, usesExactKnn, type KnnGraph } from './knn';
 import { seededRandom } from '../random';
-import { Awaiting } from '../yield';
 import { fuzzySimplicialSet, optimizeLayout, type LayoutOptions } from './umap-layout';
 
 /** umap-learn's default minimum distance between embedded points (the official code keeps it). */
@@ -39,10 +38,6 @@ export interface ReduceOptions {
   ids?: LayoutOptions['ids'];
   /** Where the stable layout's negative samples land (see `LayoutOptions.negatives`). Default 'position'. */
   negatives?: LayoutOptions['negatives'];
-  /** Where a split layout's far side runs (see `LayoutOptions.far`); default this thread (the same bits). */
-  far?: LayoutOptions['far'];
-  /** Whether the layout runs in the split order (see `LayoutOptions.split`); default by the number of points. */
-  split?: LayoutOptions['split'];
 }
 
 /** The neighbour count `reduceDimensions` uses for `n` points: `nNeighbors` within [2, n − 1]. */
@@ -59,8 +54,7 @@ export interface ReduceProgress {
 
 /**
  * Reduces unit vectors to `nComponents` dimensions with UMAP under cosine distance. Written as a generator
- * that yields progress at safe points (run it with `runSync` or `runAsync` from ./yield; `runAsync` when
- * `options.far` is given, whose rounds it waits for).
+ * that yields progress at safe points (run it with `runSync` or `runAsync` from ./yield).
  * @param unit row-major unit-length vectors, `n × dim`.
  * @returns row-major `n × nComponents` coordinates.
  */
@@ -69,7 +63,7 @@ export function* reduceDimensions(
   n: number,
   dim: number,
   options: ReduceOptions,
-): Generator<ReduceProgress | Awaiting, Float64Array, unknown> {
+): Generator<ReduceProgress, Float64Array> {
   const nNeighbors = effectiveNeighbors(options.nNeighbors, n);
   const random = seededRandom(options.seed);
   let knnGraph = options.graph;
@@ -98,17 +92,11 @@ export function* reduceDimensions(
     schedule: options.schedule,
     ids: options.ids,
     negatives: options.negatives,
-    far: options.far,
-    split: options.split,
   });
   let epoch = layout.next();
   while (!epoch.done) {
-    // A wait for the far side of a split layout goes up to the runner, its value back down.
-    if (epoch.value instanceof Awaiting) epoch = layout.next(yield epoch.value);
-    else {
-      yield { phase: 'layout', done: epoch.value, total: graph.epochs };
-      epoch = layout.next();
-    }
+    yield { phase: 'layout', done: epoch.value, total: graph.epochs };
+    epoch = layout.next();
   }
   return epoch.value;
 }

@@ -55,8 +55,7 @@ function flat(graph: KnnGraph, nNeighbors: number, nComponents: number, seed: nu
   let epochsSeen = 0;
   let step = run.next();
   while (!step.done) {
-    // No far side is given, so no step waits: each is an epoch's count.
-    if (typeof step.value === 'number') epochsSeen = step.value;
+    epochsSeen = step.value;
     step = run.next();
   }
   return { y: step.value, nextDraw: random(), epochsSeen };

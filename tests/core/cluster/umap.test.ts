@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reduceDimensions, type ReduceProgress } from '../../../src/core/cluster/umap';
-import { Awaiting, runSync } from '../../../src/core/yield';
+import { runSync } from '../../../src/core/yield';
 import { blobs } from '../../support/fake-embedder';
 import { unitRows } from '../../support/unit-rows';
 import { permutation } from '../../support/gaussian-blobs';
@@ -86,8 +86,7 @@ describe('reduceDimensions', () => {
     const events: ReduceProgress[] = [];
     let r = steps.next();
     while (!r.done) {
-      // No far side is given, so no step waits: each is progress.
-      if (!(r.value instanceof Awaiting)) events.push(r.value);
+      events.push(r.value);
       r = steps.next();
     }
     const knn = events.filter((e) => e.phase === 'knn');
