@@ -114,7 +114,26 @@ test('every citation opens its exact words on its PDF page, by mouse and keyboar
     expect(await highlightedWords(page), `citation ${n}: the highlighted words`).toEqual(readWords(passage));
     // The focus is on the highlight, so a keyboard or screen-reader user is at the passage.
     await expect(page.locator('.pdf-page mark.pdf-hit.is-current').first()).toBeFocused();
-    if (n === 1) await page.screenshot({ path: screenshotPath('citation-pdf-page-1440') });
+    if (n === 1) {
+      await page.screenshot({ path: screenshotPath('citation-pdf-page-1440') });
+      // The window narrows: the page is drawn again at the panel's new width (its marks made anew), and the
+      // focus follows the highlight. Then back to the width the rest of the test reads.
+      const drawnAt = () =>
+        page
+          .locator('.pdf-page')
+          .first()
+          .evaluate((e) => (e as HTMLElement).style.width);
+      for (const width of [1200, 1440]) {
+        const before = await drawnAt();
+        await page.setViewportSize({ width, height: 900 });
+        await expect.poll(drawnAt).not.toBe(before);
+        await expect(page.locator('.pdf-page[data-drawn="true"]')).toHaveCount(expected.length);
+        await expect(page.locator('.pdf-page mark.pdf-hit.is-current').first()).toBeFocused();
+      }
+      expect(await highlightedWords(page), `citation ${n}: the highlighted words, redrawn`).toEqual(
+        readWords(passage),
+      );
+    }
 
     // Back: the answer where it was, the focus on the citation.
     await page.getByRole('button', { name: '← Back to the answer' }).click();

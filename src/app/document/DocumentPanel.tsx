@@ -45,6 +45,8 @@ export function DocumentPanel(props: DocumentPanelProps) {
   const [focusKey, setFocusKey] = useState<number>();
   const [pageError, setPageError] = useState<string>();
   const pendingFocus = useRef<number | undefined>(undefined);
+  /** The mark the panel last put the focus on (followed when its page is drawn again). */
+  const focusedMark = useRef<HTMLElement | undefined>(undefined);
   const rootRef = useRef<HTMLDivElement>(null);
   const { width: panelWidth } = useElementSize(rootRef);
 
@@ -54,6 +56,7 @@ export function DocumentPanel(props: DocumentPanelProps) {
     setIndex(0);
     setShift(0);
     pendingFocus.current = citation.key;
+    focusedMark.current = undefined;
   }, [citation]);
 
   useWarmPdfs(documents, loadOriginal);
@@ -99,8 +102,26 @@ export function DocumentPanel(props: DocumentPanelProps) {
       el.scrollIntoView({ block: 'center' });
       el.focus({ preventScroll: true });
     }
+    focusedMark.current = first;
     rootRef.current?.setAttribute('data-citation-drawn', String(citation.key));
   }, [allDrawn, citation, drawn, pages, index]);
+
+  // A page drawn again (the panel's width changed: a scroll bar came, the window was resized) replaces its
+  // marks; if the focus was on the range's first mark it went with it, so it moves to the new one.
+  useEffect(() => {
+    const old = focusedMark.current;
+    if (!allDrawn || !old || old.isConnected) return;
+    focusedMark.current = undefined;
+    const active = document.activeElement;
+    if (active !== null && active !== document.body) return; // the user has moved on
+    const marks = pages.flatMap((p) => drawn.get(p)?.marks ?? []);
+    const first = marks.find((m) => Number(m.dataset.range) === index);
+    if (!first) return;
+    first.tabIndex = -1;
+    first.scrollIntoView({ block: 'center' });
+    first.focus({ preventScroll: true });
+    focusedMark.current = first;
+  }, [allDrawn, drawn, pages, index]);
 
   // The text view: the focus goes to the range whenever a citation opens there or another range is chosen.
   const textShown = !showPages;
@@ -115,6 +136,7 @@ export function DocumentPanel(props: DocumentPanelProps) {
     setIndex(next);
     setShift(0);
     if (citation) pendingFocus.current = citation.key;
+    focusedMark.current = undefined;
   };
   // The page fills the panel (less its border and scroll bar), up to a comfortable reading width.
   const width = Math.min(MAX_PAGE_WIDTH, Math.max(0, panelWidth - PAGE_INSET));
