@@ -2,9 +2,10 @@
  * Stop means stop (issue 24): deleting a tree while it builds — in its own tab or in another — cancels the build
  * at once. The FAKE LLM server (replying after 2 s, like a slow endpoint) counts every request: none arrives
  * after the delete has settled. Nothing of the tree is left in IndexedDB (the cache keeps only entries other
- * trees use, and there are none here), and nothing offers to resume it, also after a reload.
+ * trees use, and there are none here), and nothing offers to resume it, also after a reload. The page tells
+ * its embedding worker to forget the texts it tokenised (none of the tree's passages stay in a worker's memory).
  */
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import type { FakeLlmServer } from '../tests/support/llm-server';
 import {
   addSample,
@@ -30,6 +31,30 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await llm.close();
 });
+
+/**
+ * Counts, in every page of the context, the page's calls of `forget` on its workers (comlink messages whose path
+ * is `forget`: only the embedding service has one).
+ */
+async function countForgets(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const scope = window as unknown as { __forgets: number };
+    scope.__forgets = 0;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (
+      this: Worker,
+      message: unknown,
+      ...rest: [StructuredSerializeOptions?]
+    ) {
+      const path = (message as { path?: unknown } | null)?.path;
+      if (Array.isArray(path) && path[0] === 'forget') scope.__forgets += 1;
+      return post.call(this, message, ...rest);
+    } as Worker['postMessage'];
+  });
+}
+
+/** How many times the page has told a worker to forget. */
+const forgets = (page: Page) => page.evaluate(() => (window as unknown as { __forgets: number }).__forgets);
 
 /** Starts a build of the sample with small chunks (dozens of summaries) and waits until it pays for some. */
 async function startPayingBuild(page: Page): Promise<void> {
@@ -60,13 +85,18 @@ async function expectNoRequestAfter(page: Page, settledAt: number): Promise<void
 
 test('deleting a tree while it builds stops the build at once: no request after, nothing stored, no Resume', async ({
   page,
+  context,
 }) => {
+  await countForgets(context);
   await startPayingBuild(page);
+  expect(await forgets(page)).toBe(0);
   await deleteFromLibrary(page, 'cinderella');
   await expect(libraryRow(page, 'cinderella')).toHaveCount(0);
   const settledAt = Date.now();
   await expect(page.getByRole('region', { name: 'Library' }).getByText('No trees yet')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Build progress' })).toHaveCount(0);
+  // The embedding worker was told to forget the texts it tokenised.
+  await expect.poll(() => forgets(page)).toBeGreaterThan(0);
 
   await expectNoRequestAfter(page, settledAt);
   await expect(page.getByRole('button', { name: /Resume/ })).toHaveCount(0);
@@ -79,7 +109,9 @@ test('deleting a tree while it builds stops the build at once: no request after,
 });
 
 test('deleting a tree in another tab stops its build in the tab that runs it', async ({ page, context }) => {
+  await countForgets(context);
   await startPayingBuild(page);
+  expect(await forgets(page)).toBe(0);
   const other = await context.newPage();
   await other.goto('/');
   await deleteFromLibrary(other, 'cinderella');
@@ -91,6 +123,8 @@ test('deleting a tree in another tab stops its build in the tab that runs it', a
   await expect(page.getByText(/deleted in another Aerie tab, so its build stopped/)).toBeVisible();
   await expect(page.getByRole('region', { name: 'Build progress' })).toHaveCount(0);
   await expect(libraryRow(page, 'cinderella')).toHaveCount(0);
+  // This tab's embedding worker, which tokenised the tree's passages, was told to forget them too.
+  await expect.poll(() => forgets(page)).toBeGreaterThan(0);
 
   await expectNoRequestAfter(page, settledAt);
   await expect(page.getByRole('button', { name: /Resume/ })).toHaveCount(0);

@@ -45,6 +45,14 @@ export function embedWorker(): Remote<EmbedApi> {
 }
 
 /**
+ * Has the embedding worker (and its helpers) forget the texts they tokenised, if it is running (a tree was
+ * deleted: none of its passages should stay in a worker's memory). Never starts a worker; never fails.
+ */
+export function forgetEmbeddedTexts(): void {
+  void embedConnection?.api.forget().catch(() => undefined);
+}
+
+/**
  * The generate worker: the built-in language model (one loaded model, shared by the page's answers and the
  * build worker's summaries). Started only when someone uses the built-in model.
  */

@@ -25,8 +25,10 @@ export class PipelineError extends AerieError<'NO_EMBEDDER' | 'NO_GENERATOR' | '
 
 /** Embedding service as seen from this worker: a comlink remote, or the service itself in tests. */
 export type EmbedServiceLike =
-  | Pick<Remote<EmbedApi>, 'embed' | 'load' | 'cancel' | 'lengths'>
-  | Pick<EmbedApi, 'embed' | 'load' | 'cancel' | 'lengths'>;
+  | (Pick<Remote<EmbedApi>, EmbedCalls> & Partial<Pick<Remote<EmbedApi>, 'forget'>>)
+  | (Pick<EmbedApi, EmbedCalls> & Partial<Pick<EmbedApi, 'forget'>>);
+/** What a build calls on the embedding service (`forget`, when it has one, as the build ends). */
+type EmbedCalls = 'embed' | 'load' | 'cancel' | 'lengths';
 
 /** The origin of an endpoint's base URL (no path, credentials or query), for messages. */
 function endpointOrigin(baseUrl: string): string | undefined {

@@ -306,6 +306,9 @@ export function createBuildService(deps: BuildServiceDeps = {}) {
     } finally {
       ended = true;
       forgetSentenceCounts();
+      // The embedding workers forget the texts they tokenised, unless another build here still embeds; not
+      // awaited (the build's outcome does not wait on another worker).
+      if (running.size <= 1) void embedder?.forget?.()?.catch(() => undefined);
       clusterPool?.close();
     }
   }

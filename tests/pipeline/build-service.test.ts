@@ -94,6 +94,8 @@ describe('build service (GloVe model, fake LLM server, fake IndexedDB)', () => {
       expect(stages).toContain(s);
     expect(events.at(-1)!.usage.requests).toBe(summaryBodies().length);
     expect(events.at(-1)!.usage.totalTokens).toBeGreaterThan(0);
+    // The build has ended: the embedding service forgets the texts (and words) it tokenised for it.
+    await expect.poll(() => embedService.textMemory()).toEqual({ texts: 0, words: 0 });
   });
 
   it("sends an endpoint the build's concurrency of summaries at once, not the built-in model's batch", async () => {

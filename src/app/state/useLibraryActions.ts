@@ -5,6 +5,7 @@
  * useStoragePersistence.ts; this hook binds them to the database and the app's callbacks.
  */
 import { useCallback } from 'react';
+import { forgetEmbeddedTexts } from '../../client/workers';
 import { testConnection as testLlm } from '../../llm';
 import { whileBuildStopped } from '../../pipeline/build-stop';
 import { deleteTree, duplicateTreeSettings, renameTree, type AerieDb, type BuildDraft } from '../../storage';
@@ -66,6 +67,7 @@ export function useLibraryActions({ db, notify, refresh, callbacks }: LibraryAct
         async () => {
           // Every other tab working on it stops and closes it (deletions.ts); this one does so here.
           announceDeletion({ kind: 'tree', treeId: id });
+          forgetEmbeddedTexts();
           callbacks.onDeleted(id);
           await changed();
         },

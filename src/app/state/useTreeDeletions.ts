@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useRef } from 'react';
 import { StorageError } from '../../storage';
+import { forgetEmbeddedTexts } from '../../client/workers';
 import { onDeletions } from './deletions';
 import type { NoticeInput } from './useNotices';
 
@@ -55,7 +56,10 @@ export function useTreeDeletions(openId: string | undefined, options: TreeDeleti
   useEffect(
     () =>
       onDeletions((deletion) => {
-        if (deletion.kind === 'tree') close(deletion.treeId, true, deletion.replacedBy);
+        if (deletion.kind !== 'tree') return;
+        // This tab's embedding workers may hold its passages (a question asked of it here): forgotten.
+        forgetEmbeddedTexts();
+        close(deletion.treeId, true, deletion.replacedBy);
       }),
     [close],
   );

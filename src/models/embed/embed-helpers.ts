@@ -21,6 +21,7 @@ function helperOf(worker: Worker): EmbedHelper {
   return {
     load: (choice) => Promise.race([api.load(choice), dead]),
     embed: (texts, choice, options) => Promise.race([api.embed(texts, choice, options), dead]),
+    forget: () => Promise.race([api.forget(), dead]),
   };
 }
 

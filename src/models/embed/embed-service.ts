@@ -20,6 +20,7 @@ import { resolveEmbeddingDtype, type EmbeddingDtype, type EmbeddingPrecision } f
 import { embedOnPool, type PoolRunner } from './embed-pool';
 import { CrossEncoder, type RerankerInfo } from './reranker';
 import { checkGpuOnKnownInput } from './gpu-check';
+import type { TextMemory } from './text-tokens';
 
 /** Which model to use; the service reloads when it changes. */
 export interface ModelChoice {
@@ -49,6 +50,8 @@ export interface EmbedHelper {
     choice: ModelChoice,
     options: { batchSize?: number; sentences?: boolean },
   ): Promise<EmbeddingBatch>;
+  /** Forgets the texts its model's tokenizer remembers. */
+  forget(): Promise<unknown>;
 }
 
 /**
@@ -330,6 +333,21 @@ export function createEmbedService(
      */
     async lengths(texts: string[], choice: ModelChoice): Promise<number[]> {
       return (await ensure(choice)).tokenCounts(texts);
+    },
+
+    /**
+     * Forgets the texts (and words) the loaded model's tokenizer remembers, here and in the helpers: called when
+     * a build ends and when a tree is deleted, so no document's passages stay in this worker's memory for the
+     * tab's life. A cache only: texts embedded later are tokenised again, to the same ids.
+     */
+    async forget(): Promise<void> {
+      (await embedderSlot.loaded())?.forgetTexts();
+      await Promise.all((helperList ?? []).map((helper) => helper.forget().catch(() => undefined)));
+    },
+
+    /** How many texts and words the loaded model's tokenizer remembers here (none without a model). */
+    async textMemory(): Promise<TextMemory> {
+      return (await embedderSlot.loaded())?.textMemory() ?? { texts: 0, words: 0 };
     },
 
     /** Stops the embed calls in flight with this `requestId` at their next batch (later calls are unaffected). */

@@ -23,7 +23,7 @@ import {
 import { poolRows, sentenceRanges } from '../../core/pooling';
 import { sentenceSpans } from '../../core/text/sentences';
 import type { EmbeddingBatch } from './rows';
-import { TextTokens } from './text-tokens';
+import { TextTokens, type TextMemory } from './text-tokens';
 import { meanOfStates } from './model-inputs';
 import { GpuDevice, type GpuHandle, autoUsesGpu, probeWebGpu } from '../device';
 import type { DeviceFallback, ModelPlacement, RuntimeConfig } from '../device';
@@ -355,6 +355,16 @@ export class TransformersEmbedder {
   withFallback(fallback: DeviceFallback): this {
     (this.info as EmbedderInfo).fallback = fallback;
     return this;
+  }
+
+  /** How many texts and words this model's tokenizer remembers (text-tokens.ts). */
+  textMemory(): TextMemory {
+    return this.tokens.memory();
+  }
+
+  /** Forgets the texts and words its tokenizer remembers (a build ended, a tree was deleted). */
+  forgetTexts(): void {
+    this.tokens.forget();
   }
 
   /** Each text's length in this model's tokens (special tokens included), as `embed` counts them. */

@@ -14,6 +14,12 @@ import { batchInputs, type ModelInputs } from './model-inputs';
  */
 export const TOKEN_MEMORY = 20_000;
 
+/** How much a tokenizer remembers: texts (their ids or counts) and distinct words (their pieces). */
+export interface TextMemory {
+  texts: number;
+  words: number;
+}
+
 /** A text's tokens as remembered: its ids (our encoder), or only their count (transformers.js's path). */
 type Remembered = Int32Array | number;
 
@@ -55,6 +61,20 @@ export class TextTokens {
       encoded.push({ ids, typeIds: encoder.typeIds(ids.length) });
     }
     return batchInputs(encoded, this.tokenizer);
+  }
+
+  /** How many texts and distinct words this tokenizer remembers (a cache: see `forget`). */
+  memory(): TextMemory {
+    return { texts: this.remembered.size, words: this.encoder?.rememberedWords ?? 0 };
+  }
+
+  /**
+   * Forgets every remembered text and word. The memory is a cache (the ids are the same made again), but it
+   * holds document text: a build that ended or a deleted tree should not leave its passages in a worker.
+   */
+  forget(): void {
+    this.remembered.clear();
+    this.encoder?.forget();
   }
 
   /** The text's ids (or count), made now unless remembered. */

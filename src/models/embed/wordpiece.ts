@@ -226,6 +226,16 @@ export class WordPieceEncoder {
     return Int32Array.from(ids);
   }
 
+  /** How many distinct words' pieces are remembered. */
+  get rememberedWords(): number {
+    return this.words.size;
+  }
+
+  /** Forgets every remembered word (a build has ended, a tree was deleted: its words need not stay). */
+  forget(): void {
+    this.words.clear();
+  }
+
   /** The token types of an encoding of `length` ids made with the special tokens (`encode(text)`). */
   typeIds(length: number): number[] {
     const { before, after, beforeTypes, afterTypes, textType } = this.parts.template;

@@ -15,8 +15,9 @@ function vectors(texts: string[], worker: number): EmbeddingBatch {
 }
 
 /** A fake CPU (WASM) embedder standing in for the worker's own model. */
-function fakeWasmEmbedder(): TransformersEmbedder {
-  return {
+function fakeWasmEmbedder(): TransformersEmbedder & { forgotten: number } {
+  const fake = {
+    forgotten: 0,
     info: {
       model: 'local:fake',
       dtype: 'q8',
@@ -32,17 +33,22 @@ function fakeWasmEmbedder(): TransformersEmbedder {
       return out;
     },
     tokenCounts: async (texts: string[]) => texts.map((t) => t.length),
+    forgetTexts: () => (fake.forgotten += 1),
+    textMemory: () => ({ texts: 0, words: 0 }),
     dispose: async () => undefined,
-  } as unknown as TransformersEmbedder;
+  } as unknown as TransformersEmbedder & { forgotten: number };
+  return fake;
 }
 
 /** A fake helper whose load ends when the test says so. */
 function fakeHelper() {
   let finish!: () => void;
   const loaded = new Promise<void>((resolve) => (finish = resolve));
-  const helper: EmbedHelper & { embedded: number } = {
+  const helper: EmbedHelper & { embedded: number; forgotten: number } = {
     embedded: 0,
+    forgotten: 0,
     load: () => loaded,
+    forget: async () => (helper.forgotten += 1),
     embed: async (texts) => {
       helper.embedded += texts.length;
       return vectors(texts, 1);
@@ -94,6 +100,25 @@ describe('embedding service with helper workers (fake embedders)', () => {
       expect(second.ranOn).toEqual([
         { placement: { device: 'wasm', threads: 1, isolated: true }, count: TEXTS.length },
       ]);
+    } finally {
+      loads.mockRestore();
+    }
+  });
+
+  it('forget reaches the loaded model and every helper; before a model loads it forgets nothing and fails nothing', async () => {
+    const model = fakeWasmEmbedder();
+    const loads = vi.spyOn(TransformersEmbedder, 'load').mockResolvedValue(model);
+    try {
+      const { helper, finish } = fakeHelper();
+      const service = createEmbedService({ localModelPath: '/models/' }, false, () => [helper]);
+      await service.forget();
+      expect(helper.forgotten).toBe(0);
+      finish();
+      await service.load(CHOICE);
+      await service.embed(TEXTS, CHOICE, { batchSize: 4 });
+      await service.forget();
+      expect(model.forgotten).toBe(1);
+      expect(helper.forgotten).toBe(1);
     } finally {
       loads.mockRestore();
     }

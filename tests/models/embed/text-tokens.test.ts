@@ -30,6 +30,17 @@ describe('TextTokens', () => {
     expect(tokens.inputs(TEXTS)?.input_ids.dims).toEqual([3, tokenizer.encode(TEXTS[1]).length]);
   });
 
+  it('forget empties the memory of texts and words, and the ids made again are the same', () => {
+    const tokens = new TextTokens(tokenizerOf('aerie-glove-100d'));
+    expect(tokens.memory()).toEqual({ texts: 0, words: 0 });
+    const before = tokens.inputs(TEXTS)!.input_ids.data;
+    expect(tokens.memory().texts).toBe(TEXTS.length);
+    expect(tokens.memory().words).toBeGreaterThan(10);
+    tokens.forget();
+    expect(tokens.memory()).toEqual({ texts: 0, words: 0 });
+    expect(tokens.inputs(TEXTS)!.input_ids.data).toEqual(before);
+  });
+
   it('a text holding an added token is counted by transformers.js, and its batch left to the pipeline', () => {
     const tokenizer = tokenizerOf('aerie-glove-100d');
     const tokens = new TextTokens(tokenizer);
