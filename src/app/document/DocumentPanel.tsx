@@ -52,11 +52,11 @@ export function DocumentPanel(props: DocumentPanelProps) {
 
   // A new citation: its first range, no page shift, the focus to follow once it is drawn.
   useEffect(() => {
+    focusedMark.current = undefined;
     if (!citation) return;
     setIndex(0);
     setShift(0);
     pendingFocus.current = citation.key;
-    focusedMark.current = undefined;
   }, [citation]);
 
   useWarmPdfs(documents, loadOriginal);
