@@ -110,6 +110,10 @@ test('a conversation: follow-up rewritten and editable, history sent, kept, expo
     timeout: 60_000,
   });
   await panel.getByRole('checkbox', { name: 'Rerank the best passages with a cross-encoder' }).uncheck();
+  // The passages show before the answer is written; the turn is stored once it is (the list then counts it).
+  await expect(panel.getByLabel('Conversation', { exact: true })).toContainText(`${FIRST} (4 questions)`, {
+    timeout: 60_000,
+  });
 
   // A reload keeps the conversation with its four turns.
   await page.reload();
